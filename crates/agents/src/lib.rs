@@ -1,0 +1,6 @@
+//! Learning algorithms of burnmate, generic over the Burn device: the backend is a
+//! runtime [`burn::tensor::Device`], chosen once by the caller.
+
+pub mod exploration;
+pub mod init;
+pub mod luo;

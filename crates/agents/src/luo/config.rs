@@ -1,0 +1,54 @@
+//! Hyper-parameters of the queen4x4 agents.
+
+use burnmate_models::OutputActivation;
+use serde::{Deserialize, Serialize};
+
+/// Which TD algorithm learns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Algorithm {
+    /// On-policy SARSA: reward 1 for mate, 0 otherwise.
+    Sarsa,
+    /// Off-policy Q-learning: reward 1 for mate, 0 otherwise.
+    QLearning,
+    /// SARSA with reward -1 per non-final move and target 0 at the end.
+    Impatient,
+}
+
+impl Algorithm {
+    /// The study's output activation for this algorithm.
+    pub fn study_activation(self) -> OutputActivation {
+        match self {
+            Algorithm::Sarsa => OutputActivation::Relu,
+            Algorithm::QLearning => OutputActivation::Sigmoid,
+            Algorithm::Impatient => OutputActivation::Linear,
+        }
+    }
+}
+
+/// How the network is updated (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UpdateRule {
+    /// Correct semi-gradient TD at the current state.
+    SemiGradient,
+    /// The study's code, quirks included.
+    Reference,
+}
+
+/// Hyper-parameters of a [`super::LuoAgent`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct LuoConfig {
+    /// TD algorithm.
+    pub algorithm: Algorithm,
+    /// Update rule.
+    pub update: UpdateRule,
+    /// SGD learning rate (study: 0.0035).
+    pub eta: f32,
+    /// Discount factor (study: 0.85).
+    pub gamma: f32,
+    /// Hidden units (study: 200).
+    pub hidden: usize,
+    /// Output activation (study: ReLU for SARSA, sigmoid for Q-learning, linear for impatient).
+    pub activation: OutputActivation,
+}

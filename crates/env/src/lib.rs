@@ -1,0 +1,7 @@
+//! Rules and environments of burnmate's games.
+//!
+//! This crate knows nothing of Burn or tensors: each game exposes positions, a fixed
+//! action space with a legal-action mask, and `reset`/`step` functions that take an
+//! explicit random number generator.
+
+pub mod queen4x4;

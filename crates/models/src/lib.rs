@@ -1,0 +1,6 @@
+//! Burn modules used by burnmate's agents. They know nothing of chess: inputs are
+//! feature rows, outputs are one value per action.
+
+pub mod mlp;
+
+pub use mlp::{MlpWeights, OutputActivation, TwoLayerMlp, TwoLayerMlpConfig, TwoLayerOutput};
