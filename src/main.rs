@@ -1,1 +1,23 @@
-fn main() {}
+//! `burnmate`: train, evaluate and watch reinforcement-learning agents on chess
+//! endgames, and compare them with exact optimal play.
+
+mod backend;
+mod checkpoint;
+mod cli;
+mod config;
+mod files;
+mod metrics;
+mod plot;
+mod progress;
+mod queen4x4;
+
+use clap::Parser;
+
+fn main() {
+    let cli = cli::Cli::parse();
+    if let Err(error) = cli::run(cli) {
+        // One line naming the problem; the chain of causes joined on it.
+        eprintln!("error: {error:#}");
+        std::process::exit(1);
+    }
+}

@@ -25,3 +25,6 @@ mod update;
 pub use agent::{AgentError, LuoAgent};
 pub use config::{Algorithm, LuoConfig, UpdateRule};
 pub use episode::Episode;
+
+#[cfg(test)]
+mod tests;

@@ -30,7 +30,11 @@ pub const MAX_MOBILITY: usize = 7;
 
 /// Writes the 58 features of `position` into `row` (which must hold [`FEATURES`]).
 pub fn encode(position: &Position, row: &mut [f32]) {
-    assert_eq!(row.len(), FEATURES, "a queen4x4 row holds {FEATURES} floats");
+    assert_eq!(
+        row.len(),
+        FEATURES,
+        "a queen4x4 row holds {FEATURES} floats"
+    );
     row.fill(0.0);
     row[WHITE_KING + position.white_king.index()] = 1.0;
     row[QUEEN + position.queen.index()] = 1.0;

@@ -25,7 +25,11 @@ fn between(a: Coord, b: Coord) -> Option<Vec<Coord>> {
     }
     let n = dr.abs().max(dc.abs());
     let step = (dr.signum(), dc.signum());
-    Some((1..n).map(|k| (a.0 + k * step.0, a.1 + k * step.1)).collect())
+    Some(
+        (1..n)
+            .map(|k| (a.0 + k * step.0, a.1 + k * step.1))
+            .collect(),
+    )
 }
 
 /// Whether the queen controls `target` (her own square included), blocked by the
@@ -66,7 +70,9 @@ fn brute_white_actions(p: &Position) -> Vec<usize> {
                 distance,
             } => {
                 let (dr, dc) = DIRECTIONS[direction];
-                let path: Vec<Coord> = (1..=distance).map(|k| (q.0 + k * dr, q.1 + k * dc)).collect();
+                let path: Vec<Coord> = (1..=distance)
+                    .map(|k| (q.0 + k * dr, q.1 + k * dc))
+                    .collect();
                 let to = *path.last().unwrap();
                 on_board(to)
                     && !path.contains(&wk)
@@ -101,7 +107,11 @@ fn black_king_moves_equal_brute_force_everywhere() {
             .collect();
         got.sort();
         assert_eq!(got, brute_black_moves(&p), "{p}");
-        assert_eq!(p.black_in_check(), queen_controls(&p, coord(p.black_king)), "{p}");
+        assert_eq!(
+            p.black_in_check(),
+            queen_controls(&p, coord(p.black_king)),
+            "{p}"
+        );
     }
 }
 
@@ -116,7 +126,10 @@ fn white_legal_actions_equal_brute_force_everywhere() {
 fn outcomes_follow_check_and_mobility() {
     let (mut mates, mut stalemates) = (0, 0);
     for p in every_placement().filter(|p| !p.white_king.touches(p.black_king)) {
-        let expected = match (brute_black_moves(&p).is_empty(), queen_controls(&p, coord(p.black_king))) {
+        let expected = match (
+            brute_black_moves(&p).is_empty(),
+            queen_controls(&p, coord(p.black_king)),
+        ) {
             (false, _) => Outcome::Ongoing,
             (true, true) => Outcome::Checkmate,
             (true, false) => Outcome::Stalemate,
@@ -130,7 +143,9 @@ fn outcomes_follow_check_and_mobility() {
 
 #[test]
 fn legal_moves_never_expose_the_queen_or_touch_kings() {
-    for p in every_placement().filter(|p| !p.white_king.touches(p.black_king) && !p.black_in_check()) {
+    for p in
+        every_placement().filter(|p| !p.white_king.touches(p.black_king) && !p.black_in_check())
+    {
         for a in p.legal_action_list() {
             let after = p.play(Action::from_index(a));
             assert!(!after.white_king.touches(after.black_king), "{p} {a}");
@@ -142,7 +157,9 @@ fn legal_moves_never_expose_the_queen_or_touch_kings() {
 #[test]
 fn black_king_never_has_more_than_seven_moves_with_white_to_move() {
     // The encoding's mobility one-hot has slots 0..=7; this pins that it suffices.
-    for p in every_placement().filter(|p| !p.white_king.touches(p.black_king) && !p.black_in_check()) {
+    for p in
+        every_placement().filter(|p| !p.white_king.touches(p.black_king) && !p.black_in_check())
+    {
         assert!(p.black_king_moves().count_ones() <= 7, "{p}");
     }
 }

@@ -135,8 +135,8 @@ impl TwoLayerMlp {
 
     /// Host copies of all parameters.
     pub fn weights(&self) -> MlpWeights {
-        let host = |t: Tensor<2>| t.into_data().to_vec::<f32>().expect("f32 weights");
-        let host1 = |t: Tensor<1>| t.into_data().to_vec::<f32>().expect("f32 biases");
+        let host = |t: Tensor<2>| t.into_data().try_into_vec::<f32>().expect("f32 weights");
+        let host1 = |t: Tensor<1>| t.into_data().try_into_vec::<f32>().expect("f32 biases");
         let bias = |l: &Linear| l.bias.as_ref().expect("layers are built with biases").val();
         MlpWeights {
             w1: host(self.hidden.weight.val()),

@@ -7,7 +7,9 @@
 //! Averaged over the study's start distribution, these are the best win rate and
 //! the fewest mean moves any policy can reach.
 
-use burnmate_env::queen4x4::{ACTIONS, Action, Outcome, Position, SQUARES, Square, start_distribution};
+use burnmate_env::queen4x4::{
+    ACTIONS, Action, Outcome, Position, SQUARES, Square, start_distribution,
+};
 
 const STATES: usize = SQUARES * SQUARES * SQUARES;
 const TOLERANCE: f64 = 1e-12;
@@ -43,7 +45,11 @@ fn state_index(p: &Position) -> usize {
 
 fn position_of(index: usize) -> Option<Position> {
     let sq = |i: usize| Square::from_index(i % SQUARES).expect("index < 16");
-    let p = Position::new(sq(index / (SQUARES * SQUARES)), sq(index / SQUARES), sq(index))?;
+    let p = Position::new(
+        sq(index / (SQUARES * SQUARES)),
+        sq(index / SQUARES),
+        sq(index),
+    )?;
     (!p.white_king.touches(p.black_king) && !p.black_in_check()).then_some(p)
 }
 
@@ -89,7 +95,10 @@ impl Queen4x4Solution {
             let mut change: f64 = 0.0;
             for (s, actions) in graph.iter().enumerate() {
                 let Some(actions) = actions else { continue };
-                let best = actions.iter().map(|(_, t)| win_value(&win, t)).fold(0.0, f64::max);
+                let best = actions
+                    .iter()
+                    .map(|(_, t)| win_value(&win, t))
+                    .fold(0.0, f64::max);
                 change = change.max(best - win[s]);
                 win[s] = best;
             }
@@ -196,7 +205,10 @@ mod tests {
                     best_moves = best_moves.min(moves);
                 }
             }
-            assert!((best_moves - solution.expected_moves[s]).abs() < 1e-6, "{p}");
+            assert!(
+                (best_moves - solution.expected_moves[s]).abs() < 1e-6,
+                "{p}"
+            );
         }
     }
 
@@ -204,6 +216,9 @@ mod tests {
     fn optimum_is_a_sure_win_in_a_few_moves() {
         let optimum = Queen4x4Solution::solve().optimum();
         assert!((optimum.win_rate - 1.0).abs() < 1e-9, "{optimum:?}");
-        assert!(optimum.mean_moves > 1.0 && optimum.mean_moves < 3.54, "{optimum:?}");
+        assert!(
+            optimum.mean_moves > 1.0 && optimum.mean_moves < 3.54,
+            "{optimum:?}"
+        );
     }
 }

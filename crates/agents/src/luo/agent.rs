@@ -136,7 +136,7 @@ impl LuoAgent {
             .output
             .clone()
             .into_data()
-            .to_vec::<f32>()
+            .try_into_vec::<f32>()
             .expect("f32 outputs");
         Forward { x, parts, q }
     }
@@ -144,6 +144,13 @@ impl LuoAgent {
     /// One SGD step on output `action` (see [`step_chosen_output`]).
     pub(crate) fn apply(&mut self, x: Tensor<2>, h: Tensor<2>, action: usize, signal: StepSignal) {
         let net = self.net.take().expect("network present between updates");
-        self.net = Some(step_chosen_output(net, x, h, action, signal, self.config.eta));
+        self.net = Some(step_chosen_output(
+            net,
+            x,
+            h,
+            action,
+            signal,
+            self.config.eta,
+        ));
     }
 }

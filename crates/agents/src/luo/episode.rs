@@ -162,7 +162,11 @@ impl LuoAgent {
                 return (Outcome::Ongoing, moves);
             }
             let last = self.forward(&[&next]);
-            let q_max = last.q_row(0).iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let q_max = last
+                .q_row(0)
+                .iter()
+                .copied()
+                .fold(f32::NEG_INFINITY, f32::max);
             let delta = self.reward(outcome) + self.config.gamma * q_max - q;
             let signal = self.reference_signal(delta, last.q_row(0)[action]);
             self.apply(current.x, last.parts.hidden, action, signal);

@@ -1,6 +1,5 @@
 //! The one-output SGD step shared by both update rules.
 
-use burn::module::Param;
 use burn::tensor::Tensor;
 use burnmate_models::TwoLayerMlp;
 
@@ -57,7 +56,10 @@ pub(crate) fn step_chosen_output(
     layer2.bias = layer2.bias.map(|b2| {
         b2.map(|b| {
             let cell = b.clone().slice([action..action + 1]);
-            b.slice_assign([action..action + 1], cell.add_scalar(eta * signal.output_error))
+            b.slice_assign(
+                [action..action + 1],
+                cell.add_scalar(eta * signal.output_error),
+            )
         })
     });
 

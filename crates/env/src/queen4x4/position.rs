@@ -118,11 +118,12 @@ impl Position {
                     break;
                 }
                 if !sq.touches(self.black_king) || sq.touches(self.white_king) {
-                    mask |= 1 << Action::Queen {
-                        direction,
-                        distance,
-                    }
-                    .index();
+                    mask |= 1
+                        << Action::Queen {
+                            direction,
+                            distance,
+                        }
+                        .index();
                 }
             }
             if let Some(sq) = self.white_king.step(direction, 1)
@@ -150,7 +151,12 @@ impl Position {
             Action::Queen {
                 direction,
                 distance,
-            } => next.queen = self.queen.step(direction, distance).expect("legal queen move"),
+            } => {
+                next.queen = self
+                    .queen
+                    .step(direction, distance)
+                    .expect("legal queen move")
+            }
             Action::King { direction } => {
                 next.white_king = self.white_king.step(direction, 1).expect("legal king move")
             }

@@ -69,7 +69,9 @@ impl Square {
 
     /// Whether the two squares touch (king distance 1).
     pub fn touches(self, other: Square) -> bool {
-        self != other && (self.row() - other.row()).abs() <= 1 && (self.col() - other.col()).abs() <= 1
+        self != other
+            && (self.row() - other.row()).abs() <= 1
+            && (self.col() - other.col()).abs() <= 1
     }
 
     /// Parses algebraic names "a1".."d4".

@@ -90,7 +90,9 @@ pub enum SpecError {
     #[error("'{0}' is not a piece on the 4x4 board (expected K or Q and a square a1..d4)")]
     Token(String),
     /// Two pieces share a square, or a piece is missing or repeated.
-    #[error("start '{0}' needs exactly one white king, one queen and one black king on distinct squares")]
+    #[error(
+        "start '{0}' needs exactly one white king, one queen and one black king on distinct squares"
+    )]
     Pieces(String),
     /// The position cannot arise with white to move (black in check or kings adjacent).
     #[error("start '{0}' is illegal with white to move: {1}")]
@@ -157,12 +159,30 @@ mod tests {
 
     #[test]
     fn malformed_starts_name_the_problem() {
-        assert!(matches!(parse_start("Qa1 Ka2 Kc2"), Err(SpecError::Shape(_))));
-        assert!(matches!(parse_start("Qa1 Ke2 / Kc2"), Err(SpecError::Token(_))));
-        assert!(matches!(parse_start("Qa1 Qa2 / Kc2"), Err(SpecError::Pieces(_))));
-        assert!(matches!(parse_start("Qa1 Ka1 / Kc2"), Err(SpecError::Pieces(_))));
-        assert!(matches!(parse_start("Qa1 Kb2 / Kc2"), Err(SpecError::Illegal(_, _))));
-        assert!(matches!(parse_start("Qc1 Ka4 / Kc3"), Err(SpecError::Illegal(_, _))));
+        assert!(matches!(
+            parse_start("Qa1 Ka2 Kc2"),
+            Err(SpecError::Shape(_))
+        ));
+        assert!(matches!(
+            parse_start("Qa1 Ke2 / Kc2"),
+            Err(SpecError::Token(_))
+        ));
+        assert!(matches!(
+            parse_start("Qa1 Qa2 / Kc2"),
+            Err(SpecError::Pieces(_))
+        ));
+        assert!(matches!(
+            parse_start("Qa1 Ka1 / Kc2"),
+            Err(SpecError::Pieces(_))
+        ));
+        assert!(matches!(
+            parse_start("Qa1 Kb2 / Kc2"),
+            Err(SpecError::Illegal(_, _))
+        ));
+        assert!(matches!(
+            parse_start("Qc1 Ka4 / Kc3"),
+            Err(SpecError::Illegal(_, _))
+        ));
     }
 
     #[test]
@@ -191,7 +211,10 @@ mod tests {
         for (pos, p) in dist {
             let freq = counts[&pos] as f64 / draws as f64;
             let sigma = (p * (1.0 - p) / draws as f64).sqrt();
-            assert!((freq - p).abs() < 5.0 * sigma + 1e-9, "{pos}: {freq} vs {p}");
+            assert!(
+                (freq - p).abs() < 5.0 * sigma + 1e-9,
+                "{pos}: {freq} vs {p}"
+            );
         }
     }
 }

@@ -1,0 +1,66 @@
+//! The one place a Burn backend is chosen: `--backend` becomes a `Device`.
+
+use anyhow::{Result, bail};
+use burn::tensor::Device;
+use serde::{Deserialize, Serialize};
+
+/// A Burn backend selectable on the command line and in configs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BackendChoice {
+    /// burn-flex, pure-Rust CPU (default).
+    Flex,
+    /// burn-ndarray, pure-Rust CPU (deprecated upstream, kept selectable).
+    Ndarray,
+    /// wgpu on the best GPU adapter the machine offers (Vulkan, Metal or DX12).
+    Wgpu,
+    /// wgpu pinned to Vulkan.
+    Vulkan,
+}
+
+impl BackendChoice {
+    /// The name used in files and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendChoice::Flex => "flex",
+            BackendChoice::Ndarray => "ndarray",
+            BackendChoice::Wgpu => "wgpu",
+            BackendChoice::Vulkan => "vulkan",
+        }
+    }
+
+    /// Builds the device; a missing GPU adapter is an error naming the backend.
+    pub fn device(self) -> Result<Device> {
+        match self {
+            BackendChoice::Flex => Ok(Device::flex()),
+            #[allow(deprecated)] // kept selectable on purpose, see the variant's doc
+            BackendChoice::Ndarray => Ok(Device::ndarray()),
+            BackendChoice::Wgpu | BackendChoice::Vulkan => gpu_device(self),
+        }
+    }
+}
+
+#[cfg(feature = "wgpu")]
+fn gpu_device(choice: BackendChoice) -> Result<Device> {
+    use burn::tensor::wgpu::WgpuBackend;
+    let api = match choice {
+        BackendChoice::Vulkan => WgpuBackend::Vulkan,
+        _ => WgpuBackend::Auto,
+    };
+    match Device::wgpu_options().graphics_api(api).init() {
+        Ok(device) => Ok(device),
+        Err(e) => bail!(
+            "backend {}: no usable GPU adapter ({}); use --backend flex to train on the CPU",
+            choice.name(),
+            e.to_string().lines().next().unwrap_or("unknown error")
+        ),
+    }
+}
+
+#[cfg(not(feature = "wgpu"))]
+fn gpu_device(choice: BackendChoice) -> Result<Device> {
+    bail!(
+        "backend {}: this burnmate was built without the `wgpu` feature; rebuild with default features",
+        choice.name()
+    )
+}

@@ -1,0 +1,152 @@
+//! Run directories and crash-safe file writes.
+
+use std::fs;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result, bail};
+
+/// Writes `contents` to `path` through a temporary file and a rename, so a reader
+/// never sees a half-written file under the real name.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+    let tmp = tmp_path(path);
+    fs::write(&tmp, contents).with_context(|| format!("cannot write {}", tmp.display()))?;
+    fs::rename(&tmp, path).with_context(|| format!("cannot rename to {}", path.display()))
+}
+
+fn tmp_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    path.with_file_name(name)
+}
+
+/// A file written line by line under a temporary name and renamed on `finish`;
+/// an interrupted run leaves only `<name>.tmp`.
+pub struct StreamedFile {
+    path: PathBuf,
+    writer: BufWriter<fs::File>,
+}
+
+impl StreamedFile {
+    /// Creates `<path>.tmp`.
+    pub fn create(path: &Path) -> Result<StreamedFile> {
+        let tmp = tmp_path(path);
+        let file =
+            fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        Ok(StreamedFile {
+            path: path.to_path_buf(),
+            writer: BufWriter::new(file),
+        })
+    }
+
+    /// Appends one line.
+    pub fn line(&mut self, line: &str) -> Result<()> {
+        writeln!(self.writer, "{line}").context("cannot write a metrics line")
+    }
+
+    /// Flushes and renames the file to its real name.
+    pub fn finish(mut self) -> Result<()> {
+        self.writer.flush().context("cannot flush")?;
+        fs::rename(tmp_path(&self.path), &self.path)
+            .with_context(|| format!("cannot rename to {}", self.path.display()))
+    }
+}
+
+/// Creates a fresh run directory: `out` if given (it must not exist, or be empty),
+/// else `runs/<stem>-<UTC time>` with a numeric suffix if that exists already.
+/// Older runs are never overwritten.
+pub fn create_run_dir(out: Option<&Path>, stem: &str) -> Result<PathBuf> {
+    if let Some(dir) = out {
+        if dir.exists()
+            && fs::read_dir(dir)
+                .map(|mut d| d.next().is_some())
+                .unwrap_or(true)
+        {
+            bail!(
+                "output directory {} already exists and is not empty; choose another --out",
+                dir.display()
+            );
+        }
+        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        return Ok(dir.to_path_buf());
+    }
+    fs::create_dir_all("runs").context("cannot create runs/")?;
+    let base = format!("runs/{stem}-{}", utc_timestamp());
+    for attempt in 1.. {
+        let dir = if attempt == 1 {
+            PathBuf::from(&base)
+        } else {
+            PathBuf::from(format!("{base}-{attempt}"))
+        };
+        match fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot create {}", dir.display())),
+        }
+    }
+    unreachable!("the attempt counter is unbounded")
+}
+
+/// Current UTC time as `YYYYMMDD-HHMMSS`.
+fn utc_timestamp() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates_are_right() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_415), (2025, 11, 23));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        write_atomic(&path, b"one").unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "two");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_non_empty_out_dir_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("old.csv"), "keep").unwrap();
+        let err = create_run_dir(Some(dir.path()), "x").unwrap_err();
+        assert!(err.to_string().contains("already exists"), "{err}");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("old.csv")).unwrap(),
+            "keep"
+        );
+    }
+}

@@ -1,0 +1,173 @@
+//! Per-episode metrics: the CSV rows, running means and exponential moving averages.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use crate::files::StreamedFile;
+
+/// Smoothing of the study's EMA curves: alpha = 2 / (N + 1) with N = 2000.
+pub const STUDY_EMA_ALPHA: f64 = 2.0 / 2001.0;
+
+/// One training episode as written to `metrics.csv`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpisodeRow {
+    /// 0-based episode number.
+    pub episode: u64,
+    /// The study's episode reward.
+    pub reward: f64,
+    /// White moves played.
+    pub moves: u32,
+    /// How the episode ended.
+    pub outcome: &'static str,
+    /// Exploration rate used.
+    pub epsilon: f64,
+}
+
+/// An exponential moving average, started at the first value.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ema {
+    value: Option<f64>,
+    alpha: f64,
+}
+
+impl Ema {
+    /// An empty average with smoothing factor `alpha`.
+    pub fn new(alpha: f64) -> Ema {
+        Ema { value: None, alpha }
+    }
+
+    /// Adds one value and returns the new average.
+    pub fn push(&mut self, x: f64) -> f64 {
+        let v = match self.value {
+            None => x,
+            Some(v) => v + self.alpha * (x - v),
+        };
+        self.value = Some(v);
+        v
+    }
+}
+
+/// Collects episode rows: streams them to `metrics.csv`, keeps running sums and
+/// the EMA curves for the plots.
+pub struct MetricsRecorder {
+    file: Option<StreamedFile>,
+    reward_ema: Ema,
+    moves_ema: Ema,
+    /// EMA of reward after each episode.
+    pub reward_curve: Vec<f64>,
+    /// EMA of moves after each episode.
+    pub moves_curve: Vec<f64>,
+    reward_sum: f64,
+    moves_sum: f64,
+    wins: u64,
+    episodes: u64,
+}
+
+impl MetricsRecorder {
+    /// A recorder writing to `path` (through a temporary name until `finish`).
+    pub fn create(path: &Path) -> Result<MetricsRecorder> {
+        let mut file = StreamedFile::create(path)?;
+        file.line("episode,reward,moves,outcome,epsilon")?;
+        Ok(MetricsRecorder {
+            file: Some(file),
+            reward_ema: Ema::new(STUDY_EMA_ALPHA),
+            moves_ema: Ema::new(STUDY_EMA_ALPHA),
+            reward_curve: Vec::new(),
+            moves_curve: Vec::new(),
+            reward_sum: 0.0,
+            moves_sum: 0.0,
+            wins: 0,
+            episodes: 0,
+        })
+    }
+
+    /// Records one episode.
+    pub fn record(&mut self, row: EpisodeRow) -> Result<()> {
+        if let Some(file) = &mut self.file {
+            file.line(&format!(
+                "{},{},{},{},{}",
+                row.episode, row.reward, row.moves, row.outcome, row.epsilon
+            ))?;
+        }
+        self.reward_curve.push(self.reward_ema.push(row.reward));
+        self.moves_curve
+            .push(self.moves_ema.push(f64::from(row.moves)));
+        self.reward_sum += row.reward;
+        self.moves_sum += f64::from(row.moves);
+        self.wins += u64::from(row.outcome == "checkmate");
+        self.episodes += 1;
+        Ok(())
+    }
+
+    /// Plain mean reward over all episodes so far (the study's headline measure).
+    pub fn mean_reward(&self) -> f64 {
+        self.reward_sum / self.episodes.max(1) as f64
+    }
+
+    /// Plain mean moves per episode so far.
+    pub fn mean_moves(&self) -> f64 {
+        self.moves_sum / self.episodes.max(1) as f64
+    }
+
+    /// Share of episodes won so far.
+    pub fn win_rate(&self) -> f64 {
+        self.wins as f64 / self.episodes.max(1) as f64
+    }
+
+    /// Latest EMA of reward and of moves.
+    pub fn latest_ema(&self) -> (f64, f64) {
+        (
+            self.reward_curve.last().copied().unwrap_or(0.0),
+            self.moves_curve.last().copied().unwrap_or(0.0),
+        )
+    }
+
+    /// Renames `metrics.csv` into place.
+    pub fn finish(&mut self) -> Result<()> {
+        match self.file.take() {
+            Some(file) => file.finish(),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ema_starts_at_the_first_value_and_moves_by_alpha() {
+        let mut ema = Ema::new(0.5);
+        assert_eq!(ema.push(4.0), 4.0);
+        assert_eq!(ema.push(0.0), 2.0);
+        assert_eq!(ema.push(2.0), 2.0);
+    }
+
+    #[test]
+    fn recorder_writes_a_header_and_one_row_per_episode() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("metrics.csv");
+        let mut rec = MetricsRecorder::create(&path).unwrap();
+        for (i, outcome) in ["checkmate", "stalemate"].into_iter().enumerate() {
+            let row = EpisodeRow {
+                episode: i as u64,
+                reward: f64::from(u8::from(i == 0)),
+                moves: 3 + i as u32,
+                outcome,
+                epsilon: 0.2,
+            };
+            rec.record(row).unwrap();
+        }
+        assert!(!path.exists(), "only the temporary exists before finish");
+        rec.finish().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text,
+            "episode,reward,moves,outcome,epsilon\n0,1,3,checkmate,0.2\n1,0,4,stalemate,0.2\n"
+        );
+        assert_eq!(rec.mean_reward(), 0.5);
+        assert_eq!(rec.mean_moves(), 3.5);
+        assert_eq!(rec.win_rate(), 0.5);
+    }
+}

@@ -1,0 +1,186 @@
+//! Minimal SVG line charts, readable in any browser with no other tool. Written by
+//! hand rather than with plotters: its text layout needs a font backend, and these
+//! charts need only lines, ticks and labels.
+
+use std::fmt::Write;
+
+/// One named line of (x, y) points.
+pub struct Series {
+    /// Legend label.
+    pub name: String,
+    /// Points in x order.
+    pub points: Vec<(f64, f64)>,
+}
+
+const WIDTH: f64 = 720.0;
+const HEIGHT: f64 = 420.0;
+const LEFT: f64 = 70.0;
+const RIGHT: f64 = 20.0;
+const TOP: f64 = 40.0;
+const BOTTOM: f64 = 50.0;
+const COLOURS: [&str; 6] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+];
+
+/// Keeps at most `max` evenly spaced points of a long curve (always the last).
+pub fn thin(values: &[f64], max: usize) -> Vec<(f64, f64)> {
+    let stride = values.len().div_ceil(max.max(1)).max(1);
+    let mut points: Vec<(f64, f64)> = values
+        .iter()
+        .enumerate()
+        .step_by(stride)
+        .map(|(i, &v)| (i as f64, v))
+        .collect();
+    if let Some(&last) = values.last()
+        && points.last().map(|p| p.0) != Some((values.len() - 1) as f64)
+    {
+        points.push(((values.len() - 1) as f64, last));
+    }
+    points
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn bounds(series: &[Series], pick: impl Fn(&(f64, f64)) -> f64) -> (f64, f64) {
+    let values = series.iter().flat_map(|s| s.points.iter().map(&pick));
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    if !lo.is_finite() {
+        (0.0, 1.0)
+    } else if hi - lo < 1e-12 {
+        (lo - 0.5, hi + 0.5)
+    } else {
+        (lo, hi)
+    }
+}
+
+fn tick_label(v: f64) -> String {
+    if v != 0.0 && (v.abs() >= 1e5 || v.abs() < 1e-3) {
+        format!("{v:.1e}")
+    } else {
+        format!("{}", (v * 1000.0).round() / 1000.0)
+    }
+}
+
+/// Renders a line chart as SVG text.
+pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> String {
+    let (x0, x1) = bounds(series, |p| p.0);
+    let (y0, y1) = bounds(series, |p| p.1);
+    let (pw, ph) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
+    let sx = |x: f64| LEFT + (x - x0) / (x1 - x0) * pw;
+    let sy = |y: f64| TOP + ph - (y - y0) / (y1 - y0) * ph;
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = write!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = write!(
+        svg,
+        r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{}</text>"#,
+        WIDTH / 2.0,
+        escape(title)
+    );
+    let _ = write!(
+        svg,
+        r#"<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="none" stroke="black"/>"#
+    );
+    for i in 0..=5 {
+        let f = f64::from(i) / 5.0;
+        let (xv, yv) = (x0 + f * (x1 - x0), y0 + f * (y1 - y0));
+        let _ = write!(
+            svg,
+            r##"<line x1="{x}" y1="{TOP}" x2="{x}" y2="{b}" stroke="#ddd"/><text x="{x}" y="{ty}" text-anchor="middle">{l}</text>"##,
+            x = sx(xv),
+            b = TOP + ph,
+            ty = TOP + ph + 16.0,
+            l = tick_label(xv)
+        );
+        let _ = write!(
+            svg,
+            r##"<line x1="{LEFT}" y1="{y}" x2="{r}" y2="{y}" stroke="#ddd"/><text x="{tx}" y="{ty}" text-anchor="end">{l}</text>"##,
+            y = sy(yv),
+            r = LEFT + pw,
+            tx = LEFT - 6.0,
+            ty = sy(yv) + 4.0,
+            l = tick_label(yv)
+        );
+    }
+    let _ = write!(
+        svg,
+        r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+        LEFT + pw / 2.0,
+        HEIGHT - 12.0,
+        escape(x_label)
+    );
+    let _ = write!(
+        svg,
+        r#"<text x="16" y="{y}" text-anchor="middle" transform="rotate(-90 16 {y})">{}</text>"#,
+        escape(y_label),
+        y = TOP + ph / 2.0
+    );
+    for (i, s) in series.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let points: Vec<String> = s
+            .points
+            .iter()
+            .map(|&(x, y)| format!("{:.1},{:.1}", sx(x), sy(y)))
+            .collect();
+        let _ = write!(
+            svg,
+            r#"<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{}"/>"#,
+            points.join(" ")
+        );
+        if series.len() > 1 {
+            let ly = TOP + 16.0 + 16.0 * i as f64;
+            let _ = write!(
+                svg,
+                r#"<line x1="{a}" y1="{ly}" x2="{b}" y2="{ly}" stroke="{colour}" stroke-width="2"/><text x="{t}" y="{ty}">{}</text>"#,
+                escape(&s.name),
+                a = LEFT + pw - 150.0,
+                b = LEFT + pw - 130.0,
+                t = LEFT + pw - 125.0,
+                ty = ly + 4.0
+            );
+        }
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thinning_keeps_the_first_and_last_points() {
+        let values: Vec<f64> = (0..10_001).map(f64::from).collect();
+        let points = thin(&values, 100);
+        assert!(points.len() <= 102);
+        assert_eq!(points[0], (0.0, 0.0));
+        assert_eq!(*points.last().unwrap(), (10_000.0, 10_000.0));
+    }
+
+    #[test]
+    fn chart_has_one_polyline_per_series_and_escapes_text() {
+        let series = vec![
+            Series {
+                name: "a<b".into(),
+                points: vec![(0.0, 1.0), (1.0, 2.0)],
+            },
+            Series {
+                name: "c".into(),
+                points: vec![(0.0, 0.0), (1.0, 3.0)],
+            },
+        ];
+        let svg = line_chart("t & u", "x", "y", &series);
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        assert!(svg.contains("t &amp; u") && svg.contains("a&lt;b"));
+    }
+}

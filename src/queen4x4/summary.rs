@@ -1,0 +1,83 @@
+//! `summary.json` of a queen4x4 run, and the study's reported numbers.
+
+use burnmate_agents::luo::{Algorithm, UpdateRule};
+use burnmate_oracle::queen4x4::Queen4x4Optimum;
+use serde::{Deserialize, Serialize};
+
+/// Greedy-play results after training.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvalReport {
+    /// Games played.
+    pub games: u64,
+    /// Share of games mated.
+    pub win_rate: f64,
+    /// Share of games stalemated.
+    pub draw_rate: f64,
+    /// Share of games stopped by the move cap.
+    pub capped_rate: f64,
+    /// Mean white moves per game.
+    pub mean_moves: f64,
+}
+
+/// A study's reported headline numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reported {
+    /// Mean reward over all training episodes.
+    pub mean_reward: f64,
+    /// Mean white moves per training episode, where reported.
+    pub mean_moves: Option<f64>,
+}
+
+/// Everything a run reports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Always "queen4x4".
+    pub study: String,
+    /// TD algorithm.
+    pub algorithm: Algorithm,
+    /// Update rule.
+    pub update: UpdateRule,
+    /// Training episodes.
+    pub episodes: u64,
+    /// Mean episode reward over all training episodes (the study's measure).
+    pub mean_reward: f64,
+    /// Mean white moves over all training episodes (the study's measure).
+    pub mean_moves: f64,
+    /// Share of training episodes that ended in mate.
+    pub win_rate: f64,
+    /// Training wall time.
+    pub wall_seconds: f64,
+    /// Training episodes per second.
+    pub episodes_per_second: f64,
+    /// Burn backend.
+    pub backend: String,
+    /// Run seed.
+    pub seed: u64,
+    /// Greedy play after training.
+    pub eval: EvalReport,
+    /// Exact optimum over the same start distribution.
+    pub optimal: Queen4x4Optimum,
+    /// The study's published numbers for this algorithm.
+    pub study_reported: Option<Reported>,
+}
+
+/// The study's reported numbers for `algorithm` (from `assets/`).
+pub fn reported(algorithm: Algorithm) -> Option<Reported> {
+    let table: serde_json::Value =
+        serde_json::from_str(include_str!("../../assets/queen4x4-reported.json")).ok()?;
+    let key = serde_json::to_value(algorithm).ok()?;
+    serde_json::from_value(table.get(key.as_str()?)?.clone()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reported_numbers_are_read_from_assets() {
+        let sarsa = reported(Algorithm::Sarsa).unwrap();
+        assert_eq!(sarsa.mean_reward, 0.92779);
+        assert_eq!(sarsa.mean_moves, Some(3.54345));
+        assert_eq!(reported(Algorithm::Impatient).unwrap().mean_moves, None);
+    }
+}

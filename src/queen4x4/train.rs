@@ -1,0 +1,188 @@
+//! `burnmate train` for queen4x4: config -> agent on a device -> run directory.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Result;
+use burnmate_agents::luo::LuoAgent;
+use burnmate_env::queen4x4::random_start;
+use burnmate_oracle::queen4x4::Queen4x4Solution;
+use indicatif::ProgressBar;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::cli::RunOverrides;
+use crate::config::{Experiment, to_toml};
+use crate::files::{create_run_dir, write_atomic};
+use crate::metrics::{EpisodeRow, MetricsRecorder};
+use crate::plot::{Series, line_chart, thin};
+use crate::progress::episode_bar;
+use crate::queen4x4::config::Queen4x4Config;
+use crate::queen4x4::eval::evaluate;
+use crate::queen4x4::model_file;
+use crate::queen4x4::summary::{Summary, reported};
+
+/// Seed offset of the evaluation games, so they never replay training's draws.
+const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
+/// How often the progress bar's metrics are refreshed.
+const PROGRESS_EVERY: u64 = 1000;
+
+/// The stem of a config path, used to name run directories.
+pub fn config_stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "run".into())
+}
+
+/// `burnmate train CONFIG`.
+pub fn train_command(path: &Path, config: Queen4x4Config, overrides: &RunOverrides) -> Result<()> {
+    let config = config.with_overrides(overrides);
+    config.validate()?;
+    let stem = config_stem(path);
+    let device = config.backend.device()?;
+    let dir = create_run_dir(overrides.out.as_deref(), &stem)?;
+    let bar = episode_bar(config.episodes, &stem);
+    let summary = train_run(&config, device, &dir, &bar, true)?;
+    bar.finish_and_clear();
+    print_summary(&dir, &summary);
+    Ok(())
+}
+
+fn print_summary(dir: &Path, s: &Summary) {
+    println!("run directory   {}", dir.display());
+    println!(
+        "training        {} episodes in {:.1} s ({:.0} episodes/s) on {}",
+        s.episodes, s.wall_seconds, s.episodes_per_second, s.backend
+    );
+    println!(
+        "                {:>12} {:>12} {:>12}",
+        "ours", "study", "optimal"
+    );
+    let study = s.study_reported;
+    let fmt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.5}"));
+    println!(
+        "mean reward     {:>12.5} {:>12} {:>12.5}",
+        s.mean_reward,
+        fmt(study.map(|r| r.mean_reward)),
+        s.optimal.win_rate
+    );
+    println!(
+        "mean moves      {:>12.5} {:>12} {:>12.5}",
+        s.mean_moves,
+        fmt(study.and_then(|r| r.mean_moves)),
+        s.optimal.mean_moves
+    );
+    println!(
+        "greedy eval     win {:.4}, draw {:.4}, {:.3} moves over {} games",
+        s.eval.win_rate, s.eval.draw_rate, s.eval.mean_moves, s.eval.games
+    );
+}
+
+/// Trains one run into `dir` (which must exist and be empty) and writes every
+/// output file. `bar` is advanced per episode; with `show_metrics` it also shows the
+/// running EMA reward and moves.
+pub fn train_run(
+    config: &Queen4x4Config,
+    device: burn::tensor::Device,
+    dir: &Path,
+    bar: &ProgressBar,
+    show_metrics: bool,
+) -> Result<Summary> {
+    write_atomic(
+        &dir.join("config.toml"),
+        to_toml(&Experiment::Queen4x4(config.clone()))?.as_bytes(),
+    )?;
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let mut agent = LuoAgent::new(config.agent(), device, &mut rng);
+    let mut metrics = MetricsRecorder::create(&dir.join("metrics.csv"))?;
+    let cap = config.move_cap();
+
+    let started = Instant::now();
+    for n in 0..config.episodes {
+        let epsilon = config.epsilon(n);
+        let start = random_start(&mut rng);
+        let episode = agent.train_episode(start, epsilon, cap, &mut rng);
+        metrics.record(EpisodeRow {
+            episode: n,
+            reward: episode.reward,
+            moves: episode.moves,
+            outcome: if episode.moves == cap && !episode.outcome.is_terminal() {
+                "capped"
+            } else {
+                episode.outcome.name()
+            },
+            epsilon,
+        })?;
+        if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
+            bar.inc((n % PROGRESS_EVERY) + 1);
+            if show_metrics {
+                let (reward, moves) = metrics.latest_ema();
+                bar.set_message(format!("EMA reward {reward:.3}, moves {moves:.2}"));
+            }
+        }
+    }
+    let wall_seconds = started.elapsed().as_secs_f64();
+    metrics.finish()?;
+
+    model_file::save(dir, &agent)?;
+    let eval = evaluate(
+        &mut agent,
+        config.eval_games,
+        config.eval_max_moves,
+        config.seed.wrapping_add(EVAL_SEED_OFFSET),
+    );
+    let summary = Summary {
+        study: "queen4x4".into(),
+        algorithm: config.algorithm,
+        update: config.update,
+        episodes: config.episodes,
+        mean_reward: metrics.mean_reward(),
+        mean_moves: metrics.mean_moves(),
+        win_rate: metrics.win_rate(),
+        wall_seconds,
+        episodes_per_second: config.episodes as f64 / wall_seconds.max(1e-9),
+        backend: config.backend.name().into(),
+        seed: config.seed,
+        eval,
+        optimal: Queen4x4Solution::solve().optimum(),
+        study_reported: reported(config.algorithm),
+    };
+    write_atomic(
+        &dir.join("summary.json"),
+        serde_json::to_string_pretty(&summary)?.as_bytes(),
+    )?;
+    write_plots(dir, &metrics)?;
+    Ok(summary)
+}
+
+fn write_plots(dir: &Path, metrics: &MetricsRecorder) -> Result<()> {
+    for (file, title, label, curve) in [
+        (
+            "ema_reward.svg",
+            "EMA reward per episode",
+            "reward (EMA, alpha 2/2001)",
+            &metrics.reward_curve,
+        ),
+        (
+            "ema_moves.svg",
+            "EMA moves per episode",
+            "moves (EMA, alpha 2/2001)",
+            &metrics.moves_curve,
+        ),
+    ] {
+        let series = [Series {
+            name: label.into(),
+            points: thin(curve, 2000),
+        }];
+        write_atomic(
+            &dir.join(file),
+            line_chart(title, "episode", label, &series).as_bytes(),
+        )?;
+    }
+    Ok(())
+}
+
+/// A sub-directory path for one grid cell.
+pub fn grid_cell_dir(root: &Path, beta: f64, gamma: f64) -> PathBuf {
+    root.join(format!("beta-{beta:e}-gamma-{gamma}"))
+}

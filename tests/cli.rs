@@ -1,0 +1,260 @@
+//! End-to-end tests through the `burnmate` binary.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn burnmate(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn assert_one_line_error(out: &Output, needle: &str) {
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", stderr(out));
+    let err = stderr(out);
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with("error: ") && err.contains(needle), "{err}");
+}
+
+fn train(dir: &Path, config: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["train", config, "--out", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    burnmate(&args)
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn train_writes_the_output_contract_and_repeats_exactly_with_the_same_seed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    for dir in [&a, &b] {
+        let out = train(
+            dir,
+            "configs/queen4x4-sarsa.toml",
+            &["--episodes", "300", "--seed", "4"],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stdout(&out).contains("mean reward"));
+    }
+    for file in [
+        "config.toml",
+        "metrics.csv",
+        "summary.json",
+        "ema_reward.svg",
+        "ema_moves.svg",
+        "checkpoint.json",
+    ] {
+        assert!(a.join(file).is_file(), "{file} missing");
+    }
+    let metrics = fs::read_to_string(a.join("metrics.csv")).unwrap();
+    assert_eq!(metrics, fs::read_to_string(b.join("metrics.csv")).unwrap());
+    assert_eq!(
+        metrics.lines().next(),
+        Some("episode,reward,moves,outcome,epsilon")
+    );
+    assert_eq!(metrics.lines().count(), 301);
+    let s = summary(&a);
+    assert_eq!(s["episodes"], 300);
+    assert_eq!(s["seed"], 4);
+    assert_eq!(s["backend"], "flex");
+    for key in [
+        "mean_reward",
+        "mean_moves",
+        "wall_seconds",
+        "episodes_per_second",
+    ] {
+        assert!(s[key].as_f64().unwrap() > 0.0, "{key}");
+    }
+    assert_eq!(s["eval"]["games"], 1000);
+    assert!((s["optimal"]["win_rate"].as_f64().unwrap() - 1.0).abs() < 1e-9);
+    // The resolved config reproduces the run.
+    let resolved = fs::read_to_string(a.join("config.toml")).unwrap();
+    assert!(
+        resolved.contains("episodes = 300") && resolved.contains("seed = 4"),
+        "{resolved}"
+    );
+    let c = tmp.path().join("c");
+    let again = train(&c, a.join("config.toml").to_str().unwrap(), &[]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(metrics, fs::read_to_string(c.join("metrics.csv")).unwrap());
+}
+
+#[test]
+fn every_study_config_trains_briefly() {
+    for config in [
+        "configs/queen4x4-qlearning.toml",
+        "configs/queen4x4-impatient.toml",
+    ] {
+        for update in ["semi-gradient", "reference"] {
+            let tmp = tempfile::tempdir().unwrap();
+            let text = fs::read_to_string(config).unwrap().replace(
+                "update = \"semi-gradient\"",
+                &format!("update = \"{update}\""),
+            );
+            let path = tmp.path().join("c.toml");
+            fs::write(&path, text).unwrap();
+            let out = train(
+                &tmp.path().join("run"),
+                path.to_str().unwrap(),
+                &["--episodes", "100"],
+            );
+            assert!(out.status.success(), "{config} {update}: {}", stderr(&out));
+            assert_eq!(summary(&tmp.path().join("run"))["update"], update);
+        }
+    }
+}
+
+#[test]
+fn unknown_config_keys_are_named_in_a_one_line_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("bad.toml");
+    fs::write(&path, "study = \"queen4x4\"\nepisodez = 5\n").unwrap();
+    let out = train(&tmp.path().join("run"), path.to_str().unwrap(), &[]);
+    assert_one_line_error(&out, "episodez");
+    assert!(
+        !tmp.path().join("run").exists(),
+        "no run directory for a bad config"
+    );
+}
+
+#[test]
+fn malformed_values_and_missing_files_are_one_line_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("bad.toml");
+    fs::write(&path, "study = \"queen4x4\"\ngamma = 1.5\n").unwrap();
+    assert_one_line_error(
+        &train(&tmp.path().join("r"), path.to_str().unwrap(), &[]),
+        "gamma",
+    );
+    fs::write(&path, "study = \"chess960\"\n").unwrap();
+    assert_one_line_error(
+        &train(&tmp.path().join("r"), path.to_str().unwrap(), &[]),
+        "chess960",
+    );
+    assert_one_line_error(&burnmate(&["train", "no/such.toml"]), "no/such.toml");
+}
+
+#[test]
+fn an_existing_run_directory_is_never_overwritten() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("metrics.csv"), "precious").unwrap();
+    let out = train(
+        tmp.path(),
+        "configs/queen4x4-sarsa.toml",
+        &["--episodes", "10"],
+    );
+    assert_one_line_error(&out, "already exists");
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("metrics.csv")).unwrap(),
+        "precious"
+    );
+}
+
+#[test]
+fn a_gpu_backend_trains_or_fails_with_one_line_naming_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = train(
+        &tmp.path().join("run"),
+        "configs/queen4x4-sarsa.toml",
+        &["--episodes", "5", "--backend", "wgpu"],
+    );
+    if !out.status.success() {
+        assert_one_line_error(&out, "backend wgpu");
+        assert!(!tmp.path().join("run").exists());
+    }
+}
+
+#[test]
+fn eval_and_play_load_the_checkpoint() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    let out = train(&run, "configs/queen4x4-sarsa.toml", &["--episodes", "200"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let eval = burnmate(&["eval", run.to_str().unwrap(), "--games", "50"]);
+    assert!(eval.status.success(), "{}", stderr(&eval));
+    let text = stdout(&eval);
+    assert!(
+        text.contains("win rate") && text.contains("mean moves") && text.contains("optimal"),
+        "{text}"
+    );
+    let play = burnmate(&[
+        "play",
+        run.to_str().unwrap(),
+        "--start",
+        "Qa1 Ka2 / Kc2",
+        "--max-moves",
+        "5",
+    ]);
+    assert!(play.status.success(), "{}", stderr(&play));
+    let text = stdout(&play);
+    assert!(
+        text.contains("1. ") && text.contains("a b c d") && text.contains("optimal: "),
+        "{text}"
+    );
+    let bad_start = burnmate(&["play", run.to_str().unwrap(), "--start", "Qa1 Kz2 / Kc2"]);
+    assert_one_line_error(&bad_start, "Kz2");
+}
+
+#[test]
+fn a_corrupt_checkpoint_is_a_one_line_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    assert!(
+        train(&run, "configs/queen4x4-sarsa.toml", &["--episodes", "20"])
+            .status
+            .success()
+    );
+    let path = run.join("checkpoint.json");
+    let text = fs::read_to_string(&path).unwrap();
+    // Change one weight digit: valid JSON, wrong checksum.
+    let at = text.find("\"w1\":[").unwrap() + 7;
+    let digit = text[at..].find(|c: char| c.is_ascii_digit()).unwrap() + at;
+    let mut bytes = text.into_bytes();
+    bytes[digit] = if bytes[digit] == b'1' { b'2' } else { b'1' };
+    fs::write(&path, &bytes).unwrap();
+    assert_one_line_error(&burnmate(&["eval", run.to_str().unwrap()]), "corrupt");
+    fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    assert_one_line_error(&burnmate(&["eval", run.to_str().unwrap()]), "truncated");
+}
+
+#[test]
+fn grid_writes_a_table_and_plots() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("grid");
+    let out = burnmate(&[
+        "grid",
+        "configs/queen4x4-sarsa.toml",
+        "--beta",
+        "5e-5,7e-5",
+        "--gamma",
+        "0.85",
+        "--episodes",
+        "50",
+        "--out",
+        root.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let csv = fs::read_to_string(root.join("grid.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert!(
+        fs::read_to_string(root.join("grid.md"))
+            .unwrap()
+            .contains("| 0.85 |")
+    );
+    for file in ["grid_reward.svg", "grid_moves.svg"] {
+        assert!(root.join(file).is_file());
+    }
+}
