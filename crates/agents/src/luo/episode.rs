@@ -72,7 +72,7 @@ impl LuoAgent {
 
     /// The study's update signal: the output error is gated by ReLU's derivative
     /// only; the hidden error is `delta` times `W2[:, a] * relu'(h)`.
-    fn reference_signal(&self, delta: f32, output: f32) -> StepSignal {
+    pub(crate) fn reference_signal(&self, delta: f32, output: f32) -> StepSignal {
         let output_error = match self.config.activation {
             burnmate_models::OutputActivation::Relu => delta * f32::from(output > 0.0),
             _ => delta,
@@ -94,7 +94,7 @@ impl LuoAgent {
 
     /// Updates row `row` of `current` (a fresh forward pass at the state being
     /// updated) towards `target` with the semi-gradient rule.
-    fn semi_gradient_update(&mut self, current: &Forward, row: usize, action: usize, target: f32) {
+    pub(crate) fn semi_gradient_update(&mut self, current: &Forward, row: usize, action: usize, target: f32) {
         let q = current.q_row(row)[action];
         let signal = self.semi_gradient_signal(target - q, q);
         let (x, h) = current.row_tensors(row);
