@@ -61,6 +61,16 @@ pub struct Summary {
     pub study_reported: Option<Reported>,
 }
 
+/// The best possible (mean reward, mean moves) for `algorithm`'s reward: mate
+/// probability and moves to mate, or for the impatient agent minus the fewest
+/// expected moves to any end, and those moves.
+pub fn optimal_reward_and_moves(algorithm: Algorithm, optimum: &Queen4x4Optimum) -> (f64, f64) {
+    match algorithm {
+        Algorithm::Impatient => (-optimum.fastest_end_moves, optimum.fastest_end_moves),
+        _ => (optimum.win_rate, optimum.mean_moves),
+    }
+}
+
 /// The study's reported numbers for `algorithm` (from `assets/`).
 pub fn reported(algorithm: Algorithm) -> Option<Reported> {
     let table: serde_json::Value =

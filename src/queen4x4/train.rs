@@ -20,7 +20,7 @@ use crate::progress::episode_bar;
 use crate::queen4x4::config::Queen4x4Config;
 use crate::queen4x4::eval::evaluate;
 use crate::queen4x4::model_file;
-use crate::queen4x4::summary::{Summary, reported};
+use crate::queen4x4::summary::{Summary, optimal_reward_and_moves, reported};
 
 /// Seed offset of the evaluation games, so they never replay training's draws.
 const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
@@ -59,18 +59,19 @@ fn print_summary(dir: &Path, s: &Summary) {
         "ours", "study", "optimal"
     );
     let study = s.study_reported;
+    let (best_reward, best_moves) = optimal_reward_and_moves(s.algorithm, &s.optimal);
     let fmt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.5}"));
     println!(
         "mean reward     {:>12.5} {:>12} {:>12.5}",
         s.mean_reward,
         fmt(study.map(|r| r.mean_reward)),
-        s.optimal.win_rate
+        best_reward
     );
     println!(
         "mean moves      {:>12.5} {:>12} {:>12.5}",
         s.mean_moves,
         fmt(study.and_then(|r| r.mean_moves)),
-        s.optimal.mean_moves
+        best_moves
     );
     println!(
         "greedy eval     win {:.4}, draw {:.4}, {:.3} moves over {} games",

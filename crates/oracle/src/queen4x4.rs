@@ -27,6 +27,7 @@ enum Transition {
 pub struct Queen4x4Solution {
     win_probability: Vec<f64>,
     expected_moves: Vec<f64>,
+    fastest_end: Vec<f64>,
     best_action: Vec<u8>,
 }
 
@@ -37,6 +38,9 @@ pub struct Queen4x4Optimum {
     pub win_rate: f64,
     /// Fewest expected white moves per game among win-rate-optimal policies.
     pub mean_moves: f64,
+    /// Fewest expected white moves to end the game by mate *or* stalemate: minus
+    /// this is the impatient agent's best possible mean reward.
+    pub fastest_end_moves: f64,
 }
 
 fn state_index(p: &Position) -> usize {
@@ -79,6 +83,42 @@ fn mean(values: &[f64], states: &[usize]) -> f64 {
     states.iter().map(|&s| values[s]).sum::<f64>() / states.len() as f64
 }
 
+type Graph = [Option<Vec<(usize, Transition)>>];
+
+/// Value iteration for the fewest expected white moves to the end of the game,
+/// using only the actions `allowed(state, transition)` admits; returns the values
+/// and a minimising action per state.
+fn fewest_moves(
+    graph: &Graph,
+    allowed: impl Fn(usize, &Transition) -> bool,
+) -> (Vec<f64>, Vec<u8>) {
+    let mut moves = vec![0.0; STATES];
+    let mut best_action = vec![u8::MAX; STATES];
+    for _ in 0..MAX_SWEEPS {
+        let mut change: f64 = 0.0;
+        for (s, actions) in graph.iter().enumerate() {
+            let Some(actions) = actions else { continue };
+            let mut best = (f64::INFINITY, u8::MAX);
+            for (a, t) in actions.iter().filter(|(_, t)| allowed(s, t)) {
+                let cost = 1.0
+                    + match t {
+                        Transition::End(_) => 0.0,
+                        Transition::Replies(next) => mean(&moves, next),
+                    };
+                if cost < best.0 {
+                    best = (cost, *a as u8);
+                }
+            }
+            change = change.max((best.0 - moves[s]).abs());
+            (moves[s], best_action[s]) = best;
+        }
+        if change < TOLERANCE {
+            break;
+        }
+    }
+    (moves, best_action)
+}
+
 impl Queen4x4Solution {
     /// Solves every position by value iteration (a fraction of a second).
     pub fn solve() -> Queen4x4Solution {
@@ -107,36 +147,12 @@ impl Queen4x4Solution {
             }
         }
 
-        let mut moves = vec![0.0; STATES];
-        let mut best_action = vec![u8::MAX; STATES];
-        for _ in 0..MAX_SWEEPS {
-            let mut change: f64 = 0.0;
-            for (s, actions) in graph.iter().enumerate() {
-                let Some(actions) = actions else { continue };
-                let mut best = (f64::INFINITY, u8::MAX);
-                for (a, t) in actions {
-                    if win_value(&win, t) < win[s] - 1e-9 {
-                        continue;
-                    }
-                    let cost = 1.0
-                        + match t {
-                            Transition::End(_) => 0.0,
-                            Transition::Replies(next) => mean(&moves, next),
-                        };
-                    if cost < best.0 {
-                        best = (cost, *a as u8);
-                    }
-                }
-                change = change.max((best.0 - moves[s]).abs());
-                (moves[s], best_action[s]) = best;
-            }
-            if change < TOLERANCE {
-                break;
-            }
-        }
+        let (moves, best_action) = fewest_moves(&graph, |s, t| win_value(&win, t) >= win[s] - 1e-9);
+        let (fastest_end, _) = fewest_moves(&graph, |_, _| true);
         Queen4x4Solution {
             win_probability: win,
             expected_moves: moves,
+            fastest_end,
             best_action,
         }
     }
@@ -165,6 +181,10 @@ impl Queen4x4Solution {
         Queen4x4Optimum {
             win_rate: dist.iter().map(|(p, w)| w * self.win_probability(p)).sum(),
             mean_moves: dist.iter().map(|(p, w)| w * self.expected_moves(p)).sum(),
+            fastest_end_moves: dist
+                .iter()
+                .map(|(p, w)| w * self.fastest_end[state_index(p)])
+                .sum(),
         }
     }
 }

@@ -94,7 +94,13 @@ impl LuoAgent {
 
     /// Updates row `row` of `current` (a fresh forward pass at the state being
     /// updated) towards `target` with the semi-gradient rule.
-    pub(crate) fn semi_gradient_update(&mut self, current: &Forward, row: usize, action: usize, target: f32) {
+    pub(crate) fn semi_gradient_update(
+        &mut self,
+        current: &Forward,
+        row: usize,
+        action: usize,
+        target: f32,
+    ) {
         let q = current.q_row(row)[action];
         let signal = self.semi_gradient_signal(target - q, q);
         let (x, h) = current.row_tensors(row);

@@ -149,8 +149,8 @@ fn study_backprop(
     for j in 0..HIDDEN {
         out.w2[j * ACTIONS + a] += ETA * dz2 * a1[j];
         out.b1[j] += ETA * dz1[j];
-        for i in 0..FEATURES {
-            out.w1[i * HIDDEN + j] += ETA * dz1[j] * x[i];
+        for (i, xi) in x.iter().enumerate() {
+            out.w1[i * HIDDEN + j] += ETA * dz1[j] * xi;
         }
     }
     out.b2[a] += ETA * dz2;
@@ -253,7 +253,7 @@ fn one_step_by_hand_on_a_two_unit_network() {
     assert!((got.w2[a] - (0.5 + 0.1 * 0.7 * 1.1)).abs() < 1e-6);
     assert!((got.w2[ACTIONS + a] - (-1.0 + 0.1 * 0.7 * 0.3)).abs() < 1e-6);
     assert!((got.b1[0] - (0.1 + 0.1 * 0.7 * 0.5)).abs() < 1e-6);
-    assert!((got.b1[1] - (-0.2 + 0.1 * 0.7 * -1.0)).abs() < 1e-6);
+    assert!((got.b1[1] - (-0.2 - 0.1 * 0.7)).abs() < 1e-6);
     let active = (0..FEATURES).find(|&i| x[i] == 1.0).unwrap();
     let inactive = (0..FEATURES).find(|&i| x[i] == 0.0).unwrap();
     assert!((got.w1[active * hidden] - (0.2 + 0.1 * 0.35)).abs() < 1e-6);

@@ -39,33 +39,34 @@ pub(crate) fn step_chosen_output(
     let units = h.dims()[1];
     let column = [0..units, action..action + 1];
 
-    let mut dz1 = None;
+    // eta * dz1; `h` is a ReLU output (>= 0), so sign(h) is relu'(h).
+    let mut dz1_step = None;
     layer2.weight = layer2.weight.map(|w2| {
         let w2_column = w2.clone().slice(column.clone());
-        dz1 = Some(
+        dz1_step = Some(
             w2_column
                 .clone()
                 .transpose()
-                .mul(h.clone().greater_elem(0.0).float())
-                .mul_scalar(signal.hidden_scale),
+                .mul(h.clone().sign())
+                .mul_scalar(eta * signal.hidden_scale),
         );
         let new_column = w2_column + h.transpose().mul_scalar(eta * signal.output_error);
         w2.slice_assign(column, new_column)
     });
-    let dz1 = dz1.expect("the weight map ran");
+    let dz1_step = dz1_step.expect("the weight map ran");
     layer2.bias = layer2.bias.map(|b2| {
         b2.map(|b| {
-            let cell = b.clone().slice([action..action + 1]);
+            let cell = b.clone().slice(action..action + 1);
             b.slice_assign(
-                [action..action + 1],
+                action..action + 1,
                 cell.add_scalar(eta * signal.output_error),
             )
         })
     });
 
-    let w1_step = x.transpose().matmul(dz1.clone()).mul_scalar(eta);
+    let w1_step = x.transpose().matmul(dz1_step.clone());
     layer1.weight = layer1.weight.map(|w1| w1 + w1_step);
-    let b1_step = dz1.reshape([units]).mul_scalar(eta);
+    let b1_step = dz1_step.reshape([units]);
     layer1.bias = layer1.bias.map(|b1| b1.map(|b| b + b1_step));
 
     TwoLayerMlp {
