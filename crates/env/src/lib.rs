@@ -4,4 +4,5 @@
 //! action space with a legal-action mask, and `reset`/`step` functions that take an
 //! explicit random number generator.
 
+pub mod knight;
 pub mod queen4x4;

@@ -1,3 +1,4 @@
 //! Ground truth for burnmate: exact solutions the learners are measured against.
 
+pub mod knight;
 pub mod queen4x4;
