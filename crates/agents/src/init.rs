@@ -32,3 +32,26 @@ mod tests {
         assert!((var - 0.25).abs() < 0.01, "{var}");
     }
 }
+
+/// Layers for `sizes = [inputs, hidden.., outputs]` with PyTorch's default
+/// initialisation: weights and biases `U(-1/sqrt(fan_in), 1/sqrt(fan_in))`.
+pub fn uniform_layers(sizes: &[usize], rng: &mut impl Rng) -> Vec<burnmate_models::LayerWeights> {
+    sizes
+        .windows(2)
+        .map(|w| {
+            let (inputs, outputs) = (w[0], w[1]);
+            let bound = 1.0 / (inputs as f32).sqrt();
+            let mut draw = |n: usize| -> Vec<f32> {
+                (0..n).map(|_| (rng.random::<f32>() * 2.0 - 1.0) * bound).collect()
+            };
+            let weight = draw(inputs * outputs);
+            let bias = draw(outputs);
+            burnmate_models::LayerWeights {
+                inputs,
+                outputs,
+                weight,
+                bias,
+            }
+        })
+        .collect()
+}

@@ -3,4 +3,5 @@
 
 pub mod exploration;
 pub mod init;
+pub mod knight;
 pub mod luo;

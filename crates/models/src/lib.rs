@@ -1,6 +1,8 @@
 //! Burn modules used by burnmate's agents. They know nothing of chess: inputs are
 //! feature rows, outputs are one value per action.
 
+pub mod deep_mlp;
 pub mod mlp;
 
+pub use deep_mlp::{DeepMlp, LayerWeights};
 pub use mlp::{MlpWeights, OutputActivation, TwoLayerMlp, TwoLayerMlpConfig, TwoLayerOutput};

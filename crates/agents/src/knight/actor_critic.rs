@@ -1,0 +1,152 @@
+//! One-step actor-critic as in the knight study: a softmax actor and a state-value
+//! critic, `delta = r + gamma V(s') - V(s)` (V(s') = 0 after a terminal step),
+//! critic loss `delta^2`, actor loss `-log pi(a|s) * delta`, two Adam optimisers.
+
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::tensor::activation::{log_softmax, softmax};
+use burn::tensor::{Device, Tensor, TensorData};
+use burnmate_encode::knight::{FEATURES, encode};
+use burnmate_env::knight::{ACTIONS, KnightState};
+use burnmate_models::{DeepMlp, LayerWeights};
+use rand::{Rng, RngExt};
+use serde::{Deserialize, Serialize};
+
+use super::replay::Transition;
+use super::KnightAgent;
+
+/// Whether the critic's gradient flows through the bootstrap term `V(s')`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CriticGradient {
+    /// The TD target is held fixed (semi-gradient TD(0); default).
+    SemiGradient,
+    /// The study's code: `delta^2` differentiated through `V(s')` as well.
+    Reference,
+}
+
+/// Actor-critic hyper-parameters (defaults: the study's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActorCriticConfig {
+    /// Actor Adam learning rate (1e-4).
+    pub actor_lr: f64,
+    /// Critic Adam learning rate (1e-3).
+    pub critic_lr: f64,
+    /// Discount (0.99).
+    pub gamma: f32,
+    /// Critic gradient variant.
+    pub critic_gradient: CriticGradient,
+}
+
+/// The actor-critic agent.
+pub struct ActorCritic {
+    config: ActorCriticConfig,
+    device: Device,
+    actor: DeepMlp,
+    critic: DeepMlp,
+    actor_optimizer: ModuleOptimizer,
+    critic_optimizer: ModuleOptimizer,
+}
+
+/// The losses of one update, for tests and logs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ActorCriticLosses {
+    /// `delta` with both values from before the update.
+    pub delta: f32,
+    /// Critic loss `delta^2`.
+    pub critic: f32,
+    /// Actor loss `-log pi(a|s) * delta`.
+    pub actor: f32,
+}
+
+impl ActorCritic {
+    /// A fresh agent; `device` must have autodiff enabled.
+    pub fn new(
+        config: ActorCriticConfig,
+        device: Device,
+        actor: &[LayerWeights],
+        critic: &[LayerWeights],
+    ) -> Result<ActorCritic, String> {
+        Ok(ActorCritic {
+            actor: DeepMlp::from_weights(actor, &device)?,
+            critic: DeepMlp::from_weights(critic, &device)?,
+            actor_optimizer: AdamConfig::new().init(),
+            critic_optimizer: AdamConfig::new().init(),
+            config,
+            device,
+        })
+    }
+
+    /// Host copies of (actor, critic) layers.
+    pub fn weights(&self) -> (Vec<LayerWeights>, Vec<LayerWeights>) {
+        (self.actor.weights(), self.critic.weights())
+    }
+
+    fn row(&self, state: &[f32; FEATURES]) -> Tensor<2> {
+        Tensor::from_data(TensorData::new(state.to_vec(), [1, FEATURES]), &self.device)
+    }
+
+    /// The policy's action probabilities at `state`.
+    pub fn probabilities(&self, state: &KnightState) -> Vec<f32> {
+        let mut row = [0.0; FEATURES];
+        encode(state, &mut row);
+        softmax(self.actor.forward(self.row(&row)), 1)
+            .detach()
+            .into_data()
+            .try_into_vec::<f32>()
+            .expect("f32 probabilities")
+    }
+
+    /// One update of critic and actor from `t`.
+    pub fn update(&mut self, t: &Transition) -> ActorCriticLosses {
+        let v = self.critic.forward(self.row(&t.state));
+        let v_next = self.critic.forward(self.row(&t.next_state));
+        let not_done = if t.done { 0.0 } else { 1.0 };
+        let bootstrap = match self.config.critic_gradient {
+            CriticGradient::Reference => v_next,
+            CriticGradient::SemiGradient => v_next.detach(),
+        };
+        let delta = bootstrap.mul_scalar(self.config.gamma * not_done).add_scalar(t.reward) - v;
+        let critic_loss = delta.clone().powf_scalar(2.0).sum();
+        let delta_value = scalar(delta.clone().detach());
+        let critic_value = scalar(critic_loss.clone().detach());
+        let grads = GradientsParams::from_grads(critic_loss.backward(), &self.critic);
+        self.critic = self.critic_optimizer.step(self.config.critic_lr, self.critic.clone(), grads);
+
+        let log_probs = log_softmax(self.actor.forward(self.row(&t.state)), 1);
+        let mut chosen = vec![0.0f32; ACTIONS];
+        chosen[t.action] = 1.0;
+        let mask = Tensor::<2>::from_data(TensorData::new(chosen, [1, ACTIONS]), &self.device);
+        let actor_loss = log_probs.mul(mask).sum().mul_scalar(-delta_value);
+        let actor_value = scalar(actor_loss.clone().detach());
+        let grads = GradientsParams::from_grads(actor_loss.backward(), &self.actor);
+        self.actor = self.actor_optimizer.step(self.config.actor_lr, self.actor.clone(), grads);
+        ActorCriticLosses {
+            delta: delta_value,
+            critic: critic_value,
+            actor: actor_value,
+        }
+    }
+}
+
+fn scalar<const D: usize>(t: Tensor<D>) -> f32 {
+    t.into_data().try_into_vec::<f32>().expect("f32 scalar")[0]
+}
+
+impl KnightAgent for ActorCritic {
+    /// Samples from the softmax policy, in training and evaluation alike (as the study).
+    fn act(&mut self, state: &KnightState, _: f64, _: bool, rng: &mut dyn Rng) -> usize {
+        let probs = self.probabilities(state);
+        let mut u = rng.random::<f32>() * probs.iter().sum::<f32>();
+        for (a, p) in probs.iter().enumerate() {
+            if u < *p {
+                return a;
+            }
+            u -= p;
+        }
+        ACTIONS - 1
+    }
+
+    fn learn(&mut self, transition: Transition, _: &mut dyn Rng) {
+        self.update(&transition);
+    }
+}

@@ -1,0 +1,155 @@
+//! DQN (Mnih et al.) as in the knight study: an MLP Q-network, a replay buffer, one
+//! minibatch update after every step once more than a minibatch is stored, MSE to
+//! `r + gamma * max_a' Q_target(s', a')` (0 after a terminal step), Adam.
+
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::tensor::{Device, Tensor, TensorData};
+use burnmate_encode::knight::{FEATURES, encode};
+use burnmate_env::knight::{ACTIONS, KnightState};
+use burnmate_models::{DeepMlp, LayerWeights};
+use rand::{Rng, RngExt};
+use serde::{Deserialize, Serialize};
+
+use super::replay::{ReplayBuffer, Transition};
+use super::KnightAgent;
+use crate::exploration::greedy;
+
+/// Which network gives the bootstrap target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TargetNetwork {
+    /// A copy of the online network refreshed every `target_sync_steps` updates
+    /// (default: the standard DQN remedy for chasing a moving target).
+    Periodic,
+    /// The study's code: a target network that is never refreshed, so targets come
+    /// from the random initial network forever.
+    Reference,
+    /// No target network: the online network bootstraps itself.
+    None,
+}
+
+/// DQN hyper-parameters (defaults: the study's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DqnConfig {
+    /// Layer sizes, `[4, 128, 128, 8]`.
+    pub sizes: Vec<usize>,
+    /// Adam learning rate (1e-4).
+    pub lr: f64,
+    /// Discount (0.99).
+    pub gamma: f32,
+    /// Replay capacity (1000).
+    pub replay_capacity: usize,
+    /// Minibatch size (64).
+    pub batch_size: usize,
+    /// Target network variant.
+    pub target: TargetNetwork,
+    /// Updates between target refreshes (periodic only).
+    pub target_sync_steps: u64,
+}
+
+/// The DQN agent.
+pub struct Dqn {
+    config: DqnConfig,
+    device: Device,
+    online: DeepMlp,
+    target: Option<DeepMlp>,
+    optimizer: ModuleOptimizer,
+    replay: ReplayBuffer,
+    updates: u64,
+}
+
+fn rows_tensor(rows: Vec<f32>, n: usize, device: &Device) -> Tensor<2> {
+    Tensor::from_data(TensorData::new(rows, [n, FEATURES]), device)
+}
+
+fn host(t: Tensor<2>) -> Vec<f32> {
+    t.into_data().try_into_vec::<f32>().expect("f32 outputs")
+}
+
+impl Dqn {
+    /// A fresh agent; `device` must have autodiff enabled.
+    pub fn new(config: DqnConfig, device: Device, layers: &[LayerWeights]) -> Result<Dqn, String> {
+        let online = DeepMlp::from_weights(layers, &device)?;
+        let target = (config.target != TargetNetwork::None).then(|| online.clone());
+        Ok(Dqn {
+            replay: ReplayBuffer::new(config.replay_capacity),
+            optimizer: AdamConfig::new().init(),
+            config,
+            device,
+            online,
+            target,
+            updates: 0,
+        })
+    }
+
+    /// Host copies of the online network's layers.
+    pub fn weights(&self) -> Vec<LayerWeights> {
+        self.online.weights()
+    }
+
+    /// Q-values of one state.
+    pub fn q_values(&self, state: &KnightState) -> Vec<f32> {
+        let mut row = vec![0.0; FEATURES];
+        encode(state, &mut row);
+        host(self.online.forward(rows_tensor(row, 1, &self.device)).detach())
+    }
+
+    /// The regression targets `r + gamma * max Q_target(s')` (or `r` when done).
+    pub fn targets(&self, batch: &[Transition]) -> Vec<f32> {
+        let rows: Vec<f32> = batch.iter().flat_map(|t| t.next_state).collect();
+        let net = self.target.as_ref().unwrap_or(&self.online);
+        let next_q = host(net.forward(rows_tensor(rows, batch.len(), &self.device)).detach());
+        batch
+            .iter()
+            .zip(next_q.chunks_exact(ACTIONS))
+            .map(|(t, q)| {
+                let best = q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                t.reward + if t.done { 0.0 } else { self.config.gamma * best }
+            })
+            .collect()
+    }
+
+    /// One Adam step on the mean squared error of `Q(s, a)` against `targets`;
+    /// returns the loss.
+    pub fn update(&mut self, batch: &[Transition], targets: &[f32]) -> f32 {
+        let n = batch.len();
+        let rows: Vec<f32> = batch.iter().flat_map(|t| t.state).collect();
+        let mut chosen = vec![0.0f32; n * ACTIONS];
+        for (i, t) in batch.iter().enumerate() {
+            chosen[i * ACTIONS + t.action] = 1.0;
+        }
+        let mask = Tensor::<2>::from_data(TensorData::new(chosen, [n, ACTIONS]), &self.device);
+        let target = Tensor::<2>::from_data(TensorData::new(targets.to_vec(), [n, 1]), &self.device);
+        let q = self.online.forward(rows_tensor(rows, n, &self.device)).mul(mask).sum_dim(1);
+        let loss = (q - target).powf_scalar(2.0).mean();
+        let value = loss.clone().into_data().try_into_vec::<f32>().expect("f32 loss")[0];
+        let grads = GradientsParams::from_grads(loss.backward(), &self.online);
+        self.online = self.optimizer.step(self.config.lr, self.online.clone(), grads);
+        self.updates += 1;
+        if self.config.target == TargetNetwork::Periodic
+            && self.updates.is_multiple_of(self.config.target_sync_steps.max(1))
+        {
+            self.target = Some(self.online.clone());
+        }
+        value
+    }
+}
+
+impl KnightAgent for Dqn {
+    fn act(&mut self, state: &KnightState, epsilon: f64, greedy_only: bool, rng: &mut dyn Rng) -> usize {
+        if !greedy_only && rng.random::<f64>() < epsilon {
+            return rng.random_range(0..ACTIONS);
+        }
+        let all: Vec<usize> = (0..ACTIONS).collect();
+        greedy(&self.q_values(state), &all)
+    }
+
+    fn learn(&mut self, transition: Transition, rng: &mut dyn Rng) {
+        self.replay.push(transition);
+        if self.replay.len() > self.config.batch_size {
+            let batch = self.replay.sample(self.config.batch_size, rng);
+            let targets = self.targets(&batch);
+            self.update(&batch, &targets);
+        }
+    }
+}

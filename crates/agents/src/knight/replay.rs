@@ -1,0 +1,110 @@
+//! A fixed-capacity replay buffer that overwrites its oldest transition.
+
+use burnmate_encode::knight::FEATURES;
+use rand::{Rng, RngExt};
+
+/// One environment step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transition {
+    /// Encoded state.
+    pub state: [f32; FEATURES],
+    /// Jump taken.
+    pub action: usize,
+    /// Reward received.
+    pub reward: f32,
+    /// Encoded next state.
+    pub next_state: [f32; FEATURES],
+    /// Whether the game ended.
+    pub done: bool,
+}
+
+/// Ring buffer of transitions.
+pub struct ReplayBuffer {
+    items: Vec<Transition>,
+    capacity: usize,
+    next: usize,
+}
+
+impl ReplayBuffer {
+    /// An empty buffer holding at most `capacity` transitions.
+    pub fn new(capacity: usize) -> ReplayBuffer {
+        assert!(capacity > 0, "replay capacity must be positive");
+        ReplayBuffer {
+            items: Vec::with_capacity(capacity),
+            capacity,
+            next: 0,
+        }
+    }
+
+    /// Stored transitions.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether nothing is stored.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Stores a transition, overwriting the oldest once full.
+    pub fn push(&mut self, t: Transition) {
+        if self.items.len() < self.capacity {
+            self.items.push(t);
+        } else {
+            self.items[self.next] = t;
+        }
+        self.next = (self.next + 1) % self.capacity;
+    }
+
+    /// `n` distinct transitions drawn uniformly (partial Fisher-Yates), `n <= len`.
+    pub fn sample(&self, n: usize, rng: &mut (impl Rng + ?Sized)) -> Vec<Transition> {
+        let mut index: Vec<usize> = (0..self.items.len()).collect();
+        (0..n)
+            .map(|i| {
+                let j = rng.random_range(i..index.len());
+                index.swap(i, j);
+                self.items[index[i]]
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn t(reward: f32) -> Transition {
+        Transition {
+            state: [0.0; FEATURES],
+            action: 0,
+            reward,
+            next_state: [0.0; FEATURES],
+            done: false,
+        }
+    }
+
+    #[test]
+    fn a_full_buffer_overwrites_the_oldest_first() {
+        let mut buffer = ReplayBuffer::new(3);
+        for r in 0..5 {
+            buffer.push(t(r as f32));
+        }
+        assert_eq!(buffer.len(), 3);
+        let rewards: Vec<f32> = buffer.items.iter().map(|t| t.reward).collect();
+        assert_eq!(rewards, vec![3.0, 4.0, 2.0]);
+    }
+
+    #[test]
+    fn samples_are_distinct_stored_transitions() {
+        let mut buffer = ReplayBuffer::new(100);
+        for r in 0..100 {
+            buffer.push(t(r as f32));
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+        let mut rewards: Vec<f32> = buffer.sample(64, &mut rng).iter().map(|t| t.reward).collect();
+        rewards.sort_by(f32::total_cmp);
+        rewards.dedup();
+        assert_eq!(rewards.len(), 64);
+    }
+}

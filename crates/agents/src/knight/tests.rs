@@ -1,0 +1,115 @@
+//! DQN targets and loss, and actor-critic losses, on hand-made inputs.
+
+use burn::tensor::Device;
+use burnmate_encode::knight::FEATURES;
+use burnmate_models::LayerWeights;
+
+use super::*;
+
+/// One linear layer 4 -> `outputs` with zero weights and the given biases, so every
+/// state gets exactly `bias`.
+fn constant_layer(bias: Vec<f32>) -> Vec<LayerWeights> {
+    vec![LayerWeights {
+        inputs: FEATURES,
+        outputs: bias.len(),
+        weight: vec![0.0; FEATURES * bias.len()],
+        bias,
+    }]
+}
+
+fn transition(action: usize, reward: f32, done: bool) -> Transition {
+    Transition {
+        state: [1.0, 2.0, 3.0, 4.0],
+        action,
+        reward,
+        next_state: [2.0, 3.0, 4.0, 5.0],
+        done,
+    }
+}
+
+fn dqn(target: TargetNetwork) -> Dqn {
+    let config = DqnConfig {
+        sizes: vec![FEATURES, ACTIONS],
+        lr: 1e-3,
+        gamma: 0.99,
+        replay_capacity: 10,
+        batch_size: 2,
+        target,
+        target_sync_steps: 1,
+    };
+    let q = constant_layer((0..ACTIONS).map(|a| a as f32).collect());
+    Dqn::new(config, Device::flex().autodiff(), &q).unwrap()
+}
+
+#[test]
+fn dqn_targets_bootstrap_from_the_best_next_value_unless_done() {
+    let agent = dqn(TargetNetwork::Periodic);
+    let batch = [transition(2, -1.0, false), transition(5, 10.0, true)];
+    let targets = agent.targets(&batch);
+    assert!((targets[0] - (-1.0 + 0.99 * 7.0)).abs() < 1e-6);
+    assert_eq!(targets[1], 10.0);
+}
+
+#[test]
+fn dqn_loss_is_the_mean_squared_error_of_the_chosen_outputs_only() {
+    let mut agent = dqn(TargetNetwork::None);
+    let batch = [transition(2, -1.0, false), transition(5, 10.0, true)];
+    let targets = agent.targets(&batch);
+    let loss = agent.update(&batch, &targets);
+    let want = ((5.93f32 - 2.0).powi(2) + (10.0f32 - 5.0).powi(2)) / 2.0;
+    assert!((loss - want).abs() < 1e-4, "{loss} vs {want}");
+    let after = agent.weights()[0].bias.clone();
+    // Adam's first step moves a parameter by about lr against its gradient's sign.
+    assert!((after[2] - (2.0 + 1e-3)).abs() < 1e-5, "{after:?}");
+    assert!((after[5] - (5.0 + 1e-3)).abs() < 1e-5, "{after:?}");
+    assert_eq!(after[0], 0.0, "an output no sample chose gets no gradient");
+}
+
+#[test]
+fn reference_target_network_stays_the_initial_one() {
+    let mut agent = dqn(TargetNetwork::Reference);
+    let batch = [transition(7, 0.0, false), transition(7, 0.0, false)];
+    for _ in 0..3 {
+        let targets = agent.targets(&batch);
+        agent.update(&batch, &targets);
+    }
+    assert!((agent.targets(&batch)[0] - 0.99 * 7.0).abs() < 1e-6);
+    let mut periodic = dqn(TargetNetwork::Periodic);
+    for _ in 0..3 {
+        let targets = periodic.targets(&batch);
+        periodic.update(&batch, &targets);
+    }
+    // Q(s, 7) = 7 regresses towards 6.93, and the refreshed target follows it down.
+    assert!(periodic.targets(&batch)[0] < 0.99 * 7.0 - 1e-4);
+}
+
+#[test]
+fn actor_critic_losses_on_a_hand_made_transition() {
+    for critic_gradient in [CriticGradient::SemiGradient, CriticGradient::Reference] {
+        let config = ActorCriticConfig {
+            actor_lr: 1e-4,
+            critic_lr: 1e-3,
+            gamma: 0.99,
+            critic_gradient,
+        };
+        let mut agent = ActorCritic::new(
+            config,
+            Device::flex().autodiff(),
+            &constant_layer(vec![0.0; ACTIONS]),
+            &constant_layer(vec![0.5]),
+        )
+        .unwrap();
+        // V(s) = V(s') = 0.5, uniform policy: delta = -1 + 0.99 * 0.5 - 0.5.
+        let losses = agent.update(&transition(3, -1.0, false));
+        let delta = -1.0 + 0.99 * 0.5 - 0.5;
+        assert!((losses.delta - delta).abs() < 1e-6);
+        assert!((losses.critic - delta * delta).abs() < 1e-5);
+        assert!((losses.actor - 8f32.ln() * delta).abs() < 1e-5);
+        // A negative advantage lowers the chosen jump's probability.
+        let probs = agent.probabilities(&burnmate_env::knight::KnightState::new((1, 2), (3, 4)));
+        assert!(probs[3] < 1.0 / 8.0 && probs[0] > 1.0 / 8.0, "{probs:?}");
+        // Terminal: no bootstrap.
+        let done = agent.update(&transition(3, 10.0, true));
+        assert!(done.delta > 9.0 && done.delta < 10.0);
+    }
+}

@@ -1,0 +1,115 @@
+//! A multi-layer perceptron with ReLU between layers and a linear output, e.g. the
+//! knight study's `4 -> 128 -> 128 -> 8` Q-network, actor and critic.
+
+use burn::module::{Module, Param};
+use burn::nn::{Linear, LinearConfig};
+use burn::tensor::activation::relu;
+use burn::tensor::{Device, Tensor, TensorData};
+use serde::{Deserialize, Serialize};
+
+/// Host copy of one linear layer, weight row-major `[inputs, outputs]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LayerWeights {
+    /// Inputs.
+    pub inputs: usize,
+    /// Outputs.
+    pub outputs: usize,
+    /// Weights, `inputs * outputs` values.
+    pub weight: Vec<f32>,
+    /// Biases, `outputs` values.
+    pub bias: Vec<f32>,
+}
+
+/// The network: `Linear -> ReLU -> ... -> Linear`.
+#[derive(Module, Debug)]
+pub struct DeepMlp {
+    /// The linear layers in order.
+    pub layers: Vec<Linear>,
+}
+
+impl DeepMlp {
+    /// Builds the network from host weights; errors name the mismatching layer.
+    pub fn from_weights(layers: &[LayerWeights], device: &Device) -> Result<DeepMlp, String> {
+        let mut built = Vec::with_capacity(layers.len());
+        for (i, l) in layers.iter().enumerate() {
+            if l.weight.len() != l.inputs * l.outputs || l.bias.len() != l.outputs {
+                return Err(format!("layer {i} does not hold {}x{} weights", l.inputs, l.outputs));
+            }
+            if i > 0 && layers[i - 1].outputs != l.inputs {
+                return Err(format!("layer {i} takes {} inputs, the layer before gives {}", l.inputs, layers[i - 1].outputs));
+            }
+            let mut layer = LinearConfig::new(l.inputs, l.outputs).init(device);
+            layer.weight = Param::from_tensor(Tensor::from_data(
+                TensorData::new(l.weight.clone(), [l.inputs, l.outputs]),
+                device,
+            ));
+            layer.bias = Some(Param::from_tensor(Tensor::from_data(
+                TensorData::new(l.bias.clone(), [l.outputs]),
+                device,
+            )));
+            built.push(layer);
+        }
+        if built.is_empty() {
+            return Err("a network needs at least one layer".into());
+        }
+        Ok(DeepMlp { layers: built })
+    }
+
+    /// Outputs for a batch of rows `[batch, inputs]`.
+    pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
+        let last = self.layers.len() - 1;
+        self.layers.iter().enumerate().fold(x, |h, (i, layer)| {
+            let z = layer.forward(h);
+            if i == last { z } else { relu(z) }
+        })
+    }
+
+    /// Host copies of all layers.
+    pub fn weights(&self) -> Vec<LayerWeights> {
+        self.layers
+            .iter()
+            .map(|l| {
+                let [inputs, outputs] = l.weight.val().dims();
+                LayerWeights {
+                    inputs,
+                    outputs,
+                    weight: l.weight.val().into_data().try_into_vec::<f32>().expect("f32 weights"),
+                    bias: l
+                        .bias
+                        .as_ref()
+                        .expect("layers are built with biases")
+                        .val()
+                        .into_data()
+                        .try_into_vec::<f32>()
+                        .expect("f32 biases"),
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forward_applies_relu_between_layers_only() {
+        let layers = vec![
+            LayerWeights { inputs: 1, outputs: 2, weight: vec![1.0, -1.0], bias: vec![0.0, 0.0] },
+            LayerWeights { inputs: 2, outputs: 1, weight: vec![1.0, 1.0], bias: vec![-5.0] },
+        ];
+        let device = Device::flex();
+        let net = DeepMlp::from_weights(&layers, &device).unwrap();
+        let x = Tensor::<2>::from_data(TensorData::new(vec![3.0f32, -2.0], [2, 1]), &device);
+        let y = net.forward(x).into_data().try_into_vec::<f32>().unwrap();
+        // x = 3: h = [3, 0] -> 3 - 5 = -2 (no ReLU at the output); x = -2: h = [0, 2] -> -3.
+        assert_eq!(y, vec![-2.0, -3.0]);
+        assert_eq!(net.weights(), layers);
+    }
+
+    #[test]
+    fn mismatched_layers_are_rejected() {
+        let bad = vec![LayerWeights { inputs: 2, outputs: 2, weight: vec![0.0; 3], bias: vec![0.0; 2] }];
+        assert!(DeepMlp::from_weights(&bad, &Device::flex()).is_err());
+    }
+}
