@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 use crate::backend::BackendChoice;
 use crate::config::{Experiment, load_config};
-use crate::queen4x4;
+use crate::{compare, knight, queen4x4};
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
 #[derive(Parser, Debug)]
@@ -70,6 +70,12 @@ enum Command {
         #[arg(long, value_enum, default_value_t = BackendChoice::Flex)]
         backend: BackendChoice,
     },
+    /// Print the evaluation results of several runs side by side.
+    Compare {
+        /// Run directories written by `train`.
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+    },
     /// Show one game of the trained policy, move by move.
     Play {
         /// A run directory written by `train`.
@@ -93,6 +99,7 @@ pub fn run(cli: Cli) -> Result<()> {
             Experiment::Queen4x4(study) => {
                 queen4x4::train::train_command(&config, study, &overrides)
             }
+            Experiment::Knight(study) => knight::train::train_command(&config, study, &overrides),
         },
         Command::Grid {
             config,
@@ -103,13 +110,18 @@ pub fn run(cli: Cli) -> Result<()> {
             Experiment::Queen4x4(study) => {
                 queen4x4::grid::grid_command(&config, study, beta, gamma, &overrides)
             }
+            Experiment::Knight(_) => anyhow::bail!("grid is defined for queen4x4 configs only"),
         },
         Command::Eval {
             run,
             games,
             seed,
             backend,
-        } => queen4x4::eval::eval_command(&run, games, seed, backend),
+        } => match load_config(&run.join("config.toml"))? {
+            Experiment::Queen4x4(_) => queen4x4::eval::eval_command(&run, games, seed, backend),
+            Experiment::Knight(_) => knight::eval::eval_command(&run, games, seed, backend),
+        },
+        Command::Compare { runs } => compare::compare_command(&runs),
         Command::Play {
             run,
             start,

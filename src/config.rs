@@ -6,6 +6,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::knight::config::KnightConfig;
 use crate::queen4x4::config::Queen4x4Config;
 
 /// A parsed config file.
@@ -14,6 +15,8 @@ use crate::queen4x4::config::Queen4x4Config;
 pub enum Experiment {
     /// King and queen against a random king on 4x4 (Luo).
     Queen4x4(Queen4x4Config),
+    /// A knight checks a fixed king within 10 moves (Solime).
+    Knight(KnightConfig),
 }
 
 /// Reads and validates a config file.
@@ -31,6 +34,7 @@ pub fn parse_config(text: &str) -> Result<Experiment> {
     })?;
     match &experiment {
         Experiment::Queen4x4(c) => c.validate()?,
+        Experiment::Knight(c) => c.validate()?,
     }
     Ok(experiment)
 }

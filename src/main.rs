@@ -4,8 +4,10 @@
 mod backend;
 mod checkpoint;
 mod cli;
+mod compare;
 mod config;
 mod files;
+mod knight;
 mod metrics;
 mod plot;
 mod progress;

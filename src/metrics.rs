@@ -22,6 +22,8 @@ pub struct EpisodeRow {
     pub outcome: &'static str,
     /// Exploration rate used.
     pub epsilon: f64,
+    /// Whether the episode was won.
+    pub won: bool,
 }
 
 /// An exponential moving average, started at the first value.
@@ -65,10 +67,16 @@ pub struct MetricsRecorder {
 }
 
 impl MetricsRecorder {
-    /// A recorder writing to `path` (through a temporary name until `finish`).
-    pub fn create(path: &Path) -> Result<MetricsRecorder> {
+    /// A recorder writing to `path` (through a temporary name until `finish`), with
+    /// the study's `extra` columns after the common ones.
+    pub fn create(path: &Path, extra: &[&str]) -> Result<MetricsRecorder> {
         let mut file = StreamedFile::create(path)?;
-        file.line("episode,reward,moves,outcome,epsilon")?;
+        let mut header = String::from("episode,reward,moves,outcome,epsilon");
+        for column in extra {
+            header.push(',');
+            header.push_str(column);
+        }
+        file.line(&header)?;
         Ok(MetricsRecorder {
             file: Some(file),
             reward_ema: Ema::new(STUDY_EMA_ALPHA),
@@ -82,20 +90,25 @@ impl MetricsRecorder {
         })
     }
 
-    /// Records one episode.
-    pub fn record(&mut self, row: EpisodeRow) -> Result<()> {
+    /// Records one episode with the values of the extra columns.
+    pub fn record(&mut self, row: EpisodeRow, extra: &[f64]) -> Result<()> {
         if let Some(file) = &mut self.file {
-            file.line(&format!(
+            let mut line = format!(
                 "{},{},{},{},{}",
                 row.episode, row.reward, row.moves, row.outcome, row.epsilon
-            ))?;
+            );
+            for value in extra {
+                line.push(',');
+                line.push_str(&value.to_string());
+            }
+            file.line(&line)?;
         }
         self.reward_curve.push(self.reward_ema.push(row.reward));
         self.moves_curve
             .push(self.moves_ema.push(f64::from(row.moves)));
         self.reward_sum += row.reward;
         self.moves_sum += f64::from(row.moves);
-        self.wins += u64::from(row.outcome == "checkmate");
+        self.wins += u64::from(row.won);
         self.episodes += 1;
         Ok(())
     }
@@ -148,7 +161,7 @@ mod tests {
     fn recorder_writes_a_header_and_one_row_per_episode() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("metrics.csv");
-        let mut rec = MetricsRecorder::create(&path).unwrap();
+        let mut rec = MetricsRecorder::create(&path, &["legal"]).unwrap();
         for (i, outcome) in ["checkmate", "stalemate"].into_iter().enumerate() {
             let row = EpisodeRow {
                 episode: i as u64,
@@ -156,15 +169,16 @@ mod tests {
                 moves: 3 + i as u32,
                 outcome,
                 epsilon: 0.2,
+                won: i == 0,
             };
-            rec.record(row).unwrap();
+            rec.record(row, &[7.0]).unwrap();
         }
         assert!(!path.exists(), "only the temporary exists before finish");
         rec.finish().unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(
             text,
-            "episode,reward,moves,outcome,epsilon\n0,1,3,checkmate,0.2\n1,0,4,stalemate,0.2\n"
+            "episode,reward,moves,outcome,epsilon,legal\n0,1,3,checkmate,0.2,7\n1,0,4,stalemate,0.2,7\n"
         );
         assert_eq!(rec.mean_reward(), 0.5);
         assert_eq!(rec.mean_moves(), 3.5);

@@ -258,3 +258,64 @@ fn grid_writes_a_table_and_plots() {
         assert!(root.join(file).is_file());
     }
 }
+
+#[test]
+fn knight_agents_train_evaluate_and_compare() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut runs = Vec::new();
+    for (config, episodes) in [("dqn", "40"), ("actor-critic", "40"), ("random", "200")] {
+        let run = tmp.path().join(config);
+        let path = format!("configs/knight-{config}.toml");
+        let out = train(&run, &path, &["--episodes", episodes]);
+        assert!(out.status.success(), "{config}: {}", stderr(&out));
+        let text = stdout(&out);
+        for row in [
+            "cumulative reward",
+            "legal moves",
+            "illegal moves",
+            "win rate",
+            "out-of-moves rate",
+        ] {
+            assert!(text.contains(row), "{config}: {row} missing in {text}");
+        }
+        let s = summary(&run);
+        assert_eq!(s["study"], "knight");
+        assert!(s["optimal"]["win_rate"].as_f64().unwrap() > 0.9);
+        let metrics = fs::read_to_string(run.join("metrics.csv")).unwrap();
+        assert!(
+            metrics.starts_with("episode,reward,moves,outcome,epsilon,legal_moves,illegal_moves\n")
+        );
+        runs.push(run);
+    }
+    let eval = burnmate(&["eval", runs[0].to_str().unwrap(), "--games", "20"]);
+    assert!(eval.status.success(), "{}", stderr(&eval));
+    assert!(stdout(&eval).contains("over 20 games"));
+    let args: Vec<&str> = std::iter::once("compare")
+        .chain(runs.iter().map(|r| r.to_str().unwrap()))
+        .collect();
+    let compare = burnmate(&args);
+    assert!(compare.status.success(), "{}", stderr(&compare));
+    let text = stdout(&compare);
+    assert!(
+        text.contains("eval.win_rate") && text.contains("actor-critic") && text.contains("random"),
+        "{text}"
+    );
+}
+
+#[test]
+fn knight_dqn_repeats_exactly_with_the_same_seed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    for dir in [&a, &b] {
+        let out = train(
+            dir,
+            "configs/knight-dqn.toml",
+            &["--episodes", "30", "--seed", "3"],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    assert_eq!(
+        fs::read_to_string(a.join("metrics.csv")).unwrap(),
+        fs::read_to_string(b.join("metrics.csv")).unwrap()
+    );
+}

@@ -95,7 +95,7 @@ pub fn train_run(
     )?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let mut agent = LuoAgent::new(config.agent(), device, &mut rng);
-    let mut metrics = MetricsRecorder::create(&dir.join("metrics.csv"))?;
+    let mut metrics = MetricsRecorder::create(&dir.join("metrics.csv"), &[])?;
     let cap = config.move_cap();
 
     let started = Instant::now();
@@ -103,17 +103,21 @@ pub fn train_run(
         let epsilon = config.epsilon(n);
         let start = random_start(&mut rng);
         let episode = agent.train_episode(start, epsilon, cap, &mut rng);
-        metrics.record(EpisodeRow {
-            episode: n,
-            reward: episode.reward,
-            moves: episode.moves,
-            outcome: if episode.moves == cap && !episode.outcome.is_terminal() {
-                "capped"
-            } else {
-                episode.outcome.name()
+        metrics.record(
+            EpisodeRow {
+                episode: n,
+                reward: episode.reward,
+                moves: episode.moves,
+                outcome: if episode.moves == cap && !episode.outcome.is_terminal() {
+                    "capped"
+                } else {
+                    episode.outcome.name()
+                },
+                epsilon,
+                won: episode.outcome == burnmate_env::queen4x4::Outcome::Checkmate,
             },
-            epsilon,
-        })?;
+            &[],
+        )?;
         if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
             bar.inc((n % PROGRESS_EVERY) + 1);
             if show_metrics {
@@ -152,11 +156,12 @@ pub fn train_run(
         &dir.join("summary.json"),
         serde_json::to_string_pretty(&summary)?.as_bytes(),
     )?;
-    write_plots(dir, &metrics)?;
+    write_ema_plots(dir, &metrics)?;
     Ok(summary)
 }
 
-fn write_plots(dir: &Path, metrics: &MetricsRecorder) -> Result<()> {
+/// Writes `ema_reward.svg` and `ema_moves.svg` (the studies' training curves).
+pub fn write_ema_plots(dir: &Path, metrics: &MetricsRecorder) -> Result<()> {
     for (file, title, label, curve) in [
         (
             "ema_reward.svg",

@@ -42,7 +42,9 @@ pub fn uniform_layers(sizes: &[usize], rng: &mut impl Rng) -> Vec<burnmate_model
             let (inputs, outputs) = (w[0], w[1]);
             let bound = 1.0 / (inputs as f32).sqrt();
             let mut draw = |n: usize| -> Vec<f32> {
-                (0..n).map(|_| (rng.random::<f32>() * 2.0 - 1.0) * bound).collect()
+                (0..n)
+                    .map(|_| (rng.random::<f32>() * 2.0 - 1.0) * bound)
+                    .collect()
             };
             let weight = draw(inputs * outputs);
             let bias = draw(outputs);

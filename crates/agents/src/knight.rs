@@ -23,7 +23,13 @@ use rand::{Rng, RngExt};
 pub trait KnightAgent {
     /// Picks a jump. `epsilon` is the exploration rate where the agent explores
     /// epsilon-greedily (DQN); `greedy` asks for evaluation behaviour.
-    fn act(&mut self, state: &KnightState, epsilon: f64, greedy: bool, rng: &mut dyn rand::Rng) -> usize;
+    fn act(
+        &mut self,
+        state: &KnightState,
+        epsilon: f64,
+        greedy: bool,
+        rng: &mut dyn rand::Rng,
+    ) -> usize;
 
     /// Learns from one transition.
     fn learn(&mut self, transition: Transition, rng: &mut dyn rand::Rng);

@@ -13,7 +13,16 @@ pub const ACTIONS: usize = 8;
 /// Moves allowed per game.
 pub const MOVE_LIMIT: u8 = 10;
 /// Jump `k` as (row step, column step), in the study's order.
-pub const JUMPS: [(i8, i8); ACTIONS] = [(-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1)];
+pub const JUMPS: [(i8, i8); ACTIONS] = [
+    (-2, 1),
+    (-1, 2),
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+];
 
 /// Reward of an on-board move.
 pub const STEP_REWARD: f32 = -1.0;
@@ -124,7 +133,9 @@ impl KnightState {
             Some(to) if touches(to, self.king) || to == self.king => {
                 (to, true, CAPTURED_REWARD, KnightOutcome::Captured)
             }
-            Some(to) if knight_attacks(to, self.king) => (to, true, CHECK_REWARD, KnightOutcome::Check),
+            Some(to) if knight_attacks(to, self.king) => {
+                (to, true, CHECK_REWARD, KnightOutcome::Check)
+            }
             Some(to) => (to, true, STEP_REWARD, KnightOutcome::Ongoing),
         };
         if moves >= MOVE_LIMIT {
@@ -210,14 +221,23 @@ mod tests {
     fn landing_next_to_the_king_is_a_capture_and_checking_wins() {
         // From (0,0) jump 3 lands on (2,1): neither next to (5,5) nor checking it.
         let quiet = KnightState::new((0, 0), (5, 5)).step(3);
-        assert_eq!((quiet.reward, quiet.outcome), (STEP_REWARD, KnightOutcome::Ongoing));
+        assert_eq!(
+            (quiet.reward, quiet.outcome),
+            (STEP_REWARD, KnightOutcome::Ongoing)
+        );
         let s = KnightState::new((0, 1), (3, 3));
         // Jump 3 (+2,+1) lands on (2,2), next to the king.
         let captured = s.step(3);
-        assert_eq!((captured.reward, captured.outcome), (CAPTURED_REWARD, KnightOutcome::Captured));
+        assert_eq!(
+            (captured.reward, captured.outcome),
+            (CAPTURED_REWARD, KnightOutcome::Captured)
+        );
         // From (0,0) jump 2 lands on (1,2), which attacks (3,3) by (+2,+1).
         let check = KnightState::new((0, 0), (3, 3)).step(2);
-        assert_eq!((check.reward, check.outcome), (CHECK_REWARD, KnightOutcome::Check));
+        assert_eq!(
+            (check.reward, check.outcome),
+            (CHECK_REWARD, KnightOutcome::Check)
+        );
     }
 
     #[test]
@@ -225,7 +245,10 @@ mod tests {
         let mut s = KnightState::new((0, 0), (3, 3));
         s.moves = 9;
         let last = s.step(2);
-        assert_eq!((last.reward, last.outcome), (OUT_OF_MOVES_REWARD, KnightOutcome::OutOfMoves));
+        assert_eq!(
+            (last.reward, last.outcome),
+            (OUT_OF_MOVES_REWARD, KnightOutcome::OutOfMoves)
+        );
         s.moves = 8;
         assert_eq!(s.step(2).outcome, KnightOutcome::Check);
     }

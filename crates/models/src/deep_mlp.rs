@@ -33,10 +33,17 @@ impl DeepMlp {
         let mut built = Vec::with_capacity(layers.len());
         for (i, l) in layers.iter().enumerate() {
             if l.weight.len() != l.inputs * l.outputs || l.bias.len() != l.outputs {
-                return Err(format!("layer {i} does not hold {}x{} weights", l.inputs, l.outputs));
+                return Err(format!(
+                    "layer {i} does not hold {}x{} weights",
+                    l.inputs, l.outputs
+                ));
             }
             if i > 0 && layers[i - 1].outputs != l.inputs {
-                return Err(format!("layer {i} takes {} inputs, the layer before gives {}", l.inputs, layers[i - 1].outputs));
+                return Err(format!(
+                    "layer {i} takes {} inputs, the layer before gives {}",
+                    l.inputs,
+                    layers[i - 1].outputs
+                ));
             }
             let mut layer = LinearConfig::new(l.inputs, l.outputs).init(device);
             layer.weight = Param::from_tensor(Tensor::from_data(
@@ -73,7 +80,12 @@ impl DeepMlp {
                 LayerWeights {
                     inputs,
                     outputs,
-                    weight: l.weight.val().into_data().try_into_vec::<f32>().expect("f32 weights"),
+                    weight: l
+                        .weight
+                        .val()
+                        .into_data()
+                        .try_into_vec::<f32>()
+                        .expect("f32 weights"),
                     bias: l
                         .bias
                         .as_ref()
@@ -95,8 +107,18 @@ mod tests {
     #[test]
     fn forward_applies_relu_between_layers_only() {
         let layers = vec![
-            LayerWeights { inputs: 1, outputs: 2, weight: vec![1.0, -1.0], bias: vec![0.0, 0.0] },
-            LayerWeights { inputs: 2, outputs: 1, weight: vec![1.0, 1.0], bias: vec![-5.0] },
+            LayerWeights {
+                inputs: 1,
+                outputs: 2,
+                weight: vec![1.0, -1.0],
+                bias: vec![0.0, 0.0],
+            },
+            LayerWeights {
+                inputs: 2,
+                outputs: 1,
+                weight: vec![1.0, 1.0],
+                bias: vec![-5.0],
+            },
         ];
         let device = Device::flex();
         let net = DeepMlp::from_weights(&layers, &device).unwrap();
@@ -109,7 +131,12 @@ mod tests {
 
     #[test]
     fn mismatched_layers_are_rejected() {
-        let bad = vec![LayerWeights { inputs: 2, outputs: 2, weight: vec![0.0; 3], bias: vec![0.0; 2] }];
+        let bad = vec![LayerWeights {
+            inputs: 2,
+            outputs: 2,
+            weight: vec![0.0; 3],
+            bias: vec![0.0; 2],
+        }];
         assert!(DeepMlp::from_weights(&bad, &Device::flex()).is_err());
     }
 }

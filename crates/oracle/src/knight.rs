@@ -72,7 +72,10 @@ mod tests {
     #[test]
     fn a_one_jump_check_is_found() {
         // From (0,0) jump 2 lands on (1,2), which checks a king on (3,3).
-        assert_eq!(optimal_from(KnightState::new((0, 0), (3, 3))), (10.0, true, 1));
+        assert_eq!(
+            optimal_from(KnightState::new((0, 0), (3, 3))),
+            (10.0, true, 1)
+        );
     }
 
     #[test]

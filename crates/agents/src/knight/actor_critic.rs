@@ -11,8 +11,8 @@ use burnmate_models::{DeepMlp, LayerWeights};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
-use super::replay::Transition;
 use super::KnightAgent;
+use super::replay::Transition;
 
 /// Whether the critic's gradient flows through the bootstrap term `V(s')`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,12 +105,17 @@ impl ActorCritic {
             CriticGradient::Reference => v_next,
             CriticGradient::SemiGradient => v_next.detach(),
         };
-        let delta = bootstrap.mul_scalar(self.config.gamma * not_done).add_scalar(t.reward) - v;
+        let delta = bootstrap
+            .mul_scalar(self.config.gamma * not_done)
+            .add_scalar(t.reward)
+            - v;
         let critic_loss = delta.clone().powf_scalar(2.0).sum();
         let delta_value = scalar(delta.clone().detach());
         let critic_value = scalar(critic_loss.clone().detach());
         let grads = GradientsParams::from_grads(critic_loss.backward(), &self.critic);
-        self.critic = self.critic_optimizer.step(self.config.critic_lr, self.critic.clone(), grads);
+        self.critic = self
+            .critic_optimizer
+            .step(self.config.critic_lr, self.critic.clone(), grads);
 
         let log_probs = log_softmax(self.actor.forward(self.row(&t.state)), 1);
         let mut chosen = vec![0.0f32; ACTIONS];
@@ -119,7 +124,9 @@ impl ActorCritic {
         let actor_loss = log_probs.mul(mask).sum().mul_scalar(-delta_value);
         let actor_value = scalar(actor_loss.clone().detach());
         let grads = GradientsParams::from_grads(actor_loss.backward(), &self.actor);
-        self.actor = self.actor_optimizer.step(self.config.actor_lr, self.actor.clone(), grads);
+        self.actor = self
+            .actor_optimizer
+            .step(self.config.actor_lr, self.actor.clone(), grads);
         ActorCriticLosses {
             delta: delta_value,
             critic: critic_value,

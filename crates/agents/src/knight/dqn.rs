@@ -10,8 +10,8 @@ use burnmate_models::{DeepMlp, LayerWeights};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
-use super::replay::{ReplayBuffer, Transition};
 use super::KnightAgent;
+use super::replay::{ReplayBuffer, Transition};
 use crate::exploration::greedy;
 
 /// Which network gives the bootstrap target.
@@ -91,20 +91,32 @@ impl Dqn {
     pub fn q_values(&self, state: &KnightState) -> Vec<f32> {
         let mut row = vec![0.0; FEATURES];
         encode(state, &mut row);
-        host(self.online.forward(rows_tensor(row, 1, &self.device)).detach())
+        host(
+            self.online
+                .forward(rows_tensor(row, 1, &self.device))
+                .detach(),
+        )
     }
 
     /// The regression targets `r + gamma * max Q_target(s')` (or `r` when done).
     pub fn targets(&self, batch: &[Transition]) -> Vec<f32> {
         let rows: Vec<f32> = batch.iter().flat_map(|t| t.next_state).collect();
         let net = self.target.as_ref().unwrap_or(&self.online);
-        let next_q = host(net.forward(rows_tensor(rows, batch.len(), &self.device)).detach());
+        let next_q = host(
+            net.forward(rows_tensor(rows, batch.len(), &self.device))
+                .detach(),
+        );
         batch
             .iter()
             .zip(next_q.chunks_exact(ACTIONS))
             .map(|(t, q)| {
                 let best = q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-                t.reward + if t.done { 0.0 } else { self.config.gamma * best }
+                t.reward
+                    + if t.done {
+                        0.0
+                    } else {
+                        self.config.gamma * best
+                    }
             })
             .collect()
     }
@@ -119,15 +131,28 @@ impl Dqn {
             chosen[i * ACTIONS + t.action] = 1.0;
         }
         let mask = Tensor::<2>::from_data(TensorData::new(chosen, [n, ACTIONS]), &self.device);
-        let target = Tensor::<2>::from_data(TensorData::new(targets.to_vec(), [n, 1]), &self.device);
-        let q = self.online.forward(rows_tensor(rows, n, &self.device)).mul(mask).sum_dim(1);
+        let target =
+            Tensor::<2>::from_data(TensorData::new(targets.to_vec(), [n, 1]), &self.device);
+        let q = self
+            .online
+            .forward(rows_tensor(rows, n, &self.device))
+            .mul(mask)
+            .sum_dim(1);
         let loss = (q - target).powf_scalar(2.0).mean();
-        let value = loss.clone().into_data().try_into_vec::<f32>().expect("f32 loss")[0];
+        let value = loss
+            .clone()
+            .into_data()
+            .try_into_vec::<f32>()
+            .expect("f32 loss")[0];
         let grads = GradientsParams::from_grads(loss.backward(), &self.online);
-        self.online = self.optimizer.step(self.config.lr, self.online.clone(), grads);
+        self.online = self
+            .optimizer
+            .step(self.config.lr, self.online.clone(), grads);
         self.updates += 1;
         if self.config.target == TargetNetwork::Periodic
-            && self.updates.is_multiple_of(self.config.target_sync_steps.max(1))
+            && self
+                .updates
+                .is_multiple_of(self.config.target_sync_steps.max(1))
         {
             self.target = Some(self.online.clone());
         }
@@ -136,7 +161,13 @@ impl Dqn {
 }
 
 impl KnightAgent for Dqn {
-    fn act(&mut self, state: &KnightState, epsilon: f64, greedy_only: bool, rng: &mut dyn Rng) -> usize {
+    fn act(
+        &mut self,
+        state: &KnightState,
+        epsilon: f64,
+        greedy_only: bool,
+        rng: &mut dyn Rng,
+    ) -> usize {
         if !greedy_only && rng.random::<f64>() < epsilon {
             return rng.random_range(0..ACTIONS);
         }

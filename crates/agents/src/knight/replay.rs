@@ -102,7 +102,11 @@ mod tests {
             buffer.push(t(r as f32));
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
-        let mut rewards: Vec<f32> = buffer.sample(64, &mut rng).iter().map(|t| t.reward).collect();
+        let mut rewards: Vec<f32> = buffer
+            .sample(64, &mut rng)
+            .iter()
+            .map(|t| t.reward)
+            .collect();
         rewards.sort_by(f32::total_cmp);
         rewards.dedup();
         assert_eq!(rewards.len(), 64);

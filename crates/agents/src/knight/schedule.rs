@@ -67,9 +67,17 @@ mod tests {
         assert_eq!(hybrid.at(0), 0.9);
         assert!((hybrid.at(1000) - 0.9 * 0.9995f64.powi(1000)).abs() < 1e-12);
         assert_eq!(hybrid.at(20_000), 0.1);
-        let exp = EpsilonSchedule::Exponential { max: 1.0, min: 0.1, k: 0.001 };
+        let exp = EpsilonSchedule::Exponential {
+            max: 1.0,
+            min: 0.1,
+            k: 0.001,
+        };
         assert!((exp.at(1000) - (0.1 + 0.9 * (-1.0f64).exp())).abs() < 1e-12);
-        let lin = EpsilonSchedule::Linear { max: 0.9, min: 0.1, k: 1e-4 };
+        let lin = EpsilonSchedule::Linear {
+            max: 0.9,
+            min: 0.1,
+            k: 1e-4,
+        };
         assert!((lin.at(4000) - 0.5).abs() < 1e-12);
         assert_eq!(lin.at(100_000), 0.1);
     }

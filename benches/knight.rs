@@ -1,0 +1,84 @@
+//! Throughput of the knight hot paths on flex: env steps, and DQN minibatch updates
+//! (batch 64) and actor-critic updates, each including its forward passes.
+
+use burn::tensor::Device;
+use burnmate_agents::init::uniform_layers;
+use burnmate_agents::knight::{
+    ActorCritic, ActorCriticConfig, CriticGradient, Dqn, DqnConfig, TargetNetwork, Transition,
+};
+use burnmate_env::knight::{ACTIONS, random_start};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn env_steps(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let mut group = c.benchmark_group("knight_env");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("random_step", |b| {
+        let mut state = random_start(&mut rng);
+        b.iter(|| {
+            let step = state.step(rng.random_range(0..ACTIONS));
+            state = if step.outcome.is_terminal() {
+                random_start(&mut rng)
+            } else {
+                step.state
+            };
+        })
+    });
+    group.finish();
+}
+
+fn transition(rng: &mut ChaCha8Rng) -> Transition {
+    let mut coord = || rng.random_range(0..8) as f32;
+    Transition {
+        state: [coord(), coord(), coord(), coord()],
+        action: 3,
+        reward: -1.0,
+        next_state: [coord(), coord(), coord(), coord()],
+        done: false,
+    }
+}
+
+fn updates(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let device = Device::flex().autodiff();
+    let sizes = [4, 128, 128, ACTIONS];
+    let config = DqnConfig {
+        sizes: sizes.to_vec(),
+        lr: 1e-4,
+        gamma: 0.99,
+        replay_capacity: 1000,
+        batch_size: 64,
+        target: TargetNetwork::Periodic,
+        target_sync_steps: 500,
+    };
+    let mut dqn = Dqn::new(config, device.clone(), &uniform_layers(&sizes, &mut rng)).unwrap();
+    let batch: Vec<Transition> = (0..64).map(|_| transition(&mut rng)).collect();
+    let mut group = c.benchmark_group("knight_train_flex");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("dqn_minibatch_64", |b| {
+        b.iter(|| {
+            let targets = dqn.targets(&batch);
+            dqn.update(&batch, &targets)
+        })
+    });
+    let mut ac = ActorCritic::new(
+        ActorCriticConfig {
+            actor_lr: 1e-4,
+            critic_lr: 1e-3,
+            gamma: 0.99,
+            critic_gradient: CriticGradient::SemiGradient,
+        },
+        device,
+        &uniform_layers(&sizes, &mut rng),
+        &uniform_layers(&[4, 128, 128, 1], &mut rng),
+    )
+    .unwrap();
+    let t = transition(&mut rng);
+    group.bench_function("actor_critic_step", |b| b.iter(|| ac.update(&t)));
+    group.finish();
+}
+
+criterion_group!(benches, env_steps, updates);
+criterion_main!(benches);

@@ -1,0 +1,155 @@
+//! Building knight agents, and their checkpoint (layers of every network).
+
+use std::path::Path;
+
+use anyhow::{Result, anyhow, bail};
+use burn::tensor::Device;
+use burnmate_agents::init::uniform_layers;
+use burnmate_agents::knight::{
+    ActorCritic, ActorCriticConfig, Dqn, DqnConfig, KnightAgent, RandomAgent,
+};
+use burnmate_env::knight::ACTIONS;
+use burnmate_models::LayerWeights;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::checkpoint;
+use crate::knight::config::{KnightAgentKind, KnightConfig};
+
+/// File name of the checkpoint inside a run directory.
+pub const CHECKPOINT: &str = "checkpoint.json";
+const FORMAT: &str = "burnmate-knight-v1";
+
+/// A knight agent of any kind.
+pub enum Learner {
+    /// DQN.
+    Dqn(Box<Dqn>),
+    /// Actor-critic.
+    ActorCritic(Box<ActorCritic>),
+    /// Random baseline.
+    Random(RandomAgent),
+}
+
+impl Learner {
+    /// A fresh agent for `config`, weights drawn from `rng`; `device` has autodiff.
+    pub fn new(config: &KnightConfig, device: Device, rng: &mut impl Rng) -> Result<Learner> {
+        let networks = match config.agent {
+            KnightAgentKind::Dqn => vec![uniform_layers(&config.sizes(ACTIONS), rng)],
+            KnightAgentKind::ActorCritic => vec![
+                uniform_layers(&config.sizes(ACTIONS), rng),
+                uniform_layers(&config.sizes(1), rng),
+            ],
+            KnightAgentKind::Random => vec![],
+        };
+        Learner::from_networks(config, device, &networks).map_err(|e| anyhow!(e))
+    }
+
+    fn from_networks(
+        config: &KnightConfig,
+        device: Device,
+        networks: &[Vec<LayerWeights>],
+    ) -> Result<Learner, String> {
+        Ok(match (config.agent, networks) {
+            (KnightAgentKind::Dqn, [q]) => Learner::Dqn(Box::new(Dqn::new(
+                DqnConfig {
+                    sizes: config.sizes(ACTIONS),
+                    lr: config.lr,
+                    gamma: config.gamma,
+                    replay_capacity: config.replay_capacity,
+                    batch_size: config.batch_size,
+                    target: config.target,
+                    target_sync_steps: config.target_sync_steps,
+                },
+                device,
+                q,
+            )?)),
+            (KnightAgentKind::ActorCritic, [actor, critic]) => {
+                Learner::ActorCritic(Box::new(ActorCritic::new(
+                    ActorCriticConfig {
+                        actor_lr: config.lr,
+                        critic_lr: config.critic_lr,
+                        gamma: config.gamma,
+                        critic_gradient: config.critic_gradient,
+                    },
+                    device,
+                    actor,
+                    critic,
+                )?))
+            }
+            (KnightAgentKind::Random, []) => Learner::Random(RandomAgent),
+            (kind, n) => {
+                return Err(format!(
+                    "{kind:?} cannot be built from {} networks",
+                    n.len()
+                ));
+            }
+        })
+    }
+
+    /// The agent the training loop drives.
+    pub fn agent(&mut self) -> &mut dyn KnightAgent {
+        match self {
+            Learner::Dqn(a) => a.as_mut(),
+            Learner::ActorCritic(a) => a.as_mut(),
+            Learner::Random(a) => a,
+        }
+    }
+
+    fn networks(&self) -> Vec<Vec<LayerWeights>> {
+        match self {
+            Learner::Dqn(a) => vec![a.weights()],
+            Learner::ActorCritic(a) => {
+                let (actor, critic) = a.weights();
+                vec![actor, critic]
+            }
+            Learner::Random(_) => vec![],
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KnightCheckpoint {
+    format: String,
+    config: KnightConfig,
+    checksum: u64,
+    networks: Vec<Vec<LayerWeights>>,
+}
+
+fn networks_checksum(networks: &[Vec<LayerWeights>]) -> u64 {
+    checkpoint::checksum(
+        networks
+            .iter()
+            .flatten()
+            .flat_map(|l| l.weight.iter().chain(&l.bias)),
+    )
+}
+
+/// Saves the agent into `dir/checkpoint.json`.
+pub fn save(dir: &Path, config: &KnightConfig, learner: &Learner) -> Result<()> {
+    let networks = learner.networks();
+    let file = KnightCheckpoint {
+        format: FORMAT.into(),
+        config: config.clone(),
+        checksum: networks_checksum(&networks),
+        networks,
+    };
+    checkpoint::save(&dir.join(CHECKPOINT), &file)
+}
+
+/// Loads the agent saved in run directory `dir` onto `device` (with autodiff).
+pub fn load(dir: &Path, device: Device) -> Result<(KnightConfig, Learner)> {
+    let path = dir.join(CHECKPOINT);
+    let file: KnightCheckpoint = checkpoint::load(&path)?;
+    if file.format != FORMAT {
+        bail!(
+            "checkpoint {} has format '{}', expected '{FORMAT}'",
+            path.display(),
+            file.format
+        );
+    }
+    checkpoint::verify(&path, file.checksum, networks_checksum(&file.networks))?;
+    let learner = Learner::from_networks(&file.config, device, &file.networks)
+        .map_err(|e| anyhow!("checkpoint {}: {e}", path.display()))?;
+    Ok((file.config, learner))
+}

@@ -1,0 +1,147 @@
+//! `burnmate train` for the knight study.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::Result;
+use burnmate_agents::knight::Transition;
+use burnmate_encode::knight::{FEATURES, encode};
+use burnmate_env::knight::{KnightOutcome, random_start};
+use burnmate_oracle::knight::knight_optimum;
+use indicatif::ProgressBar;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::cli::RunOverrides;
+use crate::config::{Experiment, to_toml};
+use crate::files::{create_run_dir, write_atomic};
+use crate::knight::config::KnightConfig;
+use crate::knight::eval::{evaluate, print_table};
+use crate::knight::model_file::{self, Learner};
+use crate::knight::summary::{KnightSummary, reported};
+use crate::metrics::{EpisodeRow, MetricsRecorder};
+use crate::progress::episode_bar;
+use crate::queen4x4::train::{config_stem, write_ema_plots};
+
+/// Seed offset of the evaluation games.
+const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
+/// How often the progress bar's metrics are refreshed.
+const PROGRESS_EVERY: u64 = 100;
+
+/// `burnmate train CONFIG` for a knight config.
+pub fn train_command(path: &Path, config: KnightConfig, overrides: &RunOverrides) -> Result<()> {
+    let config = config.with_overrides(overrides);
+    config.validate()?;
+    let stem = config_stem(path);
+    let device = config.backend.device()?.autodiff();
+    let dir = create_run_dir(overrides.out.as_deref(), &stem)?;
+    let bar = episode_bar(config.episodes, &stem);
+    let summary = train_run(&config, device, &dir, &bar)?;
+    bar.finish_and_clear();
+    println!("run directory   {}", dir.display());
+    println!(
+        "training        {} episodes in {:.1} s ({:.0} episodes/s) on {}",
+        summary.episodes, summary.wall_seconds, summary.episodes_per_second, summary.backend
+    );
+    print_table(&summary.eval, summary.study_reported.as_ref());
+    Ok(())
+}
+
+fn row(state: &burnmate_env::knight::KnightState) -> [f32; FEATURES] {
+    let mut r = [0.0; FEATURES];
+    encode(state, &mut r);
+    r
+}
+
+/// Trains one run into the empty directory `dir` and writes every output file.
+pub fn train_run(
+    config: &KnightConfig,
+    device: burn::tensor::Device,
+    dir: &Path,
+    bar: &ProgressBar,
+) -> Result<KnightSummary> {
+    write_atomic(
+        &dir.join("config.toml"),
+        to_toml(&Experiment::Knight(config.clone()))?.as_bytes(),
+    )?;
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let mut learner = Learner::new(config, device, &mut rng)?;
+    let mut metrics =
+        MetricsRecorder::create(&dir.join("metrics.csv"), &["legal_moves", "illegal_moves"])?;
+    let started = Instant::now();
+    for n in 0..config.episodes {
+        let epsilon = config.epsilon.at(n);
+        let mut state = random_start(&mut rng);
+        let (mut reward, mut legal, mut illegal) = (0.0f64, 0u32, 0u32);
+        let agent = learner.agent();
+        let outcome = loop {
+            let action = agent.act(&state, epsilon, false, &mut rng);
+            let step = state.step(action);
+            reward += f64::from(step.reward);
+            if step.legal {
+                legal += 1
+            } else {
+                illegal += 1
+            }
+            let done = step.outcome.is_terminal();
+            agent.learn(
+                Transition {
+                    state: row(&state),
+                    action,
+                    reward: step.reward,
+                    next_state: row(&step.state),
+                    done,
+                },
+                &mut rng,
+            );
+            if done {
+                break step.outcome;
+            }
+            state = step.state;
+        };
+        metrics.record(
+            EpisodeRow {
+                episode: n,
+                reward,
+                moves: legal + illegal,
+                outcome: outcome.name(),
+                epsilon,
+                won: outcome == KnightOutcome::Check,
+            },
+            &[f64::from(legal), f64::from(illegal)],
+        )?;
+        if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
+            bar.inc((n % PROGRESS_EVERY) + 1);
+            let (r, m) = metrics.latest_ema();
+            bar.set_message(format!("EMA reward {r:.2}, moves {m:.2}"));
+        }
+    }
+    let wall_seconds = started.elapsed().as_secs_f64();
+    metrics.finish()?;
+    model_file::save(dir, config, &learner)?;
+    let summary = KnightSummary {
+        study: "knight".into(),
+        agent: config.agent,
+        episodes: config.episodes,
+        mean_reward: metrics.mean_reward(),
+        mean_moves: metrics.mean_moves(),
+        win_rate: metrics.win_rate(),
+        wall_seconds,
+        episodes_per_second: config.episodes as f64 / wall_seconds.max(1e-9),
+        backend: config.backend.name().into(),
+        seed: config.seed,
+        eval: evaluate(
+            &mut learner,
+            config.eval_games,
+            config.seed.wrapping_add(EVAL_SEED_OFFSET),
+        ),
+        optimal: knight_optimum(),
+        study_reported: reported(config.agent),
+    };
+    write_atomic(
+        &dir.join("summary.json"),
+        serde_json::to_string_pretty(&summary)?.as_bytes(),
+    )?;
+    write_ema_plots(dir, &metrics)?;
+    Ok(summary)
+}
