@@ -1,12 +1,12 @@
 //! `burnmate compare RUN...`: the `eval` and `optimal` objects of several runs'
 //! `summary.json`, side by side.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde_json::Value;
 
-fn summary(run: &PathBuf) -> Result<Value> {
+fn summary(run: &Path) -> Result<Value> {
     let path = run.join("summary.json");
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot read {}", path.display()))?;
@@ -16,7 +16,10 @@ fn summary(run: &PathBuf) -> Result<Value> {
 
 /// Rows `section.key` in first-seen order, one column per run.
 pub fn compare_command(runs: &[PathBuf]) -> Result<()> {
-    let summaries = runs.iter().map(summary).collect::<Result<Vec<_>>>()?;
+    let summaries = runs
+        .iter()
+        .map(|r| summary(r))
+        .collect::<Result<Vec<_>>>()?;
     let mut rows: Vec<(String, String)> = Vec::new();
     for s in &summaries {
         for section in ["eval", "optimal"] {

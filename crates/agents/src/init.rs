@@ -16,23 +16,6 @@ pub fn scaled_normal(count: usize, fan_in: usize, rng: &mut impl Rng) -> Vec<f32
     (0..count).map(|_| standard_normal(rng) * scale).collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::SeedableRng;
-    use rand_chacha::ChaCha8Rng;
-
-    #[test]
-    fn scaled_normal_has_the_requested_spread() {
-        let mut rng = ChaCha8Rng::seed_from_u64(0);
-        let xs = scaled_normal(100_000, 4, &mut rng);
-        let mean = xs.iter().sum::<f32>() / xs.len() as f32;
-        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f32>() / xs.len() as f32;
-        assert!(mean.abs() < 0.01, "{mean}");
-        assert!((var - 0.25).abs() < 0.01, "{var}");
-    }
-}
-
 /// Layers for `sizes = [inputs, hidden.., outputs]` with PyTorch's default
 /// initialisation: weights and biases `U(-1/sqrt(fan_in), 1/sqrt(fan_in))`.
 pub fn uniform_layers(sizes: &[usize], rng: &mut impl Rng) -> Vec<burnmate_models::LayerWeights> {
@@ -56,4 +39,21 @@ pub fn uniform_layers(sizes: &[usize], rng: &mut impl Rng) -> Vec<burnmate_model
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn scaled_normal_has_the_requested_spread() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let xs = scaled_normal(100_000, 4, &mut rng);
+        let mean = xs.iter().sum::<f32>() / xs.len() as f32;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f32>() / xs.len() as f32;
+        assert!(mean.abs() < 0.01, "{mean}");
+        assert!((var - 0.25).abs() < 0.01, "{var}");
+    }
 }
