@@ -3,6 +3,7 @@
 //! critic loss `delta^2`, actor loss `-log pi(a|s) * delta`, two Adam optimisers.
 
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::module::Module;
 use burn::tensor::activation::{log_softmax, softmax};
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::knight::{FEATURES, encode};
@@ -89,8 +90,9 @@ impl ActorCritic {
     pub fn probabilities(&self, state: &KnightState) -> Vec<f32> {
         let mut row = [0.0; FEATURES];
         encode(state, &mut row);
-        softmax(self.actor.forward(self.row(&row)), 1)
-            .detach()
+        let inference = self.device.clone().without_autodiff();
+        let x = Tensor::from_data(TensorData::new(row.to_vec(), [1, FEATURES]), &inference);
+        softmax(self.actor.valid().forward(x), 1)
             .into_data()
             .try_into_vec::<f32>()
             .expect("f32 probabilities")
