@@ -2,3 +2,4 @@
 
 pub mod knight;
 pub mod queen4x4;
+pub mod tablebase;

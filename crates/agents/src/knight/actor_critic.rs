@@ -2,8 +2,8 @@
 //! critic, `delta = r + gamma V(s') - V(s)` (V(s') = 0 after a terminal step),
 //! critic loss `delta^2`, actor loss `-log pi(a|s) * delta`, two Adam optimisers.
 
-use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::module::Module;
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::{log_softmax, softmax};
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::knight::{FEATURES, encode};

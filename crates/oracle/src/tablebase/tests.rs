@@ -1,0 +1,122 @@
+//! Known facts of the three endgames, and agreement with a brute-force search.
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position};
+
+use super::*;
+
+fn longest_white_to_move_mate(tb: &Tablebase) -> u32 {
+    tb.entries()
+        .filter(|(p, _)| p.side == Side::White)
+        .filter_map(|(_, v)| match v {
+            Verdict::MateInPlies(n) => Some(n),
+            _ => None,
+        })
+        .max()
+        .unwrap()
+}
+
+/// Longest mates with white to move, in moves: KQK 10, KRK 16, KBBK 19 (the classic
+/// values, e.g. in Thompson's and Nalimov's tables and the Wikipedia article
+/// "Checkmate pattern"/"Endgame tablebase").
+#[test]
+fn longest_mates_are_the_known_ones() {
+    for (endgame, moves) in [(Endgame::Kqk, 10), (Endgame::Krk, 16), (Endgame::Kbbk, 19)] {
+        let tb = Tablebase::solve(endgame);
+        let plies = longest_white_to_move_mate(&tb);
+        assert_eq!((plies + 1) / 2, moves, "{}", endgame.name());
+    }
+}
+
+fn position(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap()
+}
+
+/// Whether the side to move (white) can force mate within `plies` plies, by plain
+/// minimax on shakmaty's legal moves.
+fn white_mates_within(pos: &Chess, plies: u32) -> bool {
+    if pos.is_checkmate() {
+        return pos.turn() == shakmaty::Color::Black;
+    }
+    if plies == 0 || pos.is_stalemate() || pos.is_insufficient_material() {
+        return false;
+    }
+    let mut replies = pos.legal_moves().into_iter().map(|m| {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        white_mates_within(&next, plies - 1)
+    });
+    if pos.turn() == shakmaty::Color::White {
+        replies.any(|x| x)
+    } else {
+        replies.all(|x| x)
+    }
+}
+
+#[test]
+fn short_mates_agree_with_a_brute_force_search() {
+    let tb = Tablebase::solve(Endgame::Krk);
+    let mut checked = 0;
+    let sample = tb
+        .entries()
+        .filter_map(|(placement, verdict)| match verdict {
+            Verdict::MateInPlies(n) if n <= 3 => Some((placement, n)),
+            Verdict::MateInPlies(n) if n <= 5 => Some((placement, 99)),
+            Verdict::Draw if placement.side == Side::White => Some((placement, 99)),
+            _ => None,
+        })
+        .step_by(97);
+    for (placement, plies) in sample {
+        let pos = position(&placement.fen(Endgame::Krk));
+        let depth = plies.min(3);
+        let fen = placement.fen(Endgame::Krk);
+        assert_eq!(white_mates_within(&pos, depth), plies <= 3, "{fen}");
+        if plies <= 3 && plies >= 1 {
+            assert!(!white_mates_within(&pos, plies - 1), "{fen} mates sooner");
+        }
+        checked += 1;
+    }
+    assert!(checked > 20, "only {checked} positions checked");
+}
+
+#[test]
+fn mate_stalemate_and_illegal_positions_are_classified() {
+    let tb = Tablebase::solve(Endgame::Kqk);
+    let sq = |name: &str| name.parse::<Square>().unwrap();
+    let at = |side, wk, bk, q| Placement {
+        side,
+        white_king: sq(wk),
+        black_king: sq(bk),
+        pieces: vec![sq(q)],
+    };
+    // Black king a8, white king b6, queen b7: checkmate.
+    assert_eq!(
+        tb.probe(&at(Side::Black, "b6", "a8", "b7")),
+        Verdict::MateInPlies(0)
+    );
+    // Black king a8, white king b6, queen c7: stalemate.
+    assert_eq!(tb.probe(&at(Side::Black, "b6", "a8", "c7")), Verdict::Draw);
+    // White to move: Qc7-b7 mates in one.
+    assert_eq!(
+        tb.probe(&at(Side::White, "b6", "a8", "c7")),
+        Verdict::MateInPlies(1)
+    );
+    // Kings touching, or black in check with white to move: illegal.
+    assert_eq!(
+        tb.probe(&at(Side::White, "b6", "a7", "h1")),
+        Verdict::Illegal
+    );
+    assert_eq!(
+        tb.probe(&at(Side::White, "b6", "a8", "h8")),
+        Verdict::Illegal
+    );
+    // Black to move can take an undefended queen: a draw.
+    assert_eq!(tb.probe(&at(Side::Black, "h1", "a8", "b7")), Verdict::Draw);
+    assert_eq!(
+        at(Side::White, "b6", "a8", "c7").fen(Endgame::Kqk),
+        "k7/2Q5/1K6/8/8/8/8/8 w - - 0 1"
+    );
+}
