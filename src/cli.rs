@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 use crate::backend::BackendChoice;
 use crate::config::{Experiment, load_config};
-use crate::{compare, knight, queen4x4};
+use crate::{compare, knight, queen4x4, solve};
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
 #[derive(Parser, Debug)]
@@ -70,6 +70,14 @@ enum Command {
         #[arg(long, value_enum, default_value_t = BackendChoice::Flex)]
         backend: BackendChoice,
     },
+    /// Build (or load from cache) an exact distance-to-mate table and print its statistics.
+    Solve {
+        /// kqk, krk or kbbk.
+        endgame: String,
+        /// Directory of cached tables.
+        #[arg(long, default_value = "tablebases")]
+        cache: PathBuf,
+    },
     /// Print the evaluation results of several runs side by side.
     Compare {
         /// Run directories written by `train`.
@@ -122,6 +130,7 @@ pub fn run(cli: Cli) -> Result<()> {
             Experiment::Knight(_) => knight::eval::eval_command(&run, games, seed, backend),
         },
         Command::Compare { runs } => compare::compare_command(&runs),
+        Command::Solve { endgame, cache } => solve::solve_command(&endgame, &cache),
         Command::Play {
             run,
             start,

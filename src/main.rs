@@ -12,6 +12,7 @@ mod metrics;
 mod plot;
 mod progress;
 mod queen4x4;
+mod solve;
 
 use clap::Parser;
 

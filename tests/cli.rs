@@ -319,3 +319,41 @@ fn knight_dqn_repeats_exactly_with_the_same_seed() {
         fs::read_to_string(b.join("metrics.csv")).unwrap()
     );
 }
+
+#[test]
+fn solve_builds_caches_and_rebuilds_a_corrupt_cache() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().to_str().unwrap();
+    let first = burnmate(&["solve", "kqk", "--cache", cache]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let text = stdout(&first);
+    assert!(text.contains("longest mate     10 moves"), "{text}");
+    assert!(stderr(&first).contains("built kqk"));
+    let again = burnmate(&["solve", "kqk", "--cache", cache]);
+    assert_eq!(
+        stdout(&again),
+        text,
+        "the cached table gives the same statistics"
+    );
+    assert!(!stderr(&again).contains("built"), "loaded from cache");
+    let path = tmp.path().join("kqk.bmtb");
+    let mut bytes = fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x5a;
+    fs::write(&path, &bytes).unwrap();
+    let repaired = burnmate(&["solve", "kqk", "--cache", cache]);
+    assert!(
+        stderr(&repaired).contains("corrupt"),
+        "{}",
+        stderr(&repaired)
+    );
+    assert_eq!(stdout(&repaired), text);
+    fs::write(&path, &bytes[..100]).unwrap();
+    let truncated = burnmate(&["solve", "kqk", "--cache", cache]);
+    assert!(
+        stderr(&truncated).contains("truncated"),
+        "{}",
+        stderr(&truncated)
+    );
+    assert_one_line_error(&burnmate(&["solve", "kqqk"]), "kqqk");
+}

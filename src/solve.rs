@@ -1,0 +1,130 @@
+//! `burnmate solve kqk|krk|kbbk`: build (or load from cache) a DTM tablebase and
+//! print its statistics. The cache holds a checksum; a corrupt or truncated cache
+//! is reported and rebuilt, never trusted.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use burnmate_oracle::tablebase::{Endgame, Side, Tablebase, Verdict};
+
+use crate::files::write_atomic;
+
+const MAGIC: &[u8; 8] = b"BMTB\x01\0\0\0";
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+fn cache_path(dir: &Path, endgame: Endgame) -> PathBuf {
+    dir.join(format!("{}.bmtb", endgame.name()))
+}
+
+/// Reads a cached table; `Err` says why it cannot be trusted.
+fn read_cache(path: &Path, endgame: Endgame) -> Result<Tablebase> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.len() < 24 || &bytes[..8] != MAGIC {
+        bail!("{} is not a burnmate tablebase", path.display());
+    }
+    let stored = u64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes"));
+    let length = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
+    let data = &bytes[24..];
+    if data.len() as u64 != length {
+        bail!("{} is truncated", path.display());
+    }
+    if fnv1a(data) != stored {
+        bail!("{} is corrupt (checksum mismatch)", path.display());
+    }
+    Tablebase::from_bytes(endgame, data.to_vec())
+        .with_context(|| format!("{} holds a table of the wrong size", path.display()))
+}
+
+fn write_cache(path: &Path, tb: &Tablebase) -> Result<()> {
+    let data = tb.bytes();
+    let mut bytes = Vec::with_capacity(24 + data.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&fnv1a(data).to_le_bytes());
+    bytes.extend_from_slice(&(data.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(data);
+    write_atomic(path, &bytes)
+}
+
+/// Loads the table from `cache_dir`, or builds and caches it.
+pub fn load_or_build(endgame: Endgame, cache_dir: &Path) -> Result<Tablebase> {
+    let path = cache_path(cache_dir, endgame);
+    if path.exists() {
+        match read_cache(&path, endgame) {
+            Ok(tb) => return Ok(tb),
+            Err(e) => eprintln!("warning: {e:#}; rebuilding it"),
+        }
+    }
+    let started = Instant::now();
+    let tb = Tablebase::solve(endgame);
+    eprintln!(
+        "built {} in {:.2} s",
+        endgame.name(),
+        started.elapsed().as_secs_f64()
+    );
+    std::fs::create_dir_all(cache_dir)
+        .with_context(|| format!("cannot create {}", cache_dir.display()))?;
+    write_cache(&path, &tb)?;
+    Ok(tb)
+}
+
+/// `burnmate solve NAME`.
+pub fn solve_command(name: &str, cache_dir: &Path) -> Result<()> {
+    let Some(endgame) = Endgame::parse(name) else {
+        bail!("unknown endgame '{name}': choose kqk, krk or kbbk");
+    };
+    let tb = load_or_build(endgame, cache_dir)?;
+    let mut legal = [0u64; 2];
+    let mut wins = [0u64; 2];
+    let mut histogram = vec![0u64; 64];
+    let mut longest: Option<(u32, String)> = None;
+    for (placement, verdict) in tb.entries() {
+        let side = usize::from(placement.side == Side::Black);
+        match verdict {
+            Verdict::Illegal => continue,
+            Verdict::Draw => {}
+            Verdict::MateInPlies(plies) => {
+                wins[side] += 1;
+                if placement.side == Side::White {
+                    let moves = plies.div_ceil(2);
+                    histogram[moves as usize] += 1;
+                    if longest.as_ref().is_none_or(|(m, _)| moves > *m) {
+                        longest = Some((moves, placement.fen(endgame)));
+                    }
+                }
+            }
+        }
+        legal[side] += 1;
+    }
+    println!("endgame          {}", endgame.name().to_uppercase());
+    println!(
+        "cache            {}",
+        cache_path(cache_dir, endgame).display()
+    );
+    println!(
+        "positions        {} white to move, {} black to move",
+        legal[0], legal[1]
+    );
+    println!(
+        "white wins       {} (white to move), {} (black to move)",
+        wins[0], wins[1]
+    );
+    println!(
+        "draws            {} (white to move), {} (black to move)",
+        legal[0] - wins[0],
+        legal[1] - wins[1]
+    );
+    if let Some((moves, fen)) = longest {
+        println!("longest mate     {moves} moves: {fen}");
+    }
+    println!("mate-in-N histogram, white to move (N moves: positions):");
+    for (moves, count) in histogram.iter().enumerate().filter(|(_, c)| **c > 0) {
+        println!("  {moves:>3}: {count}");
+    }
+    Ok(())
+}
