@@ -347,8 +347,8 @@ impl Placement {
         let mut fen = String::new();
         for rank in (0..8).rev() {
             let mut empty = 0;
-            for file in 0..8 {
-                match board[rank][file] {
+            for cell in board[rank] {
+                match cell {
                     Some(c) => {
                         if empty > 0 {
                             fen.push_str(&empty.to_string());

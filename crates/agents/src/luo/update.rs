@@ -39,7 +39,7 @@ pub(crate) fn step_chosen_output(
     let units = h.dims()[1];
     let column = [0..units, action..action + 1];
 
-    // eta * dz1; `h` is a ReLU output (>= 0), so sign(h) is relu'(h).
+    // eta * dz1, with relu'(h) as the mask h > 0.
     let mut dz1_step = None;
     layer2.weight = layer2.weight.map(|w2| {
         let w2_column = w2.clone().slice(column.clone());
@@ -47,7 +47,7 @@ pub(crate) fn step_chosen_output(
             w2_column
                 .clone()
                 .transpose()
-                .mul(h.clone().sign())
+                .mul(h.clone().greater_elem(0.0).float())
                 .mul_scalar(eta * signal.hidden_scale),
         );
         let new_column = w2_column + h.transpose().mul_scalar(eta * signal.output_error);

@@ -24,7 +24,7 @@ fn longest_mates_are_the_known_ones() {
     for (endgame, moves) in [(Endgame::Kqk, 10), (Endgame::Krk, 16), (Endgame::Kbbk, 19)] {
         let tb = Tablebase::solve(endgame);
         let plies = longest_white_to_move_mate(&tb);
-        assert_eq!((plies + 1) / 2, moves, "{}", endgame.name());
+        assert_eq!(plies.div_ceil(2), moves, "{}", endgame.name());
     }
 }
 
@@ -74,7 +74,7 @@ fn short_mates_agree_with_a_brute_force_search() {
         let depth = plies.min(3);
         let fen = placement.fen(Endgame::Krk);
         assert_eq!(white_mates_within(&pos, depth), plies <= 3, "{fen}");
-        if plies <= 3 && plies >= 1 {
+        if (1..=3).contains(&plies) {
             assert!(!white_mates_within(&pos, plies - 1), "{fen} mates sooner");
         }
         checked += 1;
