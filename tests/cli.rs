@@ -357,3 +357,35 @@ fn solve_builds_caches_and_rebuilds_a_corrupt_cache() {
     );
     assert_one_line_error(&burnmate(&["solve", "kqqk"]), "kqqk");
 }
+
+/// Where a wgpu adapter exists (on these machines wgpu finds Mesa's software GL
+/// adapter), training on it must give the same episodes as flex for the same seed.
+#[test]
+fn wgpu_training_matches_flex_where_an_adapter_exists() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (gpu, cpu) = (tmp.path().join("gpu"), tmp.path().join("cpu"));
+    let out = train(
+        &gpu,
+        "configs/queen4x4-sarsa.toml",
+        &["--episodes", "60", "--backend", "wgpu"],
+    );
+    if !out.status.success() {
+        assert_one_line_error(&out, "no usable GPU adapter");
+        eprintln!("no wgpu adapter on this machine: comparison not run");
+        return;
+    }
+    assert!(
+        train(&cpu, "configs/queen4x4-sarsa.toml", &["--episodes", "60"])
+            .status
+            .success()
+    );
+    let episodes = |dir: &Path| -> Vec<String> {
+        fs::read_to_string(dir.join("metrics.csv"))
+            .unwrap()
+            .lines()
+            .map(|l| l.splitn(5, ',').take(4).collect::<Vec<_>>().join(","))
+            .collect()
+    };
+    assert_eq!(episodes(&gpu), episodes(&cpu));
+    assert_eq!(summary(&gpu)["backend"], "wgpu");
+}
