@@ -77,6 +77,15 @@ enum Command {
         /// Directory of cached tables.
         #[arg(long, default_value = "tablebases")]
         cache: PathBuf,
+        /// Analyse this position (white to move): its verdict and every legal move's.
+        #[arg(long)]
+        fen: Option<String>,
+        /// List this many start positions from the study's generator, with their verdicts.
+        #[arg(long, default_value_t = 0)]
+        starts: usize,
+        /// Seed of the start generator.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
     },
     /// Print the evaluation results of several runs side by side.
     Compare {
@@ -130,7 +139,19 @@ pub fn run(cli: Cli) -> Result<()> {
             Experiment::Knight(_) => knight::eval::eval_command(&run, games, seed, backend),
         },
         Command::Compare { runs } => compare::compare_command(&runs),
-        Command::Solve { endgame, cache } => solve::solve_command(&endgame, &cache),
+        Command::Solve {
+            endgame,
+            cache,
+            fen,
+            starts,
+            seed,
+        } => solve::solve_command(&solve::SolveRequest {
+            name: &endgame,
+            cache_dir: &cache,
+            fen: fen.as_deref(),
+            starts,
+            seed,
+        }),
         Command::Play {
             run,
             start,

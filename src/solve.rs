@@ -6,7 +6,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use burnmate_env::endgame::{parse_start, random_start};
 use burnmate_oracle::tablebase::{Endgame, Side, Tablebase, Verdict};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use shakmaty::fen::Fen;
+use shakmaty::san::San;
+use shakmaty::{Chess, EnPassantMode};
 
 use crate::files::write_atomic;
 
@@ -73,12 +79,69 @@ pub fn load_or_build(endgame: Endgame, cache_dir: &Path) -> Result<Tablebase> {
     Ok(tb)
 }
 
-/// `burnmate solve NAME`.
-pub fn solve_command(name: &str, cache_dir: &Path) -> Result<()> {
+/// What `burnmate solve` should print besides the statistics.
+pub struct SolveRequest<'a> {
+    /// Endgame name.
+    pub name: &'a str,
+    /// Cache directory.
+    pub cache_dir: &'a Path,
+    /// A position to analyse move by move.
+    pub fen: Option<&'a str>,
+    /// How many generated start positions to list.
+    pub starts: usize,
+    /// Seed of the start generator.
+    pub seed: u64,
+}
+
+fn describe(v: Verdict) -> String {
+    match v {
+        Verdict::MateInPlies(0) => "checkmate".into(),
+        Verdict::MateInPlies(n) => format!("white mates in {} ({n} plies)", n.div_ceil(2)),
+        Verdict::Draw => "draw".into(),
+        Verdict::Illegal => "illegal".into(),
+    }
+}
+
+fn fen_of(position: &Chess) -> String {
+    Fen::from_position(position, EnPassantMode::Legal).to_string()
+}
+
+/// `burnmate solve NAME [--fen FEN] [--starts N --seed S]`.
+pub fn solve_command(request: &SolveRequest) -> Result<()> {
+    let name = request.name;
     let Some(endgame) = Endgame::parse(name) else {
         bail!("unknown endgame '{name}': choose kqk, krk or kbbk");
     };
-    let tb = load_or_build(endgame, cache_dir)?;
+    // Validate the FEN before the (possibly long) build.
+    let position = request
+        .fen
+        .map(|fen| parse_start(endgame, fen))
+        .transpose()?;
+    let tb = load_or_build(endgame, request.cache_dir)?;
+    if let Some(position) = position {
+        let verdict = tb.probe_position(&position).expect("material checked");
+        println!("{}: {}", fen_of(&position), describe(verdict));
+        for (m, v) in tb.move_verdicts(&position) {
+            println!(
+                "  {:<8} {}",
+                San::from_move(&position, m).to_string(),
+                describe(v)
+            );
+        }
+        return Ok(());
+    }
+    if request.starts > 0 {
+        let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
+        for _ in 0..request.starts {
+            let start = random_start(endgame, &mut rng);
+            let verdict = tb
+                .probe_position(&start)
+                .expect("generated with the material");
+            println!("{}  # {}", fen_of(&start), describe(verdict));
+        }
+        return Ok(());
+    }
+    let cache_dir = request.cache_dir;
     let mut legal = [0u64; 2];
     let mut wins = [0u64; 2];
     let mut histogram = vec![0u64; 64];

@@ -389,3 +389,56 @@ fn wgpu_training_matches_flex_where_an_adapter_exists() {
     assert_eq!(episodes(&gpu), episodes(&cpu));
     assert_eq!(summary(&gpu)["backend"], "wgpu");
 }
+
+#[test]
+fn solve_analyses_a_fen_and_lists_generated_starts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().to_str().unwrap();
+    let fen = "8/8/1K6/8/3k4/7Q/8/8 w - - 0 1";
+    let out = burnmate(&["solve", "kqk", "--cache", cache, "--fen", fen]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(&format!("{fen}: white mates in")),
+        "{text}"
+    );
+    assert!(text.contains("  Qf3 "), "{text}");
+    let starts = burnmate(&[
+        "solve", "kqk", "--cache", cache, "--starts", "3", "--seed", "5",
+    ]);
+    assert_eq!(stdout(&starts).lines().count(), 3);
+    assert!(
+        stdout(&starts)
+            .lines()
+            .all(|l| l.contains(" w - - 0 1  # "))
+    );
+    assert_one_line_error(
+        &burnmate(&["solve", "krk", "--cache", cache, "--fen", fen]),
+        "not KRK",
+    );
+    assert_one_line_error(
+        &burnmate(&["solve", "kqk", "--cache", cache, "--fen", "kq"]),
+        "not a FEN",
+    );
+}
+
+#[test]
+fn the_shipped_endgame_starts_are_valid_positions() {
+    for endgame in ["kqk", "krk", "kbbk"] {
+        let text = fs::read_to_string(format!("assets/endgame-{endgame}.fen")).unwrap();
+        let fens: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(fens.len(), 10, "{endgame}");
+        for line in fens {
+            let fen = line.split("  #").next().unwrap();
+            let out = burnmate(&[
+                "solve",
+                endgame,
+                "--fen",
+                fen,
+                "--cache",
+                "target/tablebase-cache",
+            ]);
+            assert!(out.status.success(), "{endgame} {fen}: {}", stderr(&out));
+        }
+    }
+}

@@ -4,5 +4,6 @@
 //! action space with a legal-action mask, and `reset`/`step` functions that take an
 //! explicit random number generator.
 
+pub mod endgame;
 pub mod knight;
 pub mod queen4x4;

@@ -11,48 +11,11 @@
 //! from shakmaty's tables.
 
 use shakmaty::attacks::{attacks, king_attacks};
-use shakmaty::{Bitboard, Color, File, Piece, Rank, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, File, Move, Piece, Position, Rank, Role, Square};
 
-/// Which endgame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Endgame {
-    /// King and queen against king.
-    Kqk,
-    /// King and rook against king.
-    Krk,
-    /// King and two bishops against king.
-    Kbbk,
-}
+use burnmate_env::endgame::has_material;
 
-impl Endgame {
-    /// White's pieces besides the king.
-    pub fn pieces(self) -> &'static [Role] {
-        match self {
-            Endgame::Kqk => &[Role::Queen],
-            Endgame::Krk => &[Role::Rook],
-            Endgame::Kbbk => &[Role::Bishop, Role::Bishop],
-        }
-    }
-
-    /// Lowercase name, e.g. "kqk".
-    pub fn name(self) -> &'static str {
-        match self {
-            Endgame::Kqk => "kqk",
-            Endgame::Krk => "krk",
-            Endgame::Kbbk => "kbbk",
-        }
-    }
-
-    /// Parses "kqk", "krk" or "kbbk" (any case).
-    pub fn parse(name: &str) -> Option<Endgame> {
-        match name.to_ascii_lowercase().as_str() {
-            "kqk" => Some(Endgame::Kqk),
-            "krk" => Some(Endgame::Krk),
-            "kbbk" => Some(Endgame::Kbbk),
-            _ => None,
-        }
-    }
-}
+pub use burnmate_env::endgame::Endgame;
 
 /// Side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -292,6 +255,65 @@ impl Tablebase {
             UNKNOWN => Verdict::Draw,
             v => Verdict::MateInPlies(u32::from(v - 1)),
         }
+    }
+
+    /// The verdict for a shakmaty position; `None` if it is not this endgame.
+    pub fn probe_position(&self, position: &Chess) -> Option<Verdict> {
+        let board = position.board();
+        if !has_material(self.endgame, board) {
+            return None;
+        }
+        let white = board.by_color(Color::White);
+        let pieces: Vec<Square> = self
+            .endgame
+            .pieces()
+            .iter()
+            .enumerate()
+            .map(|(i, &role)| {
+                // Two bishops: the first and the second in square order.
+                let mut squares = (board.by_role(role) & white).into_iter();
+                let first = squares.next().expect("material checked");
+                if i > 0 && self.endgame.pieces()[i - 1] == role {
+                    squares.next().expect("material checked")
+                } else {
+                    first
+                }
+            })
+            .collect();
+        Some(self.probe(&Placement {
+            side: if position.turn() == Color::White {
+                Side::White
+            } else {
+                Side::Black
+            },
+            white_king: board.king_of(Color::White)?,
+            black_king: board.king_of(Color::Black)?,
+            pieces,
+        }))
+    }
+
+    /// Every legal move of `position` with the verdict of the position it leads to
+    /// (a capture of a white piece leaves a drawn endgame), best first for the side
+    /// to move: white prefers the fastest mate, black a draw, then the slowest mate.
+    pub fn move_verdicts(&self, position: &Chess) -> Vec<(Move, Verdict)> {
+        let mut moves: Vec<(Move, Verdict)> = position
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                let mut next = position.clone();
+                next.play_unchecked(m);
+                let verdict = self.probe_position(&next).unwrap_or(Verdict::Draw);
+                (m, verdict)
+            })
+            .collect();
+        let white = position.turn() == Color::White;
+        moves.sort_by_key(|(_, v)| match (v, white) {
+            (Verdict::MateInPlies(n), true) => i64::from(*n),
+            (_, true) => i64::MAX,
+            (Verdict::MateInPlies(n), false) => -i64::from(*n),
+            (_, false) => i64::MIN,
+        });
+        moves
     }
 
     /// Every placement with its verdict, in index order.

@@ -120,3 +120,34 @@ fn mate_stalemate_and_illegal_positions_are_classified() {
         "k7/2Q5/1K6/8/8/8/8/8 w - - 0 1"
     );
 }
+
+#[test]
+fn the_studys_printed_start_is_solved_with_qf3_among_the_best() {
+    // STUDIES.md: the study's only printed start, best move Qh3-f3.
+    let tb = Tablebase::solve(Endgame::Kqk);
+    let pos = position("8/8/1K6/8/3k4/7Q/8/8 w - - 0 1");
+    let Some(Verdict::MateInPlies(plies)) = tb.probe_position(&pos) else {
+        panic!("a win")
+    };
+    let moves = tb.move_verdicts(&pos);
+    let best = moves[0].1;
+    assert_eq!(
+        best,
+        Verdict::MateInPlies(plies - 1),
+        "the best move keeps the distance"
+    );
+    let qf3 = moves
+        .iter()
+        .find(|(m, _)| m.from() == Some(Square::H3) && m.to() == Square::F3)
+        .unwrap();
+    assert_eq!(qf3.1, best);
+    // Black's best defence is the slowest mate (or a draw by capture) among its replies.
+    let mut after = pos.clone();
+    after.play_unchecked(qf3.0);
+    let defences = tb.move_verdicts(&after);
+    assert!(defences.windows(2).all(|w| match (w[0].1, w[1].1) {
+        (Verdict::MateInPlies(a), Verdict::MateInPlies(b)) => a >= b,
+        (Verdict::Draw, _) => true,
+        _ => false,
+    }));
+}
