@@ -238,3 +238,194 @@ mod tests {
         ));
     }
 }
+
+/// Why a match ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchEnd {
+    /// White mated: a win.
+    Checkmate,
+    /// Black has no move and is not in check: a draw.
+    Stalemate,
+    /// Black took a white piece: a draw (the study counts it with the draws).
+    PieceLost,
+    /// The same position (placement and side to move) arose a third time.
+    Repetition,
+    /// Fifty moves by each side without capture or pawn move.
+    FiftyMoves,
+    /// The configured cap on white moves was reached.
+    Cap,
+}
+
+impl MatchEnd {
+    /// Short name for metrics files.
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchEnd::Checkmate => "checkmate",
+            MatchEnd::Stalemate => "stalemate",
+            MatchEnd::PieceLost => "piece-lost",
+            MatchEnd::Repetition => "repetition",
+            MatchEnd::FiftyMoves => "fifty-moves",
+            MatchEnd::Cap => "cap",
+        }
+    }
+}
+
+/// One match from a start position: the position, its history for repetitions,
+/// and the count of white moves.
+pub struct Match {
+    endgame: Endgame,
+    position: Chess,
+    seen: std::collections::HashMap<(Board, Color), u8>,
+    white_moves: u32,
+    cap: u32,
+}
+
+impl Match {
+    /// A match from `start` (white to move), ending after `cap` white moves at most.
+    pub fn new(endgame: Endgame, start: Chess, cap: u32) -> Match {
+        let mut m = Match {
+            endgame,
+            position: start,
+            seen: std::collections::HashMap::new(),
+            white_moves: 0,
+            cap,
+        };
+        m.remember();
+        m
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Chess {
+        &self.position
+    }
+
+    /// White moves played so far.
+    pub fn white_moves(&self) -> u32 {
+        self.white_moves
+    }
+
+    fn remember(&mut self) -> u8 {
+        let count = self
+            .seen
+            .entry((self.position.board().clone(), self.position.turn()))
+            .or_insert(0);
+        *count += 1;
+        *count
+    }
+
+    /// Plays `mv` (legal for the side to move) and says whether the match ended.
+    pub fn play(&mut self, mv: shakmaty::Move) -> Option<MatchEnd> {
+        let white = self.position.turn() == Color::White;
+        self.position.play_unchecked(mv);
+        if white {
+            self.white_moves += 1;
+        }
+        let end = if self.position.is_checkmate() {
+            Some(MatchEnd::Checkmate)
+        } else if self.position.is_stalemate() {
+            Some(MatchEnd::Stalemate)
+        } else if !has_material(self.endgame, self.position.board()) {
+            Some(MatchEnd::PieceLost)
+        } else if self.remember() >= 3 {
+            Some(MatchEnd::Repetition)
+        } else if self.position.halfmoves() >= 100 {
+            Some(MatchEnd::FiftyMoves)
+        } else if !white && self.white_moves >= self.cap {
+            Some(MatchEnd::Cap)
+        } else {
+            None
+        };
+        end
+    }
+}
+
+/// The squares the black king can reach by king steps through squares that are
+/// neither attacked by white nor occupied (its own square not counted): the study's
+/// "section" of the heuristic reward.
+pub fn black_king_region(position: &Chess) -> u32 {
+    let board = position.board();
+    let Some(king) = board.king_of(Color::Black) else {
+        return 0;
+    };
+    let occupied = board.occupied();
+    let blockers = occupied & !shakmaty::Bitboard::from_square(king);
+    let open = |sq: Square| {
+        !occupied.contains(sq) && board.attacks_to(sq, Color::White, blockers).is_empty()
+    };
+    let mut region = shakmaty::Bitboard::EMPTY;
+    let mut frontier = vec![king];
+    while let Some(sq) = frontier.pop() {
+        for next in shakmaty::attacks::king_attacks(sq) {
+            if !region.contains(next) && open(next) {
+                region.add(next);
+                frontier.push(next);
+            }
+        }
+    }
+    region.count() as u32
+}
+
+#[cfg(test)]
+mod match_tests {
+    use super::*;
+
+    fn chess(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    fn play_uci(m: &mut Match, uci: &str) -> Option<MatchEnd> {
+        let mv = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(m.position())
+            .unwrap();
+        m.play(mv)
+    }
+
+    #[test]
+    fn checkmate_and_stalemate_end_the_match() {
+        let mut m = Match::new(Endgame::Kqk, chess("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1"), 50);
+        assert_eq!(play_uci(&mut m, "c1c8"), Some(MatchEnd::Checkmate));
+        assert_eq!(m.white_moves(), 1);
+        let mut m = Match::new(Endgame::Kqk, chess("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1"), 50);
+        assert_eq!(play_uci(&mut m, "c1c7"), Some(MatchEnd::Stalemate));
+    }
+
+    #[test]
+    fn taking_a_piece_and_threefold_repetition_are_draws() {
+        let mut m = Match::new(Endgame::Krk, chess("8/8/8/8/8/8/6R1/K6k b - - 0 1"), 50);
+        assert_eq!(play_uci(&mut m, "h1g2"), Some(MatchEnd::PieceLost));
+        let mut m = Match::new(Endgame::Kqk, chess("7k/8/8/8/8/8/8/KQ6 w - - 0 1"), 50);
+        for uci in ["b1b2", "h8g8", "b2b1", "g8h8", "b1b2", "h8g8", "b2b1"] {
+            assert_eq!(play_uci(&mut m, uci), None, "{uci}");
+        }
+        assert_eq!(play_uci(&mut m, "g8h8"), Some(MatchEnd::Repetition));
+    }
+
+    #[test]
+    fn the_fifty_move_rule_and_the_cap_end_the_match() {
+        let mut m = Match::new(Endgame::Kqk, chess("7k/8/8/8/8/8/8/KQ6 w - - 99 80"), 500);
+        assert_eq!(play_uci(&mut m, "b1b2"), Some(MatchEnd::FiftyMoves));
+        let mut m = Match::new(Endgame::Kqk, chess("7k/8/8/8/8/8/8/KQ6 w - - 0 1"), 1);
+        assert_eq!(play_uci(&mut m, "b1b2"), None);
+        assert_eq!(play_uci(&mut m, "h8g8"), Some(MatchEnd::Cap));
+    }
+
+    #[test]
+    fn the_region_is_flood_filled_through_safe_empty_squares() {
+        // Rook a7 holds the 7th rank and the a-file: black king h8 reaches b8-g8.
+        assert_eq!(black_king_region(&chess("7k/R7/8/8/8/8/8/K7 b - - 0 1")), 6);
+        // Rook cuts the board on the 4th rank: black king on e8 owns ranks 5-8 (32
+        // squares) minus its own.
+        assert_eq!(
+            black_king_region(&chess("4k3/8/8/8/R7/8/8/K7 b - - 0 1")),
+            31
+        );
+        // A lone black king far from everything reaches all free, unattacked squares.
+        let open = black_king_region(&chess("7k/8/8/8/8/8/8/K6Q b - - 0 1"));
+        assert!(open > 30 && open < 63, "{open}");
+    }
+}
