@@ -418,11 +418,11 @@ mod match_tests {
     fn the_region_is_flood_filled_through_safe_empty_squares() {
         // Rook a7 holds the 7th rank and the a-file: black king h8 reaches b8-g8.
         assert_eq!(black_king_region(&chess("7k/R7/8/8/8/8/8/K7 b - - 0 1")), 6);
-        // Rook cuts the board on the 4th rank: black king on e8 owns ranks 5-8 (32
-        // squares) minus its own.
+        // Rook a4 cuts the board on the 4th rank and holds the a-file: black king e8
+        // owns files b-h of ranks 5-8 (28 squares) minus its own.
         assert_eq!(
             black_king_region(&chess("4k3/8/8/8/R7/8/8/K7 b - - 0 1")),
-            31
+            27
         );
         // A lone black king far from everything reaches all free, unattacked squares.
         let open = black_king_region(&chess("7k/8/8/8/8/8/8/K6Q b - - 0 1"));
