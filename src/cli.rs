@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 use crate::backend::BackendChoice;
 use crate::config::{Experiment, load_config};
-use crate::{compare, knight, queen4x4, solve};
+use crate::{compare, endgame, knight, queen4x4, solve};
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
 #[derive(Parser, Debug)]
@@ -117,6 +117,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 queen4x4::train::train_command(&config, study, &overrides)
             }
             Experiment::Knight(study) => knight::train::train_command(&config, study, &overrides),
+            Experiment::Endgame(study) => endgame::train::train_command(&config, study, &overrides),
         },
         Command::Grid {
             config,
@@ -127,7 +128,9 @@ pub fn run(cli: Cli) -> Result<()> {
             Experiment::Queen4x4(study) => {
                 queen4x4::grid::grid_command(&config, study, beta, gamma, &overrides)
             }
-            Experiment::Knight(_) => anyhow::bail!("grid is defined for queen4x4 configs only"),
+            Experiment::Knight(_) | Experiment::Endgame(_) => {
+                anyhow::bail!("grid is defined for queen4x4 configs only")
+            }
         },
         Command::Eval {
             run,
@@ -137,6 +140,9 @@ pub fn run(cli: Cli) -> Result<()> {
         } => match load_config(&run.join("config.toml"))? {
             Experiment::Queen4x4(_) => queen4x4::eval::eval_command(&run, games, seed, backend),
             Experiment::Knight(_) => knight::eval::eval_command(&run, games, seed, backend),
+            Experiment::Endgame(_) => anyhow::bail!(
+                "eval of endgame runs is not implemented yet: see the run's summary.json"
+            ),
         },
         Command::Compare { runs } => compare::compare_command(&runs),
         Command::Solve {

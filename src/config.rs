@@ -6,6 +6,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::endgame::config::EndgameConfig;
 use crate::knight::config::KnightConfig;
 use crate::queen4x4::config::Queen4x4Config;
 
@@ -17,6 +18,8 @@ pub enum Experiment {
     Queen4x4(Queen4x4Config),
     /// A knight checks a fixed king within 10 moves (Solime).
     Knight(KnightConfig),
+    /// Tabular least-best-move Q-learning on 8x8 endgames (Boar 2022).
+    Endgame(EndgameConfig),
 }
 
 /// Reads and validates a config file.
@@ -35,6 +38,7 @@ pub fn parse_config(text: &str) -> Result<Experiment> {
     match &experiment {
         Experiment::Queen4x4(c) => c.validate()?,
         Experiment::Knight(c) => c.validate()?,
+        Experiment::Endgame(c) => c.validate()?,
     }
     Ok(experiment)
 }

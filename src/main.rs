@@ -6,6 +6,7 @@ mod checkpoint;
 mod cli;
 mod compare;
 mod config;
+mod endgame;
 mod files;
 mod knight;
 mod metrics;

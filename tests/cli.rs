@@ -442,3 +442,39 @@ fn the_shipped_endgame_starts_are_valid_positions() {
         }
     }
 }
+
+#[test]
+fn endgame_training_writes_outputs_and_repeats_with_the_same_seed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    for dir in [&a, &b] {
+        let out = train(
+            dir,
+            "configs/endgame-kqk-engine.toml",
+            &["--episodes", "200", "--seed", "1"],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stdout(&out).contains("frozen table"));
+    }
+    let metrics = fs::read_to_string(a.join("metrics.csv")).unwrap();
+    assert_eq!(metrics, fs::read_to_string(b.join("metrics.csv")).unwrap());
+    assert_eq!(metrics.lines().count(), 201);
+    let s = summary(&a);
+    assert_eq!(s["study"], "endgame");
+    assert_eq!(s["optimal"]["moves_to_mate"], 7);
+    assert_eq!(s["study_reported_solved_percent"], 100.0);
+    for file in ["config.toml", "checkpoint.json", "ema_reward.svg"] {
+        assert!(a.join(file).is_file(), "{file}");
+    }
+    let tmp2 = tempfile::tempdir().unwrap();
+    let path = tmp2.path().join("bad.toml");
+    fs::write(
+        &path,
+        "study = \"endgame\"\nendgame = \"krk\"\nfen = \"8/8/1K6/8/3k4/7Q/8/8 w - - 0 1\"\n",
+    )
+    .unwrap();
+    assert_one_line_error(
+        &train(&tmp2.path().join("r"), path.to_str().unwrap(), &[]),
+        "not KRK",
+    );
+}

@@ -320,7 +320,7 @@ impl Match {
         if white {
             self.white_moves += 1;
         }
-        let end = if self.position.is_checkmate() {
+        if self.position.is_checkmate() {
             Some(MatchEnd::Checkmate)
         } else if self.position.is_stalemate() {
             Some(MatchEnd::Stalemate)
@@ -334,8 +334,7 @@ impl Match {
             Some(MatchEnd::Cap)
         } else {
             None
-        };
-        end
+        }
     }
 }
 

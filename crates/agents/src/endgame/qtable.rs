@@ -139,14 +139,14 @@ impl LeastBestQ {
             .iter()
             .filter(|m| self.value_at(key, m) == best)
             .collect();
-        ties[rng.random_range(0..ties.len())].clone()
+        *ties[rng.random_range(0..ties.len())]
     }
 
     /// Epsilon-greedy over legal moves.
     pub fn choose(&self, position: &Chess, epsilon: f64, rng: &mut impl Rng) -> Move {
         if rng.random::<f64>() < epsilon {
             let moves = position.legal_moves();
-            moves[rng.random_range(0..moves.len())].clone()
+            moves[rng.random_range(0..moves.len())]
         } else {
             self.greedy(position, rng)
         }
@@ -161,7 +161,7 @@ impl LeastBestQ {
             .iter()
             .map(|b| {
                 let mut next = after_white.clone();
-                next.play_unchecked(b.clone());
+                next.play_unchecked(*b);
                 if has_material(self.endgame, next.board()) {
                     self.best_value(&next)
                 } else {
@@ -205,7 +205,7 @@ mod tests {
 
     fn after(position: &Chess, m: &Move) -> Chess {
         let mut p = position.clone();
-        p.play_unchecked(m.clone());
+        p.play_unchecked(*m);
         p
     }
 
@@ -222,7 +222,7 @@ mod tests {
         // first reply, 4 after the others (any white move there).
         for (i, b) in replies.iter().enumerate() {
             let next = after(&s1, b);
-            let w = next.legal_moves()[0].clone();
+            let w = next.legal_moves()[0];
             let value = if i == 0 { 10.0 } else { 4.0 };
             q.table.insert((position_key(&next), move_code(&w)), value);
         }

@@ -1,0 +1,276 @@
+//! `burnmate train` for an endgame config: one start position, one run of matches.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use burnmate_agents::endgame::{LeastBestQ, QEntry};
+use burnmate_env::endgame::{Endgame, MatchEnd, parse_start};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use shakmaty::{Chess, EnPassantMode, fen::Fen};
+
+use crate::cli::RunOverrides;
+use crate::config::{Experiment, to_toml};
+use crate::endgame::config::{EndgameConfig, Exploration, RewardKind};
+use crate::endgame::game::{Arena, mate_in};
+use crate::files::{create_run_dir, write_atomic};
+use crate::metrics::{EpisodeRow, MetricsRecorder};
+use crate::progress::episode_bar;
+use crate::queen4x4::train::{config_stem, write_ema_plots};
+use crate::solve::load_or_build;
+
+/// Seed offset of the evaluation games.
+const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
+
+/// Greedy play of the frozen table after training.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EndgameEval {
+    /// Games played from the run's start.
+    pub games: u64,
+    /// Share of them mated.
+    pub win_rate: f64,
+    /// Mean white moves in the won games (0 if none).
+    pub mean_moves_won: f64,
+    /// Mean extra moves over the exact optimum in the won games.
+    pub mean_excess_moves: f64,
+}
+
+/// Everything an endgame run reports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EndgameSummary {
+    /// Always "endgame".
+    pub study: String,
+    /// kqk, krk or kbbk.
+    pub endgame: String,
+    /// The start position.
+    pub start_fen: String,
+    /// Matches played.
+    pub episodes: u64,
+    /// Share of training matches won.
+    pub win_rate: f64,
+    /// Mean white moves per training match.
+    pub mean_moves: f64,
+    /// Training wall time.
+    pub wall_seconds: f64,
+    /// Matches per second.
+    pub episodes_per_second: f64,
+    /// The table needs no Burn device.
+    pub backend: String,
+    /// Run seed.
+    pub seed: u64,
+    /// Q-table entries after training.
+    pub table_entries: usize,
+    /// Frozen greedy play from the start.
+    pub eval: EndgameEval,
+    /// Exact optimum from the start: mate in this many white moves.
+    pub optimal: Optimal,
+    /// The study's Table 3.2 share (%) for this endgame and setting.
+    pub study_reported_solved_percent: Option<f64>,
+}
+
+/// The exact optimum from the start.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Optimal {
+    /// White moves to mate against perfect defence.
+    pub moves_to_mate: Option<u32>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TableCheckpoint {
+    format: String,
+    endgame: String,
+    checksum: u64,
+    entries: Vec<QEntry>,
+}
+
+fn entries_checksum(entries: &[QEntry]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for e in entries {
+        for byte in e
+            .position
+            .to_le_bytes()
+            .into_iter()
+            .chain(e.mv.to_le_bytes())
+            .chain(e.value.to_le_bytes())
+        {
+            h = (h ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// The start position a config names.
+pub fn start_position(endgame: Endgame, config: &EndgameConfig) -> Result<Chess> {
+    if !config.fen.trim().is_empty() {
+        return Ok(parse_start(endgame, &config.fen)?);
+    }
+    let text = include_str_for(endgame);
+    let fen = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .nth(config.start)
+        .with_context(|| {
+            format!(
+                "no start {} among the shipped {} starts",
+                config.start,
+                endgame.name()
+            )
+        })?;
+    Ok(parse_start(
+        endgame,
+        fen.split("  #").next().unwrap_or(fen),
+    )?)
+}
+
+fn include_str_for(endgame: Endgame) -> &'static str {
+    match endgame {
+        Endgame::Kqk => include_str!("../../assets/endgame-kqk.fen"),
+        Endgame::Krk => include_str!("../../assets/endgame-krk.fen"),
+        Endgame::Kbbk => include_str!("../../assets/endgame-kbbk.fen"),
+    }
+}
+
+fn reported(config: &EndgameConfig) -> Option<f64> {
+    let table: serde_json::Value =
+        serde_json::from_str(include_str!("../../assets/endgame-reported.json")).ok()?;
+    let reward = match config.reward {
+        RewardKind::Engine => "engine",
+        RewardKind::Heuristic => "heuristic",
+    };
+    let exploration = match config.exploration {
+        Exploration::Static => "static",
+        Exploration::Decaying => "decaying",
+    };
+    table
+        .get(format!("{reward}-{exploration}"))?
+        .get(&config.endgame)?
+        .as_f64()
+}
+
+/// `burnmate train CONFIG` for an endgame config.
+pub fn train_command(path: &Path, config: EndgameConfig, overrides: &RunOverrides) -> Result<()> {
+    let config = config.with_overrides(overrides);
+    config.validate()?;
+    let endgame = Endgame::parse(&config.endgame).expect("validated");
+    let start = start_position(endgame, &config)?;
+    let tablebase = load_or_build(endgame, Path::new("tablebases"))?;
+    let stem = config_stem(path);
+    let dir = create_run_dir(overrides.out.as_deref(), &stem)?;
+    write_atomic(
+        &dir.join("config.toml"),
+        to_toml(&Experiment::Endgame(config.clone()))?.as_bytes(),
+    )?;
+    let arena = Arena {
+        endgame,
+        tablebase: &tablebase,
+        config: &config,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let mut q = LeastBestQ::new(endgame, config.alpha, config.gamma);
+    let mut metrics = MetricsRecorder::create(&dir.join("metrics.csv"), &[])?;
+    let bar = episode_bar(config.episodes, &stem);
+    let started = Instant::now();
+    let mut wins = 0;
+    for n in 0..config.episodes {
+        let epsilon = config.epsilon_after(wins);
+        let result = arena.play(&mut q, &start, epsilon, true, &mut rng);
+        let won = result.end == MatchEnd::Checkmate;
+        wins += u64::from(won);
+        metrics.record(
+            EpisodeRow {
+                episode: n,
+                reward: result.reward,
+                moves: result.white_moves,
+                outcome: result.end.name(),
+                epsilon,
+                won,
+            },
+            &[],
+        )?;
+        if (n + 1) % 100 == 0 || n + 1 == config.episodes {
+            bar.set_position(n + 1);
+            bar.set_message(format!("won {wins}"));
+        }
+    }
+    let wall_seconds = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    metrics.finish()?;
+
+    let entries = q.entries();
+    let checkpoint = TableCheckpoint {
+        format: "burnmate-endgame-qtable-v1".into(),
+        endgame: config.endgame.clone(),
+        checksum: entries_checksum(&entries),
+        entries,
+    };
+    crate::checkpoint::save(&dir.join("checkpoint.json"), &checkpoint)?;
+
+    let optimal = Optimal {
+        moves_to_mate: mate_in(&tablebase, &start),
+    };
+    let mut eval_rng = ChaCha8Rng::seed_from_u64(config.seed.wrapping_add(EVAL_SEED_OFFSET));
+    let (mut won, mut moves, mut excess) = (0u64, 0u64, 0i64);
+    for _ in 0..config.eval_games {
+        let r = arena.play(&mut q, &start, 0.0, false, &mut eval_rng);
+        if r.end == MatchEnd::Checkmate {
+            won += 1;
+            moves += u64::from(r.white_moves);
+            excess += i64::from(r.white_moves) - i64::from(optimal.moves_to_mate.unwrap_or(0));
+        }
+    }
+    let eval = EndgameEval {
+        games: config.eval_games,
+        win_rate: won as f64 / config.eval_games as f64,
+        mean_moves_won: if won > 0 {
+            moves as f64 / won as f64
+        } else {
+            0.0
+        },
+        mean_excess_moves: if won > 0 {
+            excess as f64 / won as f64
+        } else {
+            0.0
+        },
+    };
+    let summary = EndgameSummary {
+        study: "endgame".into(),
+        endgame: config.endgame.clone(),
+        start_fen: Fen::from_position(&start, EnPassantMode::Legal).to_string(),
+        episodes: config.episodes,
+        win_rate: metrics.win_rate(),
+        mean_moves: metrics.mean_moves(),
+        wall_seconds,
+        episodes_per_second: config.episodes as f64 / wall_seconds.max(1e-9),
+        backend: "none (tabular)".into(),
+        seed: config.seed,
+        table_entries: q.len(),
+        eval,
+        optimal,
+        study_reported_solved_percent: reported(&config),
+    };
+    write_atomic(
+        &dir.join("summary.json"),
+        serde_json::to_string_pretty(&summary)?.as_bytes(),
+    )?;
+    write_ema_plots(&dir, &metrics)?;
+    println!("run directory   {}", dir.display());
+    println!("start           {}", summary.start_fen);
+    println!(
+        "training        {} matches in {:.1} s ({:.0}/s), {:.1} % won",
+        summary.episodes,
+        wall_seconds,
+        summary.episodes_per_second,
+        100.0 * summary.win_rate
+    );
+    println!(
+        "frozen table    mates in {:.0} % of {} games, {:.2} moves (optimal {})",
+        100.0 * eval.win_rate,
+        eval.games,
+        eval.mean_moves_won,
+        optimal.moves_to_mate.map_or("-".into(), |m| m.to_string())
+    );
+    Ok(())
+}
