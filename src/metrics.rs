@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use anyhow::Result;
+use serde::{Deserialize, Serialize};
 
 use crate::files::StreamedFile;
 
@@ -24,6 +25,27 @@ pub struct EpisodeRow {
     pub epsilon: f64,
     /// Whether the episode was won.
     pub won: bool,
+}
+
+/// What every run reports about its training (flattened into `summary.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainingStats {
+    /// Training episodes.
+    pub episodes: u64,
+    /// Mean episode reward over all training episodes (the studies' measure).
+    pub mean_reward: f64,
+    /// Mean moves per training episode.
+    pub mean_moves: f64,
+    /// Share of training episodes won.
+    pub win_rate: f64,
+    /// Training wall time.
+    pub wall_seconds: f64,
+    /// Training episodes per second.
+    pub episodes_per_second: f64,
+    /// Burn backend (or none, for tables).
+    pub backend: String,
+    /// Run seed.
+    pub seed: u64,
 }
 
 /// An exponential moving average, started at the first value.
@@ -134,6 +156,20 @@ impl MetricsRecorder {
             self.reward_curve.last().copied().unwrap_or(0.0),
             self.moves_curve.last().copied().unwrap_or(0.0),
         )
+    }
+
+    /// The training statistics of the episodes recorded so far.
+    pub fn stats(&self, wall_seconds: f64, backend: &str, seed: u64) -> TrainingStats {
+        TrainingStats {
+            episodes: self.episodes,
+            mean_reward: self.mean_reward(),
+            mean_moves: self.mean_moves(),
+            win_rate: self.win_rate(),
+            wall_seconds,
+            episodes_per_second: self.episodes as f64 / wall_seconds.max(1e-9),
+            backend: backend.to_string(),
+            seed,
+        }
     }
 
     /// Renames `metrics.csv` into place.

@@ -16,7 +16,7 @@ use crate::config::{Experiment, to_toml};
 use crate::endgame::config::{EndgameConfig, Exploration, RewardKind};
 use crate::endgame::game::{Arena, mate_in};
 use crate::files::{create_run_dir, write_atomic};
-use crate::metrics::{EpisodeRow, MetricsRecorder};
+use crate::metrics::{EpisodeRow, MetricsRecorder, TrainingStats};
 use crate::progress::episode_bar;
 use crate::queen4x4::train::{config_stem, write_ema_plots};
 use crate::solve::load_or_build;
@@ -46,20 +46,9 @@ pub struct EndgameSummary {
     pub endgame: String,
     /// The start position.
     pub start_fen: String,
-    /// Matches played.
-    pub episodes: u64,
-    /// Share of training matches won.
-    pub win_rate: f64,
-    /// Mean white moves per training match.
-    pub mean_moves: f64,
-    /// Training wall time.
-    pub wall_seconds: f64,
-    /// Matches per second.
-    pub episodes_per_second: f64,
-    /// The table needs no Burn device.
-    pub backend: String,
-    /// Run seed.
-    pub seed: u64,
+    /// Training statistics (reward: sum of a match's rewards).
+    #[serde(flatten)]
+    pub training: TrainingStats,
     /// Q-table entries after training.
     pub table_entries: usize,
     /// Frozen greedy play from the start.
@@ -239,13 +228,7 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &RunOverride
         study: "endgame".into(),
         endgame: config.endgame.clone(),
         start_fen: Fen::from_position(&start, EnPassantMode::Legal).to_string(),
-        episodes: config.episodes,
-        win_rate: metrics.win_rate(),
-        mean_moves: metrics.mean_moves(),
-        wall_seconds,
-        episodes_per_second: config.episodes as f64 / wall_seconds.max(1e-9),
-        backend: "none (tabular)".into(),
-        seed: config.seed,
+        training: metrics.stats(wall_seconds, "none (tabular)", config.seed),
         table_entries: q.len(),
         eval,
         optimal,
@@ -260,10 +243,10 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &RunOverride
     println!("start           {}", summary.start_fen);
     println!(
         "training        {} matches in {:.1} s ({:.0}/s), {:.1} % won",
-        summary.episodes,
+        summary.training.episodes,
         wall_seconds,
-        summary.episodes_per_second,
-        100.0 * summary.win_rate
+        summary.training.episodes_per_second,
+        100.0 * summary.training.win_rate
     );
     println!(
         "frozen table    mates in {:.0} % of {} games, {:.2} moves (optimal {})",

@@ -3,6 +3,8 @@
 use burnmate_oracle::knight::KnightOptimum;
 use serde::{Deserialize, Serialize};
 
+use crate::metrics::TrainingStats;
+
 use crate::knight::config::KnightAgentKind;
 
 /// The study's Table 1 over a number of games.
@@ -31,22 +33,9 @@ pub struct KnightSummary {
     pub study: String,
     /// Which agent.
     pub agent: KnightAgentKind,
-    /// Training episodes.
-    pub episodes: u64,
-    /// Mean cumulative reward over training episodes.
-    pub mean_reward: f64,
-    /// Mean moves over training episodes.
-    pub mean_moves: f64,
-    /// Share of training episodes won.
-    pub win_rate: f64,
-    /// Training wall time.
-    pub wall_seconds: f64,
-    /// Training episodes per second.
-    pub episodes_per_second: f64,
-    /// Burn backend.
-    pub backend: String,
-    /// Run seed.
-    pub seed: u64,
+    /// Training statistics.
+    #[serde(flatten)]
+    pub training: TrainingStats,
     /// Table 1 after training.
     pub eval: KnightEval,
     /// Optimal play over the same start distribution.

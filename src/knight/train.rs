@@ -41,7 +41,10 @@ pub fn train_command(path: &Path, config: KnightConfig, overrides: &RunOverrides
     println!("run directory   {}", dir.display());
     println!(
         "training        {} episodes in {:.1} s ({:.0} episodes/s) on {}",
-        summary.episodes, summary.wall_seconds, summary.episodes_per_second, summary.backend
+        summary.training.episodes,
+        summary.training.wall_seconds,
+        summary.training.episodes_per_second,
+        summary.training.backend
     );
     print_table(&summary.eval, summary.study_reported.as_ref());
     Ok(())
@@ -122,14 +125,7 @@ pub fn train_run(
     let summary = KnightSummary {
         study: "knight".into(),
         agent: config.agent,
-        episodes: config.episodes,
-        mean_reward: metrics.mean_reward(),
-        mean_moves: metrics.mean_moves(),
-        win_rate: metrics.win_rate(),
-        wall_seconds,
-        episodes_per_second: config.episodes as f64 / wall_seconds.max(1e-9),
-        backend: config.backend.name().into(),
-        seed: config.seed,
+        training: metrics.stats(wall_seconds, config.backend.name(), config.seed),
         eval: evaluate(
             &mut learner,
             config.eval_games,

@@ -102,7 +102,11 @@ fn markdown(results: &[Cell]) -> String {
         let _ = writeln!(
             md,
             "| {gamma} | {beta:e} | {:.5} | {:.5} | {:.4} | {:.3} | {:.3} |",
-            s.mean_reward, s.mean_moves, s.eval.win_rate, s.eval.mean_moves, s.optimal.mean_moves
+            s.training.mean_reward,
+            s.training.mean_moves,
+            s.eval.win_rate,
+            s.eval.mean_moves,
+            s.optimal.mean_moves
         );
     }
     md
@@ -116,7 +120,11 @@ fn write_tables(root: &Path, results: &[Cell]) -> Result<()> {
         let _ = writeln!(
             csv,
             "{gamma},{beta},{},{},{},{},{}",
-            s.mean_reward, s.mean_moves, s.eval.win_rate, s.eval.mean_moves, s.episodes_per_second
+            s.training.mean_reward,
+            s.training.mean_moves,
+            s.eval.win_rate,
+            s.eval.mean_moves,
+            s.training.episodes_per_second
         );
     }
     write_atomic(&root.join("grid.csv"), csv.as_bytes())?;
@@ -128,10 +136,10 @@ fn write_plots(root: &Path, config: &Queen4x4Config, results: &[Cell]) -> Result
         (
             "grid_reward.svg",
             "Mean reward after training",
-            (|s: &Summary| s.mean_reward) as fn(&Summary) -> f64,
+            (|s: &Summary| s.training.mean_reward) as fn(&Summary) -> f64,
         ),
         ("grid_moves.svg", "Mean moves per game", |s: &Summary| {
-            s.mean_moves
+            s.training.mean_moves
         }),
     ] {
         let series: Vec<Series> = config

@@ -4,6 +4,8 @@ use burnmate_agents::luo::{Algorithm, UpdateRule};
 use burnmate_oracle::queen4x4::Queen4x4Optimum;
 use serde::{Deserialize, Serialize};
 
+use crate::metrics::TrainingStats;
+
 /// Greedy-play results after training.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvalReport {
@@ -37,22 +39,9 @@ pub struct Summary {
     pub algorithm: Algorithm,
     /// Update rule.
     pub update: UpdateRule,
-    /// Training episodes.
-    pub episodes: u64,
-    /// Mean episode reward over all training episodes (the study's measure).
-    pub mean_reward: f64,
-    /// Mean white moves over all training episodes (the study's measure).
-    pub mean_moves: f64,
-    /// Share of training episodes that ended in mate.
-    pub win_rate: f64,
-    /// Training wall time.
-    pub wall_seconds: f64,
-    /// Training episodes per second.
-    pub episodes_per_second: f64,
-    /// Burn backend.
-    pub backend: String,
-    /// Run seed.
-    pub seed: u64,
+    /// Training statistics.
+    #[serde(flatten)]
+    pub training: TrainingStats,
     /// Greedy play after training.
     pub eval: EvalReport,
     /// Exact optimum over the same start distribution.

@@ -52,7 +52,10 @@ fn print_summary(dir: &Path, s: &Summary) {
     println!("run directory   {}", dir.display());
     println!(
         "training        {} episodes in {:.1} s ({:.0} episodes/s) on {}",
-        s.episodes, s.wall_seconds, s.episodes_per_second, s.backend
+        s.training.episodes,
+        s.training.wall_seconds,
+        s.training.episodes_per_second,
+        s.training.backend
     );
     println!(
         "                {:>12} {:>12} {:>12}",
@@ -63,13 +66,13 @@ fn print_summary(dir: &Path, s: &Summary) {
     let fmt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.5}"));
     println!(
         "mean reward     {:>12.5} {:>12} {:>12.5}",
-        s.mean_reward,
+        s.training.mean_reward,
         fmt(study.map(|r| r.mean_reward)),
         best_reward
     );
     println!(
         "mean moves      {:>12.5} {:>12} {:>12.5}",
-        s.mean_moves,
+        s.training.mean_moves,
         fmt(study.and_then(|r| r.mean_moves)),
         best_moves
     );
@@ -140,14 +143,7 @@ pub fn train_run(
         study: "queen4x4".into(),
         algorithm: config.algorithm,
         update: config.update,
-        episodes: config.episodes,
-        mean_reward: metrics.mean_reward(),
-        mean_moves: metrics.mean_moves(),
-        win_rate: metrics.win_rate(),
-        wall_seconds,
-        episodes_per_second: config.episodes as f64 / wall_seconds.max(1e-9),
-        backend: config.backend.name().into(),
-        seed: config.seed,
+        training: metrics.stats(wall_seconds, config.backend.name(), config.seed),
         eval,
         optimal: Queen4x4Solution::solve().optimum(),
         study_reported: reported(config.algorithm),
