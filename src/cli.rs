@@ -140,9 +140,7 @@ pub fn run(cli: Cli) -> Result<()> {
         } => match load_config(&run.join("config.toml"))? {
             Experiment::Queen4x4(_) => queen4x4::eval::eval_command(&run, games, seed, backend),
             Experiment::Knight(_) => knight::eval::eval_command(&run, games, seed, backend),
-            Experiment::Endgame(_) => anyhow::bail!(
-                "eval of endgame runs is not implemented yet: see the run's summary.json"
-            ),
+            Experiment::Endgame(_) => endgame::train::eval_command(&run, games, seed),
         },
         Command::Compare { runs } => compare::compare_command(&runs),
         Command::Solve {

@@ -466,6 +466,9 @@ fn endgame_training_writes_outputs_and_repeats_with_the_same_seed() {
     for file in ["config.toml", "checkpoint.json", "ema_reward.svg"] {
         assert!(a.join(file).is_file(), "{file}");
     }
+    let eval = burnmate(&["eval", a.to_str().unwrap(), "--games", "5"]);
+    assert!(eval.status.success(), "{}", stderr(&eval));
+    assert!(stdout(&eval).contains("of 5 games") && stdout(&eval).contains("(optimal 7)"));
     let tmp2 = tempfile::tempdir().unwrap();
     let path = tmp2.path().join("bad.toml");
     fs::write(

@@ -91,6 +91,71 @@ fn entries_checksum(entries: &[QEntry]) -> u64 {
     h
 }
 
+/// Lets the frozen greedy table play `games` games from `start`.
+pub fn evaluate(
+    arena: &Arena,
+    q: &mut LeastBestQ,
+    start: &Chess,
+    games: u64,
+    seed: u64,
+) -> EndgameEval {
+    let optimal = mate_in(arena.tablebase, start).unwrap_or(0);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut won, mut moves) = (0u64, 0u64);
+    for _ in 0..games {
+        let r = arena.play(q, start, 0.0, false, &mut rng);
+        if r.end == MatchEnd::Checkmate {
+            won += 1;
+            moves += u64::from(r.white_moves);
+        }
+    }
+    let mean_moves_won = if won > 0 {
+        moves as f64 / won as f64
+    } else {
+        0.0
+    };
+    EndgameEval {
+        games,
+        win_rate: won as f64 / games.max(1) as f64,
+        mean_moves_won,
+        mean_excess_moves: if won > 0 {
+            mean_moves_won - f64::from(optimal)
+        } else {
+            0.0
+        },
+    }
+}
+
+/// `burnmate eval RUN` for an endgame run: the frozen table from the run's start.
+pub fn eval_command(run: &Path, games: u64, seed: u64) -> Result<()> {
+    let config = match crate::config::load_config(&run.join("config.toml"))? {
+        Experiment::Endgame(c) => c,
+        _ => anyhow::bail!("{} is not an endgame run", run.display()),
+    };
+    let endgame = Endgame::parse(&config.endgame).expect("validated");
+    let start = start_position(endgame, &config)?;
+    let path = run.join("checkpoint.json");
+    let file: TableCheckpoint = crate::checkpoint::load(&path)?;
+    crate::checkpoint::verify(&path, file.checksum, entries_checksum(&file.entries))?;
+    let mut q = LeastBestQ::from_entries(endgame, config.alpha, config.gamma, &file.entries);
+    let tablebase = load_or_build(endgame, Path::new("tablebases"))?;
+    let arena = Arena {
+        endgame,
+        tablebase: &tablebase,
+        config: &config,
+    };
+    let eval = evaluate(&arena, &mut q, &start, games, seed);
+    println!("run             {}", run.display());
+    println!(
+        "frozen table    mates in {:.1} % of {} games, {:.2} moves (optimal {})",
+        100.0 * eval.win_rate,
+        eval.games,
+        eval.mean_moves_won,
+        mate_in(&tablebase, &start).map_or("-".into(), |m| m.to_string())
+    );
+    Ok(())
+}
+
 /// The start position a config names.
 pub fn start_position(endgame: Endgame, config: &EndgameConfig) -> Result<Chess> {
     if !config.fen.trim().is_empty() {
@@ -200,30 +265,13 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &RunOverride
     let optimal = Optimal {
         moves_to_mate: mate_in(&tablebase, &start),
     };
-    let mut eval_rng = ChaCha8Rng::seed_from_u64(config.seed.wrapping_add(EVAL_SEED_OFFSET));
-    let (mut won, mut moves, mut excess) = (0u64, 0u64, 0i64);
-    for _ in 0..config.eval_games {
-        let r = arena.play(&mut q, &start, 0.0, false, &mut eval_rng);
-        if r.end == MatchEnd::Checkmate {
-            won += 1;
-            moves += u64::from(r.white_moves);
-            excess += i64::from(r.white_moves) - i64::from(optimal.moves_to_mate.unwrap_or(0));
-        }
-    }
-    let eval = EndgameEval {
-        games: config.eval_games,
-        win_rate: won as f64 / config.eval_games as f64,
-        mean_moves_won: if won > 0 {
-            moves as f64 / won as f64
-        } else {
-            0.0
-        },
-        mean_excess_moves: if won > 0 {
-            excess as f64 / won as f64
-        } else {
-            0.0
-        },
-    };
+    let eval = evaluate(
+        &arena,
+        &mut q,
+        &start,
+        config.eval_games,
+        config.seed.wrapping_add(EVAL_SEED_OFFSET),
+    );
     let summary = EndgameSummary {
         study: "endgame".into(),
         endgame: config.endgame.clone(),
