@@ -10,6 +10,7 @@ mod endgame;
 mod files;
 mod knight;
 mod metrics;
+mod outputs;
 mod plot;
 mod progress;
 mod queen4x4;

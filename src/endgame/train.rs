@@ -17,8 +17,9 @@ use crate::endgame::config::{EndgameConfig, Exploration, RewardKind};
 use crate::endgame::game::{Arena, mate_in};
 use crate::files::{create_run_dir, write_atomic};
 use crate::metrics::{EpisodeRow, MetricsRecorder, TrainingStats};
+use crate::outputs::write_summary_and_plots;
 use crate::progress::episode_bar;
-use crate::queen4x4::train::{config_stem, write_ema_plots};
+use crate::queen4x4::train::config_stem;
 use crate::solve::load_or_build;
 
 /// Seed offset of the evaluation games.
@@ -282,11 +283,7 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &RunOverride
         optimal,
         study_reported_solved_percent: reported(&config),
     };
-    write_atomic(
-        &dir.join("summary.json"),
-        serde_json::to_string_pretty(&summary)?.as_bytes(),
-    )?;
-    write_ema_plots(&dir, &metrics)?;
+    write_summary_and_plots(&dir, &summary, &metrics)?;
     println!("run directory   {}", dir.display());
     println!("start           {}", summary.start_fen);
     println!(

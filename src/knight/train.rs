@@ -20,8 +20,9 @@ use crate::knight::eval::{evaluate, print_table};
 use crate::knight::model_file::{self, Learner};
 use crate::knight::summary::{KnightSummary, reported};
 use crate::metrics::{EpisodeRow, MetricsRecorder};
+use crate::outputs::write_summary_and_plots;
 use crate::progress::episode_bar;
-use crate::queen4x4::train::{config_stem, write_ema_plots};
+use crate::queen4x4::train::config_stem;
 
 /// Seed offset of the evaluation games.
 const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
@@ -134,10 +135,6 @@ pub fn train_run(
         optimal: knight_optimum(),
         study_reported: reported(config.agent),
     };
-    write_atomic(
-        &dir.join("summary.json"),
-        serde_json::to_string_pretty(&summary)?.as_bytes(),
-    )?;
-    write_ema_plots(dir, &metrics)?;
+    write_summary_and_plots(dir, &summary, &metrics)?;
     Ok(summary)
 }

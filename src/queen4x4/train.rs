@@ -15,7 +15,7 @@ use crate::cli::RunOverrides;
 use crate::config::{Experiment, to_toml};
 use crate::files::{create_run_dir, write_atomic};
 use crate::metrics::{EpisodeRow, MetricsRecorder};
-use crate::plot::{Series, line_chart, thin};
+use crate::outputs::write_summary_and_plots;
 use crate::progress::episode_bar;
 use crate::queen4x4::config::Queen4x4Config;
 use crate::queen4x4::eval::evaluate;
@@ -148,40 +148,8 @@ pub fn train_run(
         optimal: Queen4x4Solution::solve().optimum(),
         study_reported: reported(config.algorithm),
     };
-    write_atomic(
-        &dir.join("summary.json"),
-        serde_json::to_string_pretty(&summary)?.as_bytes(),
-    )?;
-    write_ema_plots(dir, &metrics)?;
+    write_summary_and_plots(dir, &summary, &metrics)?;
     Ok(summary)
-}
-
-/// Writes `ema_reward.svg` and `ema_moves.svg` (the studies' training curves).
-pub fn write_ema_plots(dir: &Path, metrics: &MetricsRecorder) -> Result<()> {
-    for (file, title, label, curve) in [
-        (
-            "ema_reward.svg",
-            "EMA reward per episode",
-            "reward (EMA, alpha 2/2001)",
-            &metrics.reward_curve,
-        ),
-        (
-            "ema_moves.svg",
-            "EMA moves per episode",
-            "moves (EMA, alpha 2/2001)",
-            &metrics.moves_curve,
-        ),
-    ] {
-        let series = [Series {
-            name: label.into(),
-            points: thin(curve, 2000),
-        }];
-        write_atomic(
-            &dir.join(file),
-            line_chart(title, "episode", label, &series).as_bytes(),
-        )?;
-    }
-    Ok(())
 }
 
 /// A sub-directory path for one grid cell.

@@ -76,23 +76,34 @@ fn autodiff_step(
         .mul_scalar(0.5)
         .sum();
     let grads = loss.backward();
-    let step = |param: Tensor<2>, value: &[f32]| -> Vec<f32> {
-        let g = param
-            .grad(&grads)
-            .unwrap()
-            .into_data()
-            .try_into_vec::<f32>()
-            .unwrap();
-        value.iter().zip(g).map(|(v, g)| v - ETA * g).collect()
+    let sgd = |gradient: Vec<f32>, value: &[f32]| -> Vec<f32> {
+        value
+            .iter()
+            .zip(gradient)
+            .map(|(v, g)| v - ETA * g)
+            .collect()
     };
-    let step1 = |param: Tensor<1>, value: &[f32]| -> Vec<f32> {
-        let g = param
-            .grad(&grads)
-            .unwrap()
-            .into_data()
-            .try_into_vec::<f32>()
-            .unwrap();
-        value.iter().zip(g).map(|(v, g)| v - ETA * g).collect()
+    let step = |param: Tensor<2>, value: &[f32]| {
+        sgd(
+            param
+                .grad(&grads)
+                .unwrap()
+                .into_data()
+                .try_into_vec::<f32>()
+                .unwrap(),
+            value,
+        )
+    };
+    let step1 = |param: Tensor<1>, value: &[f32]| {
+        sgd(
+            param
+                .grad(&grads)
+                .unwrap()
+                .into_data()
+                .try_into_vec::<f32>()
+                .unwrap(),
+            value,
+        )
     };
     MlpWeights {
         w1: step(net.hidden.weight.val(), &w.w1),
