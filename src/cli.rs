@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 use crate::backend::BackendChoice;
 use crate::config::{Experiment, load_config};
-use crate::{compare, endgame, knight, queen4x4, solve};
+use crate::{compare, endgame, knight, queen4x4, selfplay, solve};
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
 #[derive(Parser, Debug)]
@@ -29,9 +29,15 @@ pub struct RunOverrides {
     /// Seed of the run's random number generator.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Number of training episodes.
+    /// Number of training episodes (games for selfplay).
     #[arg(long)]
     pub episodes: Option<u64>,
+    /// selfplay: games played side by side, batched through each network.
+    #[arg(long)]
+    pub envs: Option<usize>,
+    /// selfplay: continue from this run's checkpoint (into a new run directory).
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -97,15 +103,59 @@ enum Command {
     Play {
         /// A run directory written by `train`.
         run: PathBuf,
-        /// Start position, e.g. "Qa1 Ka2 / Kc2" (white pieces / black king).
+        /// queen4x4: start position, e.g. "Qa1 Ka2 / Kc2" (white pieces / black king).
         #[arg(long, default_value = "Qa1 Ka2 / Kc2")]
         start: String,
-        /// Seed of the black king's random moves.
+        /// endgame: start position as FEN, white to move (default: the run's start).
+        #[arg(long)]
+        fen: Option<String>,
+        /// endgame: save the game as PGN to this new file.
+        #[arg(long)]
+        pgn: Option<PathBuf>,
+        /// Seed of the defender's random moves or tie breaks.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Stop after this many white moves.
+        /// queen4x4: stop after this many white moves.
         #[arg(long, default_value_t = 50)]
         max_moves: u32,
+    },
+    /// Run a study's whole grid of runs and write its tables and plots (resumable).
+    Study {
+        #[command(subcommand)]
+        study: StudyCommand,
+    },
+}
+
+/// The studies `burnmate study` runs.
+#[derive(Subcommand, Debug)]
+enum StudyCommand {
+    /// Boar 2022: 3 endgames x engine/heuristic reward x static/decaying exploration
+    /// x start positions x runs, each run of `--matches` matches; Table 3.2.
+    Endgame {
+        /// Study directory; rerunning with the same options resumes it.
+        #[arg(long, default_value = "runs/study-endgame")]
+        out: PathBuf,
+        /// Endgames (comma-separated).
+        #[arg(long, value_delimiter = ',', default_value = "kqk,krk,kbbk")]
+        endgames: Vec<String>,
+        /// Shipped start positions per endgame (the first N of 10).
+        #[arg(long, default_value_t = 10)]
+        starts: usize,
+        /// Runs (seeds) per start position and setting.
+        #[arg(long, default_value_t = 10)]
+        runs: u64,
+        /// Matches per run.
+        #[arg(long, default_value_t = 5000)]
+        matches: u64,
+        /// Decay base of the decaying exploration (the study: 1.1, also 1.01).
+        #[arg(long, default_value_t = 1.1)]
+        decay: f64,
+        /// The defender: perfect, random or stockfish.
+        #[arg(long, default_value = "perfect")]
+        opponent: String,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
     },
 }
 
@@ -113,6 +163,12 @@ enum Command {
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Train { config, overrides } => match load_config(&config)? {
+            Experiment::Selfplay(study) => {
+                selfplay::train::train_command(&config, study, &overrides)
+            }
+            _ if overrides.envs.is_some() || overrides.resume.is_some() => {
+                anyhow::bail!("--envs and --resume apply to selfplay configs only")
+            }
             Experiment::Queen4x4(study) => {
                 queen4x4::train::train_command(&config, study, &overrides)
             }
@@ -128,9 +184,7 @@ pub fn run(cli: Cli) -> Result<()> {
             Experiment::Queen4x4(study) => {
                 queen4x4::grid::grid_command(&config, study, beta, gamma, &overrides)
             }
-            Experiment::Knight(_) | Experiment::Endgame(_) => {
-                anyhow::bail!("grid is defined for queen4x4 configs only")
-            }
+            _ => anyhow::bail!("grid is defined for queen4x4 configs only"),
         },
         Command::Eval {
             run,
@@ -141,6 +195,9 @@ pub fn run(cli: Cli) -> Result<()> {
             Experiment::Queen4x4(_) => queen4x4::eval::eval_command(&run, games, seed, backend),
             Experiment::Knight(_) => knight::eval::eval_command(&run, games, seed, backend),
             Experiment::Endgame(_) => endgame::train::eval_command(&run, games, seed),
+            Experiment::Selfplay(_) => anyhow::bail!(
+                "selfplay runs are evaluated while training: see eval.csv and summary.json in the run"
+            ),
         },
         Command::Compare { runs } => compare::compare_command(&runs),
         Command::Solve {
@@ -159,8 +216,50 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Play {
             run,
             start,
+            fen,
+            pgn,
             seed,
             max_moves,
-        } => queen4x4::play::play_command(&run, &start, seed, max_moves),
+        } => match load_config(&run.join("config.toml"))? {
+            Experiment::Queen4x4(_) => queen4x4::play::play_command(&run, &start, seed, max_moves),
+            Experiment::Endgame(_) => endgame::play::play_command(&endgame::play::EndgamePlay {
+                run: &run,
+                fen: fen.as_deref(),
+                seed,
+                pgn: pgn.as_deref(),
+            }),
+            Experiment::Knight(_) => {
+                anyhow::bail!("play shows queen4x4 and endgame runs; use eval for knight runs")
+            }
+            Experiment::Selfplay(_) => {
+                anyhow::bail!(
+                    "play shows queen4x4 and endgame runs; selfplay runs keep sample games in games.pgn"
+                )
+            }
+        },
+        Command::Study { study } => match study {
+            StudyCommand::Endgame {
+                out,
+                endgames,
+                starts,
+                runs,
+                matches,
+                decay,
+                opponent,
+                jobs,
+            } => {
+                let plan = endgame::study::StudyPlan {
+                    endgames,
+                    starts,
+                    runs,
+                    matches,
+                    decay,
+                    opponent: endgame::config::parse_opponent(&opponent)?,
+                };
+                let jobs = jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+                endgame::study::study_command(&out, &plan, jobs.max(1))
+            }
+        },
     }
 }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::endgame::config::EndgameConfig;
 use crate::knight::config::KnightConfig;
 use crate::queen4x4::config::Queen4x4Config;
+use crate::selfplay::config::SelfplayConfig;
 
 /// A parsed config file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -20,6 +21,8 @@ pub enum Experiment {
     Knight(KnightConfig),
     /// Tabular least-best-move Q-learning on 8x8 endgames (Boar 2022).
     Endgame(EndgameConfig),
+    /// Full chess, convolutional piece and move selectors in self-play (Dias).
+    Selfplay(SelfplayConfig),
 }
 
 /// Reads and validates a config file.
@@ -39,6 +42,7 @@ pub fn parse_config(text: &str) -> Result<Experiment> {
         Experiment::Queen4x4(c) => c.validate()?,
         Experiment::Knight(c) => c.validate()?,
         Experiment::Endgame(c) => c.validate()?,
+        Experiment::Selfplay(c) => c.validate()?,
     }
     Ok(experiment)
 }

@@ -3,4 +3,9 @@
 
 pub mod config;
 pub mod game;
+pub mod play;
+pub mod starts;
+pub mod study;
+pub mod study_report;
+pub mod table_file;
 pub mod train;

@@ -11,9 +11,11 @@ mod files;
 mod knight;
 mod metrics;
 mod outputs;
+mod pgn;
 mod plot;
 mod progress;
 mod queen4x4;
+mod selfplay;
 mod solve;
 
 use clap::Parser;

@@ -35,6 +35,28 @@ pub enum Opponent {
     Perfect,
     /// Uniformly random legal moves.
     Random,
+    /// An installed Stockfish over UCI (the study's setting), its best move.
+    Stockfish,
+}
+
+/// Parses an opponent name as configs spell it.
+pub fn parse_opponent(name: &str) -> anyhow::Result<Opponent> {
+    match name {
+        "perfect" => Ok(Opponent::Perfect),
+        "random" => Ok(Opponent::Random),
+        "stockfish" => Ok(Opponent::Stockfish),
+        _ => anyhow::bail!("opponent must be perfect, random or stockfish, not '{name}'"),
+    }
+}
+
+/// What values positions for the engine reward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Evaluator {
+    /// Exact mate distances from the tablebase (default).
+    Tablebase,
+    /// An installed Stockfish's score (the study's setting).
+    Stockfish,
 }
 
 /// Settings of one endgame run (one start position).
@@ -65,8 +87,14 @@ pub struct EndgameConfig {
     pub alpha: f64,
     /// Discount (study: 0.95).
     pub gamma: f64,
-    /// `perfect` or `random`.
+    /// `perfect`, `random` or `stockfish`.
     pub opponent: Opponent,
+    /// `tablebase` or `stockfish`: the source of the engine reward.
+    pub evaluator: Evaluator,
+    /// The UCI engine: a program name on PATH (or /usr/games) or a path.
+    pub stockfish: String,
+    /// The engine's search depth (study: 15).
+    pub stockfish_depth: u32,
     /// Cap on white moves per match.
     pub max_moves: u32,
     /// Reward of a draw (stalemate, repetition, fifty moves, piece lost).
@@ -91,6 +119,9 @@ impl Default for EndgameConfig {
             alpha: 0.05,
             gamma: 0.95,
             opponent: Opponent::Perfect,
+            evaluator: Evaluator::Tablebase,
+            stockfish: "stockfish".into(),
+            stockfish_depth: 15,
             max_moves: 50,
             draw_reward: -10_000.0,
             eval_games: 1,
@@ -125,8 +156,17 @@ impl EndgameConfig {
             "gamma must lie in [0, 1]"
         );
         ensure!(self.max_moves > 0, "max_moves must be positive");
+        ensure!(
+            (1..=60).contains(&self.stockfish_depth),
+            "stockfish_depth must lie in 1..60"
+        );
         ensure!(self.eval_games > 0, "eval_games must be positive");
         Ok(())
+    }
+
+    /// Whether a run of this config talks to Stockfish.
+    pub fn uses_stockfish(&self) -> bool {
+        self.opponent == Opponent::Stockfish || self.evaluator == Evaluator::Stockfish
     }
 
     /// Applies command-line overrides (`--backend` does not apply: the table needs no device).

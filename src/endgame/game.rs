@@ -1,13 +1,18 @@
 //! One match: white's table against the defender, with the study's rewards and,
 //! when learning, one least-best-move update per white move.
 
+use std::cell::RefCell;
+
+use anyhow::{Context, Result};
 use burnmate_agents::endgame::{LeastBestQ, engine_value, heuristic_value, win_reward};
 use burnmate_env::endgame::{Endgame, Match, MatchEnd, black_king_region};
 use burnmate_oracle::tablebase::{Tablebase, Verdict};
+use burnmate_oracle::uci::{Score, UciEngine};
 use rand::{Rng, RngExt};
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen};
 
-use crate::endgame::config::{EndgameConfig, Opponent, RewardKind};
+use crate::endgame::config::{EndgameConfig, Evaluator, Opponent, RewardKind};
 
 /// What a match needs besides the table.
 pub struct Arena<'a> {
@@ -17,10 +22,12 @@ pub struct Arena<'a> {
     pub tablebase: &'a Tablebase,
     /// The run's settings.
     pub config: &'a EndgameConfig,
+    /// The UCI engine, started when the config selects it as opponent or evaluator.
+    pub engine: Option<RefCell<UciEngine>>,
 }
 
 /// How a match went.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MatchResult {
     /// Why it ended.
     pub end: MatchEnd,
@@ -28,6 +35,8 @@ pub struct MatchResult {
     pub white_moves: u32,
     /// Sum of white's rewards.
     pub reward: f64,
+    /// Every move of the match, white's first.
+    pub moves: Vec<Move>,
 }
 
 /// Mate distance in white moves of a white-to-move position, if white mates.
@@ -38,14 +47,64 @@ pub fn mate_in(tablebase: &Tablebase, position: &Chess) -> Option<u32> {
     }
 }
 
-impl Arena<'_> {
+/// The FEN of a position (the engine's input).
+pub fn fen_of(position: &Chess) -> String {
+    Fen::from_position(position, EnPassantMode::Legal).to_string()
+}
+
+impl<'a> Arena<'a> {
+    /// The arena of one run; starts Stockfish when the config selects it.
+    pub fn new(
+        endgame: Endgame,
+        tablebase: &'a Tablebase,
+        config: &'a EndgameConfig,
+    ) -> Result<Arena<'a>> {
+        let engine = if config.uses_stockfish() {
+            Some(RefCell::new(UciEngine::start(
+                &config.stockfish,
+                config.stockfish_depth,
+            )?))
+        } else {
+            None
+        };
+        Ok(Arena {
+            endgame,
+            tablebase,
+            config,
+            engine,
+        })
+    }
+
+    /// The engine's best move in `position`.
+    pub fn engine_move(&self, position: &Chess) -> Result<Move> {
+        let engine = self.engine.as_ref().context("no engine was started")?;
+        let fen = fen_of(position);
+        let answer = engine.borrow_mut().analyse(&fen)?;
+        let uci: UciMove = answer
+            .best_move
+            .parse()
+            .with_context(|| format!("engine move '{}' in {fen}", answer.best_move))?;
+        uci.to_move(position)
+            .with_context(|| format!("engine move '{}' is illegal in {fen}", answer.best_move))
+    }
+
     /// The study's value of a white-to-move position.
-    pub fn value(&self, position: &Chess) -> f64 {
-        match self.config.reward {
-            RewardKind::Engine => {
-                let mate = mate_in(self.tablebase, position).map(|m| m as i32);
-                engine_value(mate, 0.0, self.config.mate_formula)
-            }
+    pub fn value(&self, position: &Chess) -> Result<f64> {
+        Ok(match self.config.reward {
+            RewardKind::Engine => match (self.config.evaluator, &self.engine) {
+                (Evaluator::Stockfish, Some(engine)) => {
+                    match engine.borrow_mut().analyse(&fen_of(position))?.score {
+                        Score::Mate(m) => engine_value(Some(m), 0.0, self.config.mate_formula),
+                        Score::Centipawns(cp) => {
+                            engine_value(None, f64::from(cp), self.config.mate_formula)
+                        }
+                    }
+                }
+                _ => {
+                    let mate = mate_in(self.tablebase, position).map(|m| m as i32);
+                    engine_value(mate, 0.0, self.config.mate_formula)
+                }
+            },
             RewardKind::Heuristic => {
                 let board = position.board();
                 let distance = match (board.king_of(Color::White), board.king_of(Color::Black)) {
@@ -54,12 +113,13 @@ impl Arena<'_> {
                 };
                 heuristic_value(distance, black_king_region(position))
             }
-        }
+        })
     }
 
     /// The defender's reply in a black-to-move position.
-    pub fn defend(&self, position: &Chess, rng: &mut impl Rng) -> Move {
-        match self.config.opponent {
+    pub fn defend(&self, position: &Chess, rng: &mut impl Rng) -> Result<Move> {
+        Ok(match self.config.opponent {
+            Opponent::Stockfish => self.engine_move(position)?,
             Opponent::Random => {
                 let moves = position.legal_moves();
                 moves[rng.random_range(0..moves.len())]
@@ -74,7 +134,7 @@ impl Arena<'_> {
                     .collect();
                 *ties[rng.random_range(0..ties.len())]
             }
-        }
+        })
     }
 
     /// Plays one match from `start`; with `learn` the table is updated after every
@@ -86,13 +146,15 @@ impl Arena<'_> {
         epsilon: f64,
         learn: bool,
         rng: &mut impl Rng,
-    ) -> MatchResult {
+    ) -> Result<MatchResult> {
         let mut game = Match::new(self.endgame, start.clone(), self.config.max_moves);
-        let mut previous = self.value(start);
+        let mut previous = self.value(start)?;
         let mut total = 0.0;
+        let mut moves = Vec::new();
         loop {
             let position = game.position().clone();
             let m = q.choose(&position, epsilon, rng);
+            moves.push(m);
             let white_end = game.play(m);
             let after_white = game.position().clone();
             let (reward, end, terminal) = match white_end {
@@ -103,10 +165,11 @@ impl Arena<'_> {
                 ),
                 Some(end) => (self.config.draw_reward, Some(end), true),
                 None => {
-                    let reply = self.defend(&after_white, rng);
+                    let reply = self.defend(&after_white, rng)?;
+                    moves.push(reply);
                     match game.play(reply) {
                         result @ (Some(MatchEnd::Cap) | None) => {
-                            let value = self.value(game.position());
+                            let value = self.value(game.position())?;
                             let r = value - previous;
                             previous = value;
                             (r, result, false)
@@ -120,11 +183,30 @@ impl Arena<'_> {
                 q.update(&position, &m, reward, (!terminal).then_some(&after_white));
             }
             if let Some(end) = end {
-                return MatchResult {
+                return Ok(MatchResult {
                     end,
                     white_moves: game.white_moves(),
                     reward: total,
-                };
+                    moves,
+                });
+            }
+        }
+    }
+
+    /// White moves the engine itself needs to mate from `start` against this arena's
+    /// defender (`None`: no mate within the cap), the study's yardstick.
+    pub fn engine_mate_moves(&self, start: &Chess, rng: &mut impl Rng) -> Result<Option<u32>> {
+        let mut game = Match::new(self.endgame, start.clone(), self.config.max_moves);
+        loop {
+            let m = self.engine_move(game.position())?;
+            match game.play(m) {
+                Some(MatchEnd::Checkmate) => return Ok(Some(game.white_moves())),
+                Some(_) => return Ok(None),
+                None => {}
+            }
+            let reply = self.defend(game.position(), rng)?;
+            if game.play(reply).is_some() {
+                return Ok(None);
             }
         }
     }

@@ -1,20 +1,23 @@
-//! `burnmate train` for an endgame config: one start position, one run of matches.
+//! `burnmate train` and `burnmate eval` for an endgame config: one start position,
+//! one run of matches.
 
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
-use burnmate_agents::endgame::{LeastBestQ, QEntry};
-use burnmate_env::endgame::{Endgame, MatchEnd, parse_start};
+use anyhow::Result;
+use burnmate_agents::endgame::LeastBestQ;
+use burnmate_env::endgame::{Endgame, MatchEnd};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use shakmaty::{Chess, EnPassantMode, fen::Fen};
+use shakmaty::Chess;
 
 use crate::cli::RunOverrides;
 use crate::config::{Experiment, to_toml};
 use crate::endgame::config::{EndgameConfig, Exploration, RewardKind};
-use crate::endgame::game::{Arena, mate_in};
+use crate::endgame::game::{Arena, MatchResult, fen_of, mate_in};
+use crate::endgame::starts::start_position;
+use crate::endgame::table_file::{load_run, save_table};
 use crate::files::{create_run_dir, write_atomic};
 use crate::metrics::{EpisodeRow, MetricsRecorder, TrainingStats};
 use crate::outputs::write_summary_and_plots;
@@ -23,7 +26,7 @@ use crate::queen4x4::train::config_stem;
 use crate::solve::load_or_build;
 
 /// Seed offset of the evaluation games.
-const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
+pub const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
 
 /// Greedy play of the frozen table after training.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -56,6 +59,9 @@ pub struct EndgameSummary {
     pub eval: EndgameEval,
     /// Exact optimum from the start: mate in this many white moves.
     pub optimal: Optimal,
+    /// When Stockfish was used: the white moves it needs itself from the start
+    /// against the run's defender (the study's yardstick).
+    pub stockfish_moves_to_mate: Option<u32>,
     /// The study's Table 3.2 share (%) for this endgame and setting.
     pub study_reported_solved_percent: Option<f64>,
 }
@@ -67,29 +73,24 @@ pub struct Optimal {
     pub moves_to_mate: Option<u32>,
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TableCheckpoint {
-    format: String,
-    endgame: String,
-    checksum: u64,
-    entries: Vec<QEntry>,
-}
-
-fn entries_checksum(entries: &[QEntry]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for e in entries {
-        for byte in e
-            .position
-            .to_le_bytes()
-            .into_iter()
-            .chain(e.mv.to_le_bytes())
-            .chain(e.value.to_le_bytes())
-        {
-            h = (h ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
+/// Trains a fresh table for `config.episodes` matches from `start`, calling
+/// `on_match(n, result, epsilon)` after every match.
+pub fn train_table(
+    arena: &Arena,
+    start: &Chess,
+    rng: &mut ChaCha8Rng,
+    mut on_match: impl FnMut(u64, &MatchResult, f64) -> Result<()>,
+) -> Result<LeastBestQ> {
+    let config = arena.config;
+    let mut q = LeastBestQ::new(arena.endgame, config.alpha, config.gamma);
+    let mut wins = 0;
+    for n in 0..config.episodes {
+        let epsilon = config.epsilon_after(wins);
+        let result = arena.play(&mut q, start, epsilon, true, rng)?;
+        wins += u64::from(result.end == MatchEnd::Checkmate);
+        on_match(n, &result, epsilon)?;
     }
-    h
+    Ok(q)
 }
 
 /// Lets the frozen greedy table play `games` games from `start`.
@@ -99,12 +100,12 @@ pub fn evaluate(
     start: &Chess,
     games: u64,
     seed: u64,
-) -> EndgameEval {
+) -> Result<EndgameEval> {
     let optimal = mate_in(arena.tablebase, start).unwrap_or(0);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut won, mut moves) = (0u64, 0u64);
     for _ in 0..games {
-        let r = arena.play(q, start, 0.0, false, &mut rng);
+        let r = arena.play(q, start, 0.0, false, &mut rng)?;
         if r.end == MatchEnd::Checkmate {
             won += 1;
             moves += u64::from(r.white_moves);
@@ -115,7 +116,7 @@ pub fn evaluate(
     } else {
         0.0
     };
-    EndgameEval {
+    Ok(EndgameEval {
         games,
         win_rate: won as f64 / games.max(1) as f64,
         mean_moves_won,
@@ -124,28 +125,16 @@ pub fn evaluate(
         } else {
             0.0
         },
-    }
+    })
 }
 
 /// `burnmate eval RUN` for an endgame run: the frozen table from the run's start.
 pub fn eval_command(run: &Path, games: u64, seed: u64) -> Result<()> {
-    let config = match crate::config::load_config(&run.join("config.toml"))? {
-        Experiment::Endgame(c) => c,
-        _ => anyhow::bail!("{} is not an endgame run", run.display()),
-    };
-    let endgame = Endgame::parse(&config.endgame).expect("validated");
+    let (config, endgame, mut q) = load_run(run)?;
     let start = start_position(endgame, &config)?;
-    let path = run.join("checkpoint.json");
-    let file: TableCheckpoint = crate::checkpoint::load(&path)?;
-    crate::checkpoint::verify(&path, file.checksum, entries_checksum(&file.entries))?;
-    let mut q = LeastBestQ::from_entries(endgame, config.alpha, config.gamma, &file.entries);
     let tablebase = load_or_build(endgame, Path::new("tablebases"))?;
-    let arena = Arena {
-        endgame,
-        tablebase: &tablebase,
-        config: &config,
-    };
-    let eval = evaluate(&arena, &mut q, &start, games, seed);
+    let arena = Arena::new(endgame, &tablebase, &config)?;
+    let eval = evaluate(&arena, &mut q, &start, games, seed)?;
     println!("run             {}", run.display());
     println!(
         "frozen table    mates in {:.1} % of {} games, {:.2} moves (optimal {})",
@@ -157,52 +146,34 @@ pub fn eval_command(run: &Path, games: u64, seed: u64) -> Result<()> {
     Ok(())
 }
 
-/// The start position a config names.
-pub fn start_position(endgame: Endgame, config: &EndgameConfig) -> Result<Chess> {
-    if !config.fen.trim().is_empty() {
-        return Ok(parse_start(endgame, &config.fen)?);
-    }
-    let text = include_str_for(endgame);
-    let fen = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .nth(config.start)
-        .with_context(|| {
-            format!(
-                "no start {} among the shipped {} starts",
-                config.start,
-                endgame.name()
-            )
-        })?;
-    Ok(parse_start(
-        endgame,
-        fen.split("  #").next().unwrap_or(fen),
-    )?)
-}
-
-fn include_str_for(endgame: Endgame) -> &'static str {
-    match endgame {
-        Endgame::Kqk => include_str!("../../assets/endgame-kqk.fen"),
-        Endgame::Krk => include_str!("../../assets/endgame-krk.fen"),
-        Endgame::Kbbk => include_str!("../../assets/endgame-kbbk.fen"),
-    }
-}
-
-fn reported(config: &EndgameConfig) -> Option<f64> {
+/// The study's Table 3.2 share (%) for a config's endgame, reward and exploration.
+pub fn reported(endgame: &str, reward: RewardKind, exploration: Exploration) -> Option<f64> {
     let table: serde_json::Value =
         serde_json::from_str(include_str!("../../assets/endgame-reported.json")).ok()?;
-    let reward = match config.reward {
+    table
+        .get(format!(
+            "{}-{}",
+            reward_name(reward),
+            exploration_name(exploration)
+        ))?
+        .get(endgame)?
+        .as_f64()
+}
+
+/// The config name of a reward kind.
+pub fn reward_name(reward: RewardKind) -> &'static str {
+    match reward {
         RewardKind::Engine => "engine",
         RewardKind::Heuristic => "heuristic",
-    };
-    let exploration = match config.exploration {
+    }
+}
+
+/// The config name of an exploration schedule.
+pub fn exploration_name(exploration: Exploration) -> &'static str {
+    match exploration {
         Exploration::Static => "static",
         Exploration::Decaying => "decaying",
-    };
-    table
-        .get(format!("{reward}-{exploration}"))?
-        .get(&config.endgame)?
-        .as_f64()
+    }
 }
 
 /// `burnmate train CONFIG` for an endgame config.
@@ -212,28 +183,28 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &RunOverride
     let endgame = Endgame::parse(&config.endgame).expect("validated");
     let start = start_position(endgame, &config)?;
     let tablebase = load_or_build(endgame, Path::new("tablebases"))?;
+    let arena = Arena::new(endgame, &tablebase, &config)?;
     let stem = config_stem(path);
     let dir = create_run_dir(overrides.out.as_deref(), &stem)?;
     write_atomic(
         &dir.join("config.toml"),
         to_toml(&Experiment::Endgame(config.clone()))?.as_bytes(),
     )?;
-    let arena = Arena {
-        endgame,
-        tablebase: &tablebase,
-        config: &config,
+    let optimal = Optimal {
+        moves_to_mate: mate_in(&tablebase, &start),
     };
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    let mut q = LeastBestQ::new(endgame, config.alpha, config.gamma);
-    let mut metrics = MetricsRecorder::create(&dir.join("metrics.csv"), &[])?;
+    let mut metrics = MetricsRecorder::create(&dir.join("metrics.csv"), &["excess_moves"])?;
     let bar = episode_bar(config.episodes, &stem);
     let started = Instant::now();
     let mut wins = 0;
-    for n in 0..config.episodes {
-        let epsilon = config.epsilon_after(wins);
-        let result = arena.play(&mut q, &start, epsilon, true, &mut rng);
+    let mut q = train_table(&arena, &start, &mut rng, |n, result, epsilon| {
         let won = result.end == MatchEnd::Checkmate;
         wins += u64::from(won);
+        let excess = match (won, optimal.moves_to_mate) {
+            (true, Some(best)) => f64::from(result.white_moves) - f64::from(best),
+            _ => f64::NAN,
+        };
         metrics.record(
             EpisodeRow {
                 episode: n,
@@ -243,45 +214,40 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &RunOverride
                 epsilon,
                 won,
             },
-            &[],
+            &[excess],
         )?;
         if (n + 1) % 100 == 0 || n + 1 == config.episodes {
             bar.set_position(n + 1);
             bar.set_message(format!("won {wins}"));
         }
-    }
+        Ok(())
+    })?;
     let wall_seconds = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
     metrics.finish()?;
+    save_table(&dir, endgame, &q)?;
 
-    let entries = q.entries();
-    let checkpoint = TableCheckpoint {
-        format: "burnmate-endgame-qtable-v1".into(),
-        endgame: config.endgame.clone(),
-        checksum: entries_checksum(&entries),
-        entries,
-    };
-    crate::checkpoint::save(&dir.join("checkpoint.json"), &checkpoint)?;
-
-    let optimal = Optimal {
-        moves_to_mate: mate_in(&tablebase, &start),
-    };
     let eval = evaluate(
         &arena,
         &mut q,
         &start,
         config.eval_games,
         config.seed.wrapping_add(EVAL_SEED_OFFSET),
-    );
+    )?;
+    let stockfish_moves_to_mate = match &arena.engine {
+        Some(_) => arena.engine_mate_moves(&start, &mut rng)?,
+        None => None,
+    };
     let summary = EndgameSummary {
         study: "endgame".into(),
         endgame: config.endgame.clone(),
-        start_fen: Fen::from_position(&start, EnPassantMode::Legal).to_string(),
+        start_fen: fen_of(&start),
         training: metrics.stats(wall_seconds, "none (tabular)", config.seed),
         table_entries: q.len(),
         eval,
         optimal,
-        study_reported_solved_percent: reported(&config),
+        stockfish_moves_to_mate,
+        study_reported_solved_percent: reported(&config.endgame, config.reward, config.exploration),
     };
     write_summary_and_plots(&dir, &summary, &metrics)?;
     println!("run directory   {}", dir.display());
@@ -294,11 +260,12 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &RunOverride
         100.0 * summary.training.win_rate
     );
     println!(
-        "frozen table    mates in {:.0} % of {} games, {:.2} moves (optimal {})",
+        "frozen table    mates in {:.0} % of {} games, {:.2} moves (optimal {}{})",
         100.0 * eval.win_rate,
         eval.games,
         eval.mean_moves_won,
-        optimal.moves_to_mate.map_or("-".into(), |m| m.to_string())
+        optimal.moves_to_mate.map_or("-".into(), |m| m.to_string()),
+        stockfish_moves_to_mate.map_or(String::new(), |m| format!(", Stockfish {m}"))
     );
     Ok(())
 }

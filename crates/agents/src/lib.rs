@@ -6,3 +6,4 @@ pub mod exploration;
 pub mod init;
 pub mod knight;
 pub mod luo;
+pub mod selfplay;

@@ -3,3 +3,4 @@
 
 pub mod knight;
 pub mod queen4x4;
+pub mod selfplay;

@@ -9,7 +9,8 @@ use shakmaty::{
 use thiserror::Error;
 
 /// Which endgame: white king and pieces against a lone black king.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Endgame {
     /// King and queen against king.
     Kqk,

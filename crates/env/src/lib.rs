@@ -7,3 +7,4 @@
 pub mod endgame;
 pub mod knight;
 pub mod queen4x4;
+pub mod selfplay;

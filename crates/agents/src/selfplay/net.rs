@@ -1,0 +1,255 @@
+//! One side's seven selectors (a piece selector and a move selector per piece type):
+//! batched inference and the study's masked MSE update.
+
+use burn::module::Module;
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::tensor::{Device, Tensor, TensorData};
+use burnmate_encode::selfplay::FEATURES;
+use burnmate_models::conv_selector::{CONV_CHANNELS, DENSE, IN_CHANNELS, KERNEL, OUTPUTS};
+use burnmate_models::{ConvSelector, ConvWeights, LayerWeights, SelectorPadding, SelectorWeights};
+use rand::{Rng, RngExt};
+use serde::{Deserialize, Serialize};
+
+/// Selectors per side: the piece selector, then one move selector per piece type.
+pub const SELECTORS: usize = 7;
+
+/// How Adam is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdamMode {
+    /// The study's code: a new Adam for every update, so each step is `lr * sign(g)`
+    /// (up to epsilon) (default).
+    Reference,
+    /// One Adam per selector kept across updates (the usual algorithm).
+    Persistent,
+}
+
+/// Network and optimiser settings of one side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NetConfig {
+    /// Convolution padding.
+    pub padding: SelectorPadding,
+    /// Adam learning rate (study: 0.01).
+    pub lr: f64,
+    /// Fresh or persistent Adam.
+    pub adam: AdamMode,
+}
+
+/// One finished step of one side, ready for the update.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Transition {
+    /// The encoded board the move was chosen in (`FEATURES` values).
+    pub board: Vec<f32>,
+    /// Own pieces at that board.
+    pub piece_mask: [f32; 64],
+    /// Destinations per piece type at that board.
+    pub move_masks: [[f32; 64]; 6],
+    /// Square moved from.
+    pub from: usize,
+    /// Square moved to (as the move selectors see it).
+    pub to: usize,
+    /// Plane of the moved piece type.
+    pub role: usize,
+    /// Regression target of the piece value at `from`.
+    pub piece_target: f32,
+    /// Regression target of the move value at `to`.
+    pub move_target: f32,
+}
+
+/// Outputs of the seven selectors for a batch of boards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Values {
+    batch: usize,
+    data: Vec<f32>,
+}
+
+impl Values {
+    /// Piece values of board `i` (64).
+    pub fn piece(&self, i: usize) -> &[f32] {
+        &self.data[i * OUTPUTS..(i + 1) * OUTPUTS]
+    }
+
+    /// Move values of piece-type plane `role` for board `i` (64).
+    pub fn moves(&self, i: usize, role: usize) -> &[f32] {
+        let start = ((role + 1) * self.batch + i) * OUTPUTS;
+        &self.data[start..start + OUTPUTS]
+    }
+}
+
+/// The seven selectors of one side.
+pub struct SelectorSet {
+    config: NetConfig,
+    device: Device,
+    nets: Vec<ConvSelector>,
+    optimizers: Vec<ModuleOptimizer>,
+    updates: u64,
+}
+
+fn adam() -> ModuleOptimizer {
+    // PyTorch's defaults, as in the study (burn's epsilon default is 1e-5).
+    AdamConfig::new().with_epsilon(1e-8).init()
+}
+
+/// Fresh selector weights as the study's code draws them: convolution weights
+/// uniform in +-1e-7 (first) and +-1e-6 (others), biases 0; dense layers with
+/// PyTorch's default uniform +-1/sqrt(fan_in).
+pub fn initial_weights(padding: SelectorPadding, rng: &mut impl Rng) -> SelectorWeights {
+    let mut uniform = |n: usize, bound: f32| -> Vec<f32> {
+        (0..n)
+            .map(|_| (rng.random::<f32>() * 2.0 - 1.0) * bound)
+            .collect()
+    };
+    let channels = [
+        IN_CHANNELS,
+        CONV_CHANNELS[0],
+        CONV_CHANNELS[1],
+        CONV_CHANNELS[2],
+    ];
+    let convs = (0..3)
+        .map(|i| {
+            let (inputs, outputs) = (channels[i], channels[i + 1]);
+            let bound = if i == 0 { 1e-7 } else { 1e-6 };
+            ConvWeights {
+                inputs,
+                outputs,
+                weight: uniform(outputs * inputs * KERNEL * KERNEL, bound),
+                bias: vec![0.0; outputs],
+            }
+        })
+        .collect();
+    let mut dense = |inputs: usize, outputs: usize| {
+        let bound = 1.0 / (inputs as f32).sqrt();
+        LayerWeights {
+            inputs,
+            outputs,
+            weight: uniform(inputs * outputs, bound),
+            bias: uniform(outputs, bound),
+        }
+    };
+    let dense_layer = dense(padding.flattened(), DENSE);
+    let output = dense(DENSE, OUTPUTS);
+    SelectorWeights {
+        padding,
+        convs,
+        dense: dense_layer,
+        output,
+    }
+}
+
+fn rows<const D: usize>(values: Vec<f32>, shape: [usize; D], device: &Device) -> Tensor<D> {
+    Tensor::from_data(TensorData::new(values, shape), device)
+}
+
+impl SelectorSet {
+    /// A side from host weights (seven: piece, then pawn .. king); `device` must
+    /// have autodiff enabled.
+    pub fn new(
+        config: NetConfig,
+        device: Device,
+        weights: &[SelectorWeights],
+    ) -> Result<SelectorSet, String> {
+        if weights.len() != SELECTORS {
+            return Err(format!("{} selectors, expected {SELECTORS}", weights.len()));
+        }
+        let nets = weights
+            .iter()
+            .map(|w| ConvSelector::from_weights(w, &device))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(SelectorSet {
+            config,
+            device,
+            nets,
+            optimizers: (0..SELECTORS).map(|_| adam()).collect(),
+            updates: 0,
+        })
+    }
+
+    /// Host copies of the seven selectors.
+    pub fn weights(&self) -> Vec<SelectorWeights> {
+        self.nets
+            .iter()
+            .map(|n| n.weights(self.config.padding))
+            .collect()
+    }
+
+    /// Updates applied so far.
+    pub fn updates(&self) -> u64 {
+        self.updates
+    }
+
+    /// The seven selectors' outputs for `batch` boards (`batch * FEATURES` values):
+    /// one forward pass per selector without autodiff, one download.
+    pub fn values(&self, boards: Vec<f32>, batch: usize) -> Values {
+        let inference = self.device.clone().without_autodiff();
+        let x: Tensor<4> = rows(boards, [batch, IN_CHANNELS, 8, 8], &inference);
+        let outputs: Vec<Tensor<2>> = self
+            .nets
+            .iter()
+            .map(|net| net.valid().forward(x.clone()))
+            .collect();
+        let data = Tensor::cat(outputs, 0)
+            .into_data()
+            .try_into_vec::<f32>()
+            .expect("f32 outputs");
+        Values { batch, data }
+    }
+
+    /// One Adam step of every selector on the batch: MSE over all 64 outputs
+    /// against the current outputs with masked-out squares pulled to 0 and the
+    /// chosen square pulled to its target. Returns the summed loss, left on the
+    /// device (reading it is a sync).
+    pub fn update(&mut self, batch: &[Transition]) -> Tensor<1> {
+        let n = batch.len();
+        let d = &self.device;
+        let boards: Vec<f32> = batch.iter().flat_map(|t| t.board.iter().copied()).collect();
+        debug_assert_eq!(boards.len(), n * FEATURES);
+        let x: Tensor<4> = rows(boards, [n, IN_CHANNELS, 8, 8], d);
+        let mut total: Option<Tensor<1>> = None;
+        for (k, net) in self.nets.iter().enumerate() {
+            let mut mask = vec![0.0f32; n * OUTPUTS];
+            let mut chosen = vec![0.0f32; n * OUTPUTS];
+            let mut target = vec![0.0f32; n * OUTPUTS];
+            for (i, t) in batch.iter().enumerate() {
+                let row = i * OUTPUTS;
+                if k == 0 {
+                    mask[row..row + OUTPUTS].copy_from_slice(&t.piece_mask);
+                    chosen[row + t.from] = 1.0;
+                    target[row + t.from] = t.piece_target;
+                } else {
+                    mask[row..row + OUTPUTS].copy_from_slice(&t.move_masks[k - 1]);
+                    if t.role == k - 1 {
+                        chosen[row + t.to] = 1.0;
+                        target[row + t.to] = t.move_target;
+                    }
+                }
+            }
+            let mask = rows(mask, [n, OUTPUTS], d);
+            let chosen = rows(chosen, [n, OUTPUTS], d);
+            let target = rows(target, [n, OUTPUTS], d);
+            let prediction = net.forward(x.clone());
+            let keep = mask.mul(chosen.clone().neg().add_scalar(1.0));
+            let goal = prediction.clone().detach().mul(keep) + target.mul(chosen);
+            let loss = (prediction - goal).powf_scalar(2.0).mean();
+            total = Some(match total {
+                None => loss,
+                Some(t) => t + loss,
+            });
+        }
+        let total = total.expect("seven selectors");
+        let mut grads = total.clone().backward();
+        if self.config.adam == AdamMode::Reference {
+            self.optimizers = (0..SELECTORS).map(|_| adam()).collect();
+        }
+        let nets = std::mem::take(&mut self.nets);
+        self.nets = nets
+            .into_iter()
+            .zip(self.optimizers.iter_mut())
+            .map(|(net, optimizer)| {
+                let g = GradientsParams::from_module(&mut grads, &net);
+                optimizer.step(self.config.lr, net, g)
+            })
+            .collect();
+        self.updates += 1;
+        total.detach()
+    }
+}

@@ -1,0 +1,177 @@
+//! The selector update, the self-play loop's bookkeeping and the fixed movers.
+
+use burn::tensor::Device;
+use burnmate_encode::selfplay::{FEATURES, encode};
+use burnmate_env::selfplay::{Game, GameEnd};
+use burnmate_models::SelectorPadding;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use shakmaty::{Board, CastlingMode, Chess, Color, Position, Square, fen::Fen};
+
+use super::choice::{Combine, masks, selectable_moves};
+use super::net::{AdamMode, NetConfig, SELECTORS, SelectorSet, Transition, initial_weights};
+use super::trainer::{Mover, SelfPlay, SelfPlayConfig, StepPenalty, mover_choice};
+
+fn net_config(adam: AdamMode) -> NetConfig {
+    NetConfig {
+        padding: SelectorPadding::Valid,
+        lr: 0.01,
+        adam,
+    }
+}
+
+fn side(seed: u64, adam: AdamMode) -> SelectorSet {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let weights: Vec<_> = (0..SELECTORS)
+        .map(|_| initial_weights(SelectorPadding::Valid, &mut rng))
+        .collect();
+    SelectorSet::new(net_config(adam), Device::flex().autodiff(), &weights).unwrap()
+}
+
+fn start_transition(target: f32) -> Transition {
+    let position = Chess::default();
+    let moves = selectable_moves(&position);
+    let (piece_mask, move_masks) = masks(&position, &moves);
+    let mut board = vec![0.0; FEATURES];
+    encode(&Board::default(), &mut board);
+    Transition {
+        board,
+        piece_mask,
+        move_masks,
+        from: usize::from(Square::G1),
+        to: usize::from(Square::F3),
+        role: 1,
+        piece_target: target,
+        move_target: target,
+    }
+}
+
+fn self_play(envs: usize) -> SelfPlay {
+    let config = SelfPlayConfig {
+        gamma: 0.99,
+        penalty: StepPenalty::EveryMove,
+        combine: Combine::Reference,
+        epsilon: 0.1,
+        max_plies: 30,
+        envs,
+    };
+    SelfPlay::new(
+        config,
+        side(1, AdamMode::Reference),
+        side(2, AdamMode::Reference),
+    )
+}
+
+#[test]
+fn an_update_pulls_the_chosen_outputs_towards_their_targets_and_masked_ones_to_zero() {
+    let mut set = side(0, AdamMode::Persistent);
+    let t = start_transition(5.0);
+    let before = set.values(t.board.clone(), 1);
+    for _ in 0..30 {
+        set.update(std::slice::from_ref(&t));
+    }
+    let after = set.values(t.board.clone(), 1);
+    let g1 = usize::from(Square::G1);
+    let f3 = usize::from(Square::F3);
+    assert!(
+        (after.piece(0)[g1] - 5.0).abs() < (before.piece(0)[g1] - 5.0).abs() - 1.0,
+        "piece value at g1: {} -> {}",
+        before.piece(0)[g1],
+        after.piece(0)[g1]
+    );
+    assert!((after.moves(0, 1)[f3] - 5.0).abs() < (before.moves(0, 1)[f3] - 5.0).abs() - 1.0);
+    // e5 is neither an own piece nor a destination: pulled towards 0.
+    let e5 = usize::from(Square::E5);
+    assert!(after.piece(0)[e5].abs() < before.piece(0)[e5].abs().max(0.05));
+}
+
+#[test]
+fn a_fresh_adam_every_update_moves_each_weight_by_about_the_learning_rate() {
+    let mut set = side(0, AdamMode::Reference);
+    let before = set.weights();
+    set.update(&[start_transition(5.0)]);
+    let after = set.weights();
+    // Output biases of the piece selector: the first Adam step is lr * g / (|g| + eps).
+    let steps: Vec<f32> = before[0]
+        .output
+        .bias
+        .iter()
+        .zip(&after[0].output.bias)
+        .map(|(a, b)| (a - b).abs())
+        .filter(|d| *d > 0.0)
+        .collect();
+    assert!(!steps.is_empty());
+    assert!(steps.iter().all(|d| (d - 0.01).abs() < 1e-4), "{steps:?}");
+}
+
+#[test]
+fn games_replay_legally_to_their_recorded_end_for_any_number_of_envs() {
+    for envs in [1, 3] {
+        let mut play = self_play(envs);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut records = Vec::new();
+        play.train(5, &mut rng, |g| records.push(g));
+        assert_eq!(records.len(), 5);
+        for record in &records {
+            let mut game = Game::new(30);
+            let mut end = None;
+            for m in &record.moves {
+                assert!(game.position().is_legal(*m));
+                end = game.play(*m);
+            }
+            assert_eq!(end, Some(record.end));
+            assert_eq!(game.plies(), record.plies);
+            assert_eq!(game.winner(), record.winner);
+        }
+        assert!(play.side(Color::White).updates() > 0);
+        assert!(play.side(Color::Black).updates() > 0);
+    }
+}
+
+#[test]
+fn the_same_seed_plays_the_same_games() {
+    let run = || {
+        let mut play = self_play(2);
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut records = Vec::new();
+        play.train(4, &mut rng, |g| records.push(g));
+        records
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn evaluation_alternates_colours_and_plays_every_game() {
+    let play = self_play(4);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let results = play.evaluate(Mover::Random, 6, &mut rng);
+    assert_eq!(results.len(), 6);
+    let whites = results.iter().filter(|(c, _)| *c == Color::White).count();
+    assert_eq!(whites, 3);
+    assert!(
+        results
+            .iter()
+            .all(|(_, r)| r.end != GameEnd::Checkmate || r.winner.is_some())
+    );
+}
+
+#[test]
+fn the_greedy_mover_mates_in_one_and_otherwise_takes_the_biggest_capture() {
+    let position = |fen: &str| -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    // Rook a1 can mate on a8 or take the knight on h1... the mate wins.
+    let p = position("6k1/5ppp/8/8/8/8/8/R5Kn w - - 0 1");
+    let moves = selectable_moves(&p);
+    let i = mover_choice(Mover::Greedy, &p, &moves, &mut rng);
+    assert_eq!(moves[i].to, usize::from(Square::A8));
+    // Queen takes the rook (5) rather than the pawn (1).
+    let p = position("4k3/8/8/3r4/8/1p6/8/3QK3 w - - 0 1");
+    let moves = selectable_moves(&p);
+    let i = mover_choice(Mover::Greedy, &p, &moves, &mut rng);
+    assert_eq!(moves[i].to, usize::from(Square::D5));
+}

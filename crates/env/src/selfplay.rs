@@ -1,0 +1,218 @@
+//! Full chess for the selfplay study: a game on shakmaty's rules with the study's
+//! endings (mate, stalemate, threefold repetition, fifty-move rule, insufficient
+//! material, a ply cap) and its material values.
+
+use std::collections::HashMap;
+
+use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Role, Square};
+
+/// The study's material values: pawn 1, knight 3, bishop 3, rook 5, queen 9, king 255.
+pub fn material_value(role: Role) -> f32 {
+    match role {
+        Role::Pawn => 1.0,
+        Role::Knight | Role::Bishop => 3.0,
+        Role::Rook => 5.0,
+        Role::Queen => 9.0,
+        Role::King => 255.0,
+    }
+}
+
+/// Value of what `m` captures (0 for a quiet move).
+pub fn captured_value(m: &Move) -> f32 {
+    m.capture().map_or(0.0, material_value)
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// The side to move is mated; the other side won.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// The same position occurred a third time.
+    Repetition,
+    /// A hundred plies without capture or pawn move.
+    FiftyMoves,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// The ply cap was reached.
+    Cap,
+}
+
+impl GameEnd {
+    /// The name used in metrics files.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameEnd::Checkmate => "checkmate",
+            GameEnd::Stalemate => "stalemate",
+            GameEnd::Repetition => "repetition",
+            GameEnd::FiftyMoves => "fifty-moves",
+            GameEnd::InsufficientMaterial => "insufficient-material",
+            GameEnd::Cap => "cap",
+        }
+    }
+}
+
+type RepetitionKey = (Board, Color, Bitboard, Option<Square>);
+
+/// One game from the initial position (or any start), with its repetition history.
+#[derive(Clone)]
+pub struct Game {
+    position: Chess,
+    seen: HashMap<RepetitionKey, u8>,
+    plies: u32,
+    cap: u32,
+    end: Option<GameEnd>,
+}
+
+impl Game {
+    /// A game from the standard start, ending after `cap` plies at most.
+    pub fn new(cap: u32) -> Game {
+        Game::from_position(Chess::default(), cap)
+    }
+
+    /// A game from `start`.
+    pub fn from_position(start: Chess, cap: u32) -> Game {
+        let mut game = Game {
+            position: start,
+            seen: HashMap::new(),
+            plies: 0,
+            cap,
+            end: None,
+        };
+        game.remember();
+        game.end = game.ending(0);
+        game
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Chess {
+        &self.position
+    }
+
+    /// Plies played.
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// Why the game ended, once it has.
+    pub fn end(&self) -> Option<GameEnd> {
+        self.end
+    }
+
+    /// The winner: the side that mated.
+    pub fn winner(&self) -> Option<Color> {
+        (self.end == Some(GameEnd::Checkmate)).then(|| !self.position.turn())
+    }
+
+    fn remember(&mut self) -> u8 {
+        let p = &self.position;
+        let key = (
+            p.board().clone(),
+            p.turn(),
+            p.castles().castling_rights(),
+            p.ep_square(EnPassantMode::Legal),
+        );
+        let count = self.seen.entry(key).or_insert(0);
+        *count += 1;
+        *count
+    }
+
+    fn ending(&self, repetitions: u8) -> Option<GameEnd> {
+        let p = &self.position;
+        if p.is_checkmate() {
+            Some(GameEnd::Checkmate)
+        } else if p.is_stalemate() {
+            Some(GameEnd::Stalemate)
+        } else if p.is_insufficient_material() {
+            Some(GameEnd::InsufficientMaterial)
+        } else if repetitions >= 3 {
+            Some(GameEnd::Repetition)
+        } else if p.halfmoves() >= 100 {
+            Some(GameEnd::FiftyMoves)
+        } else if self.plies >= self.cap {
+            Some(GameEnd::Cap)
+        } else {
+            None
+        }
+    }
+
+    /// Plays `m` (legal for the side to move); returns the ending if the game ended.
+    pub fn play(&mut self, m: Move) -> Option<GameEnd> {
+        debug_assert!(self.end.is_none(), "the game is over");
+        self.position.play_unchecked(m);
+        self.plies += 1;
+        let repetitions = self.remember();
+        self.end = self.ending(repetitions);
+        self.end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::uci::UciMove;
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    fn play(game: &mut Game, uci: &str) -> Option<GameEnd> {
+        let m = uci
+            .parse::<UciMove>()
+            .unwrap()
+            .to_move(game.position())
+            .unwrap();
+        game.play(m)
+    }
+
+    fn from_fen(fen: &str, cap: u32) -> Game {
+        let fen: Fen = fen.parse().unwrap();
+        Game::from_position(fen.into_position(CastlingMode::Standard).unwrap(), cap)
+    }
+
+    #[test]
+    fn fools_mate_ends_the_game_with_black_winning() {
+        let mut game = Game::new(100);
+        for uci in ["f2f3", "e7e5", "g2g4"] {
+            assert_eq!(play(&mut game, uci), None);
+        }
+        assert_eq!(play(&mut game, "d8h4"), Some(GameEnd::Checkmate));
+        assert_eq!(game.winner(), Some(Color::Black));
+        assert_eq!(game.plies(), 4);
+    }
+
+    #[test]
+    fn knights_shuffling_back_and_forth_repeat_the_start_a_third_time_on_ply_eight() {
+        let mut game = Game::new(100);
+        let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        for uci in cycle.iter().cycle().take(7) {
+            assert_eq!(play(&mut game, uci), None);
+        }
+        assert_eq!(play(&mut game, "f6g8"), Some(GameEnd::Repetition));
+        assert_eq!(game.winner(), None);
+    }
+
+    #[test]
+    fn the_cap_the_fifty_move_rule_and_bare_kings_end_games() {
+        let mut game = Game::new(2);
+        assert_eq!(play(&mut game, "e2e4"), None);
+        assert_eq!(play(&mut game, "e7e5"), Some(GameEnd::Cap));
+
+        let mut game = from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80", 500);
+        assert_eq!(play(&mut game, "a1a2"), Some(GameEnd::FiftyMoves));
+
+        let mut game = from_fen("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1", 500);
+        assert_eq!(play(&mut game, "e1d2"), Some(GameEnd::InsufficientMaterial));
+    }
+
+    #[test]
+    fn captures_are_valued_as_the_study_says() {
+        let game = from_fen("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1", 500);
+        let capture = "e1d2"
+            .parse::<UciMove>()
+            .unwrap()
+            .to_move(game.position())
+            .unwrap();
+        assert_eq!(captured_value(&capture), 9.0);
+        assert_eq!(material_value(Role::King), 255.0);
+        assert_eq!(material_value(Role::Bishop), 3.0);
+    }
+}

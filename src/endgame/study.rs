@@ -1,0 +1,308 @@
+//! `burnmate study endgame`: the study's whole grid (endgames x rewards x exploration
+//! x start positions x runs), in parallel, resumable, summarised as Table 3.2.
+//!
+//! Every finished run appends one JSON line to `results.jsonl` in the study
+//! directory; a rerun with the same settings skips the runs found there (a line cut
+//! short by a kill is dropped and its run repeated).
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::Path;
+use std::sync::Mutex;
+
+use anyhow::{Context, Result, bail};
+use burnmate_env::endgame::{Endgame, MatchEnd};
+use burnmate_oracle::tablebase::Tablebase;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::endgame::config::{EndgameConfig, Exploration, Opponent, RewardKind};
+use crate::endgame::game::{Arena, mate_in};
+use crate::endgame::starts::{SHIPPED_STARTS, shipped_start};
+use crate::endgame::study_report::write_report;
+use crate::endgame::train::{EVAL_SEED_OFFSET, evaluate, train_table};
+use crate::files::write_atomic;
+use crate::progress::episode_bar;
+use crate::solve::load_or_build;
+
+/// Matches per bucket of the win curves.
+pub const CURVE_BUCKET: u64 = 100;
+
+/// The settings of a study; stored as `study.toml` so a rerun can resume.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StudyPlan {
+    /// Endgames, e.g. `["kqk", "krk", "kbbk"]`.
+    pub endgames: Vec<String>,
+    /// Shipped start positions used per endgame (the first `starts` of 10).
+    pub starts: usize,
+    /// Runs (seeds 0..runs) per start position and setting.
+    pub runs: u64,
+    /// Matches per run (study: 5000).
+    pub matches: u64,
+    /// Decay base of the decaying exploration (study: 1.1; also 1.01).
+    pub decay: f64,
+    /// The defender.
+    pub opponent: Opponent,
+}
+
+/// One run of the grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cell {
+    /// The endgame.
+    pub endgame: Endgame,
+    /// The reward.
+    pub reward: RewardKind,
+    /// The exploration schedule.
+    pub exploration: Exploration,
+    /// Index of the shipped start.
+    pub start: usize,
+    /// Run number, also its seed.
+    pub run: u64,
+}
+
+/// What one run produced (one line of `results.jsonl`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellResult {
+    /// Which run.
+    #[serde(flatten)]
+    pub cell: Cell,
+    /// Whether the frozen table mated in its one evaluation game (Table 3.2).
+    pub solved: bool,
+    /// White moves of that mate.
+    pub eval_moves: Option<u32>,
+    /// Exact optimum from the start.
+    pub optimal_moves: Option<u32>,
+    /// Matches won during training.
+    pub training_wins: u64,
+    /// Wins per bucket of `CURVE_BUCKET` matches.
+    pub wins_per_bucket: Vec<u32>,
+}
+
+/// The 1.1 decay base of the study.
+pub const STUDY_DECAY: f64 = 1.1;
+
+impl StudyPlan {
+    /// Checks the plan; errors name the setting.
+    pub fn validate(&self) -> Result<()> {
+        for name in &self.endgames {
+            if Endgame::parse(name).is_none() {
+                bail!("endgame must be kqk, krk or kbbk, not '{name}'");
+            }
+        }
+        if self.endgames.is_empty() {
+            bail!("no endgame selected");
+        }
+        if !(1..=SHIPPED_STARTS).contains(&self.starts) {
+            bail!("starts must lie in 1..={SHIPPED_STARTS}");
+        }
+        if self.runs == 0 || self.matches == 0 {
+            bail!("runs and matches must be positive");
+        }
+        if self.decay < 1.0 {
+            bail!("decay must be at least 1");
+        }
+        Ok(())
+    }
+
+    /// Every run of the grid, in a fixed order.
+    pub fn cells(&self) -> Vec<Cell> {
+        let mut cells = Vec::new();
+        for name in &self.endgames {
+            let endgame = Endgame::parse(name).expect("validated");
+            for reward in [RewardKind::Engine, RewardKind::Heuristic] {
+                for exploration in [Exploration::Static, Exploration::Decaying] {
+                    for start in 0..self.starts {
+                        for run in 0..self.runs {
+                            cells.push(Cell {
+                                endgame,
+                                reward,
+                                exploration,
+                                start,
+                                run,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        cells
+    }
+
+    /// The config of one run.
+    pub fn config(&self, cell: &Cell) -> EndgameConfig {
+        EndgameConfig {
+            endgame: cell.endgame.name().into(),
+            start: cell.start,
+            episodes: self.matches,
+            seed: cell.run,
+            reward: cell.reward,
+            exploration: cell.exploration,
+            decay: self.decay,
+            opponent: self.opponent,
+            ..EndgameConfig::default()
+        }
+    }
+}
+
+/// Runs every run of `plan` not yet in `dir`, on `jobs` threads, then writes the report.
+pub fn study_command(dir: &Path, plan: &StudyPlan, jobs: usize) -> Result<()> {
+    plan.validate()?;
+    let done = open_study_dir(dir, plan)?;
+    let pending: Vec<Cell> = plan
+        .cells()
+        .into_iter()
+        .filter(|c| !done.iter().any(|r| r.cell == *c))
+        .collect();
+    println!(
+        "study           {} runs: {} done, {} to run",
+        plan.cells().len(),
+        done.len(),
+        pending.len()
+    );
+    let tablebases: Vec<(Endgame, Tablebase)> = plan
+        .endgames
+        .iter()
+        .map(|name| {
+            let endgame = Endgame::parse(name).expect("validated");
+            load_or_build(endgame, Path::new("tablebases")).map(|t| (endgame, t))
+        })
+        .collect::<Result<_>>()?;
+    let results_path = dir.join("results.jsonl");
+    let file = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&results_path)
+        .with_context(|| format!("cannot open {}", results_path.display()))?;
+    let sink = Mutex::new(file);
+    let bar = episode_bar(pending.len() as u64, "study endgame");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("cannot start the worker threads")?;
+    let started = std::time::Instant::now();
+    pool.install(|| {
+        pending.par_iter().try_for_each(|cell| -> Result<()> {
+            let tablebase = &tablebases
+                .iter()
+                .find(|(e, _)| *e == cell.endgame)
+                .expect("loaded above")
+                .1;
+            let result = run_cell(plan, cell, tablebase)?;
+            let line = serde_json::to_string(&result)?;
+            let mut file = sink.lock().expect("no worker panicked");
+            writeln!(file, "{line}").context("cannot append to results.jsonl")?;
+            file.flush().context("cannot flush results.jsonl")?;
+            bar.inc(1);
+            Ok(())
+        })
+    })?;
+    bar.finish_and_clear();
+    if !pending.is_empty() {
+        println!(
+            "ran             {} runs in {:.1} s on {jobs} threads",
+            pending.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let results = read_results(&results_path)?;
+    write_report(dir, plan, &results)
+}
+
+/// Trains and evaluates one run of the grid.
+pub fn run_cell(plan: &StudyPlan, cell: &Cell, tablebase: &Tablebase) -> Result<CellResult> {
+    let config = plan.config(cell);
+    let start = shipped_start(cell.endgame, cell.start)?;
+    let arena = Arena::new(cell.endgame, tablebase, &config)?;
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let buckets = plan.matches.div_ceil(CURVE_BUCKET) as usize;
+    let mut wins_per_bucket = vec![0u32; buckets];
+    let mut training_wins = 0;
+    let mut q = train_table(&arena, &start, &mut rng, |n, result, _| {
+        if result.end == MatchEnd::Checkmate {
+            wins_per_bucket[(n / CURVE_BUCKET) as usize] += 1;
+            training_wins += 1;
+        }
+        Ok(())
+    })?;
+    let eval = evaluate(
+        &arena,
+        &mut q,
+        &start,
+        1,
+        config.seed.wrapping_add(EVAL_SEED_OFFSET),
+    )?;
+    let solved = eval.win_rate > 0.0;
+    Ok(CellResult {
+        cell: *cell,
+        solved,
+        eval_moves: solved.then_some(eval.mean_moves_won.round() as u32),
+        optimal_moves: mate_in(tablebase, &start),
+        training_wins,
+        wins_per_bucket,
+    })
+}
+
+/// Creates the study directory, or checks that an existing one holds the same plan;
+/// returns the runs already finished there.
+fn open_study_dir(dir: &Path, plan: &StudyPlan) -> Result<Vec<CellResult>> {
+    let plan_path = dir.join("study.toml");
+    let text = toml::to_string(plan).context("cannot write the study plan")?;
+    if plan_path.exists() {
+        let stored: StudyPlan = toml::from_str(
+            &fs::read_to_string(&plan_path)
+                .with_context(|| format!("cannot read {}", plan_path.display()))?,
+        )
+        .with_context(|| format!("{} is not a study plan", plan_path.display()))?;
+        if stored != *plan {
+            bail!(
+                "{} holds a study with other settings; resume it with the same options or choose another --out",
+                dir.display()
+            );
+        }
+        return read_results(&dir.join("results.jsonl"));
+    }
+    if dir.exists()
+        && fs::read_dir(dir)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        bail!(
+            "{} exists and is not a study directory; choose another --out",
+            dir.display()
+        );
+    }
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    write_atomic(&plan_path, text.as_bytes())?;
+    Ok(Vec::new())
+}
+
+/// Reads `results.jsonl`, dropping a last line cut short by a kill (the file is
+/// rewritten without it, so later appends start on a fresh line).
+fn read_results(path: &Path) -> Result<Vec<CellResult>> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let text =
+        fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut results = Vec::new();
+    let mut kept = String::new();
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        match serde_json::from_str::<CellResult>(line) {
+            Ok(r) => {
+                results.push(r);
+                kept.push_str(line);
+                kept.push('\n');
+            }
+            Err(_) if i + 1 == lines.len() => {}
+            Err(e) => bail!("{} line {}: {e}", path.display(), i + 1),
+        }
+    }
+    if kept.len() != text.len() {
+        write_atomic(path, kept.as_bytes())?;
+    }
+    Ok(results)
+}

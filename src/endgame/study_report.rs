@@ -1,0 +1,271 @@
+//! The endgame study's report: Table 3.2 next to the study's numbers, the win-% curves
+//! over matches and the moves-to-mate histograms relative to the exact optimum.
+
+use std::path::Path;
+
+use anyhow::Result;
+use burnmate_env::endgame::Endgame;
+use serde::Serialize;
+
+use crate::endgame::config::{Exploration, RewardKind};
+use crate::endgame::study::{CURVE_BUCKET, CellResult, STUDY_DECAY, StudyPlan};
+use crate::endgame::train::{exploration_name, reported, reward_name};
+use crate::files::write_atomic;
+use crate::plot::{Series, line_chart};
+
+/// One setting of one endgame, over all its runs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SettingRow {
+    /// kqk, krk or kbbk.
+    pub endgame: String,
+    /// engine or heuristic.
+    pub reward: String,
+    /// static or decaying.
+    pub exploration: String,
+    /// Runs finished.
+    pub runs: usize,
+    /// Share of runs (%) whose frozen table mated from the start (Table 3.2).
+    pub solved_percent: f64,
+    /// The study's share (%), when it reported this setting.
+    pub study_percent: Option<f64>,
+    /// Share of the solved runs (%) that mated in the optimal number of moves.
+    pub optimal_percent: f64,
+    /// Mean moves over the optimum of the solved runs (none solved: `None`).
+    pub mean_excess_moves: Option<f64>,
+    /// Share of training matches won (%).
+    pub training_win_percent: f64,
+}
+
+const SETTINGS: [(RewardKind, Exploration); 4] = [
+    (RewardKind::Engine, Exploration::Static),
+    (RewardKind::Engine, Exploration::Decaying),
+    (RewardKind::Heuristic, Exploration::Static),
+    (RewardKind::Heuristic, Exploration::Decaying),
+];
+
+fn excess(r: &CellResult) -> Option<u32> {
+    Some(r.eval_moves?.saturating_sub(r.optimal_moves?))
+}
+
+/// Summarises the runs of one setting.
+pub fn setting_row(
+    endgame: Endgame,
+    setting: (RewardKind, Exploration),
+    runs: &[&CellResult],
+    matches: u64,
+    decay: f64,
+) -> SettingRow {
+    let solved: Vec<&&CellResult> = runs.iter().filter(|r| r.solved).collect();
+    let excesses: Vec<u32> = solved.iter().filter_map(|r| excess(r)).collect();
+    let percent = |part: usize, whole: usize| 100.0 * part as f64 / whole.max(1) as f64;
+    let wins: u64 = runs.iter().map(|r| r.training_wins).sum();
+    let study_setting = setting.1 == Exploration::Static || decay == STUDY_DECAY;
+    SettingRow {
+        endgame: endgame.name().into(),
+        reward: reward_name(setting.0).into(),
+        exploration: exploration_name(setting.1).into(),
+        runs: runs.len(),
+        solved_percent: percent(solved.len(), runs.len()),
+        study_percent: study_setting
+            .then(|| reported(endgame.name(), setting.0, setting.1))
+            .flatten(),
+        optimal_percent: percent(excesses.iter().filter(|&&e| e == 0).count(), excesses.len()),
+        mean_excess_moves: (!excesses.is_empty())
+            .then(|| excesses.iter().map(|&e| f64::from(e)).sum::<f64>() / excesses.len() as f64),
+        training_win_percent: 100.0 * wins as f64 / (runs.len() as u64 * matches).max(1) as f64,
+    }
+}
+
+/// Writes `table-3-2.md`, `table-3-2.json`, `win-curves-<e>.svg` and
+/// `excess-moves-<e>.svg`, and prints the table.
+pub fn write_report(dir: &Path, plan: &StudyPlan, results: &[CellResult]) -> Result<()> {
+    let mut rows = Vec::new();
+    for name in &plan.endgames {
+        let endgame = Endgame::parse(name).expect("validated");
+        let mut curves = Vec::new();
+        let mut histograms = Vec::new();
+        for setting in SETTINGS {
+            let runs: Vec<&CellResult> = results
+                .iter()
+                .filter(|r| {
+                    r.cell.endgame == endgame
+                        && r.cell.reward == setting.0
+                        && r.cell.exploration == setting.1
+                })
+                .collect();
+            if runs.is_empty() {
+                continue;
+            }
+            let label = format!("{} {}", reward_name(setting.0), exploration_name(setting.1));
+            curves.push(Series {
+                name: label.clone(),
+                points: win_curve(&runs, plan.matches),
+            });
+            histograms.push(Series {
+                name: label,
+                points: excess_histogram(&runs),
+            });
+            rows.push(setting_row(
+                endgame,
+                setting,
+                &runs,
+                plan.matches,
+                plan.decay,
+            ));
+        }
+        write_atomic(
+            &dir.join(format!("win-curves-{name}.svg")),
+            line_chart(
+                &format!("{}: matches won during training", name.to_uppercase()),
+                "match",
+                &format!("won (% of {CURVE_BUCKET}-match bucket)"),
+                &curves,
+            )
+            .as_bytes(),
+        )?;
+        write_atomic(
+            &dir.join(format!("excess-moves-{name}.svg")),
+            line_chart(
+                &format!(
+                    "{}: frozen table's mate vs the optimum",
+                    name.to_uppercase()
+                ),
+                "moves over the optimum",
+                "solved runs (%)",
+                &histograms,
+            )
+            .as_bytes(),
+        )?;
+    }
+    let table = markdown_table(&rows, plan);
+    write_atomic(&dir.join("table-3-2.md"), table.as_bytes())?;
+    write_atomic(
+        &dir.join("table-3-2.json"),
+        serde_json::to_string_pretty(&rows)?.as_bytes(),
+    )?;
+    print!("{table}");
+    println!("report          {}", dir.display());
+    Ok(())
+}
+
+/// Mean share (%) of matches won per bucket, over the runs.
+fn win_curve(runs: &[&CellResult], matches: u64) -> Vec<(f64, f64)> {
+    let buckets = matches.div_ceil(CURVE_BUCKET);
+    (0..buckets)
+        .map(|b| {
+            let size = CURVE_BUCKET.min(matches - b * CURVE_BUCKET) as f64;
+            let won: u64 = runs
+                .iter()
+                .map(|r| u64::from(r.wins_per_bucket.get(b as usize).copied().unwrap_or(0)))
+                .sum();
+            (
+                (b * CURVE_BUCKET) as f64 + size,
+                100.0 * won as f64 / (size * runs.len() as f64),
+            )
+        })
+        .collect()
+}
+
+/// Share (%) of the solved runs per number of moves over the optimum.
+fn excess_histogram(runs: &[&CellResult]) -> Vec<(f64, f64)> {
+    let excesses: Vec<u32> = runs.iter().filter_map(|r| excess(r)).collect();
+    let top = excesses.iter().copied().max().unwrap_or(0);
+    (0..=top)
+        .map(|e| {
+            let count = excesses.iter().filter(|&&x| x == e).count();
+            (
+                f64::from(e),
+                100.0 * count as f64 / excesses.len().max(1) as f64,
+            )
+        })
+        .collect()
+}
+
+fn markdown_table(rows: &[SettingRow], plan: &StudyPlan) -> String {
+    let mut text = format!(
+        "Table 3.2: runs (%) whose frozen table mates from its start after {} matches \
+         (ours, study in brackets); {} start(s) x {} run(s) per cell, defender {:?}, decay {}.\n\n",
+        plan.matches, plan.starts, plan.runs, plan.opponent, plan.decay
+    );
+    text.push_str("| endgame | reward | exploration | runs | solved % (study) | optimal mates % | moves over optimum | training won % |\n");
+    text.push_str("|---|---|---|---|---|---|---|---|\n");
+    for r in rows {
+        let study = r.study_percent.map_or("-".into(), |p| format!("{p}"));
+        text.push_str(&format!(
+            "| {} | {} | {} | {} | {:.1} ({study}) | {:.1} | {} | {:.1} |\n",
+            r.endgame.to_uppercase(),
+            r.reward,
+            r.exploration,
+            r.runs,
+            r.solved_percent,
+            r.optimal_percent,
+            r.mean_excess_moves
+                .map_or("-".into(), |m| format!("{m:.2}")),
+            r.training_win_percent
+        ));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::endgame::study::Cell;
+
+    fn result(solved: bool, eval_moves: Option<u32>, wins: Vec<u32>) -> CellResult {
+        CellResult {
+            cell: Cell {
+                endgame: Endgame::Krk,
+                reward: RewardKind::Engine,
+                exploration: Exploration::Static,
+                start: 0,
+                run: 0,
+            },
+            solved,
+            eval_moves,
+            optimal_moves: Some(7),
+            training_wins: wins.iter().map(|&w| u64::from(w)).sum(),
+            wins_per_bucket: wins,
+        }
+    }
+
+    #[test]
+    fn a_setting_row_counts_solved_runs_and_moves_over_the_optimum() {
+        let a = result(true, Some(7), vec![10, 100]);
+        let b = result(true, Some(10), vec![0, 50]);
+        let c = result(false, None, vec![0, 0]);
+        let d = result(false, None, vec![0, 0]);
+        let row = setting_row(
+            Endgame::Krk,
+            (RewardKind::Engine, Exploration::Static),
+            &[&a, &b, &c, &d],
+            200,
+            1.1,
+        );
+        assert_eq!(row.runs, 4);
+        assert_eq!(row.solved_percent, 50.0);
+        assert_eq!(row.optimal_percent, 50.0);
+        assert_eq!(row.mean_excess_moves, Some(1.5));
+        assert_eq!(row.training_win_percent, 100.0 * 160.0 / 800.0);
+        assert_eq!(row.study_percent, Some(93.0));
+    }
+
+    #[test]
+    fn the_win_curve_averages_buckets_over_runs_and_handles_a_short_last_bucket() {
+        let a = result(true, Some(7), vec![100, 20]);
+        let b = result(true, Some(7), vec![50, 0]);
+        let curve = win_curve(&[&a, &b], 150);
+        assert_eq!(curve, vec![(100.0, 75.0), (150.0, 20.0)]);
+    }
+
+    #[test]
+    fn the_histogram_is_over_solved_runs_only() {
+        let a = result(true, Some(7), vec![]);
+        let b = result(true, Some(9), vec![]);
+        let c = result(false, None, vec![]);
+        assert_eq!(
+            excess_histogram(&[&a, &b, &c]),
+            vec![(0.0, 50.0), (1.0, 0.0), (2.0, 50.0)]
+        );
+    }
+}

@@ -1,0 +1,124 @@
+//! The selfplay config: defaults reproduce the study's code (STUDIES.md section 4);
+//! the text's readings are options.
+
+use anyhow::{Result, ensure};
+use burnmate_agents::selfplay::choice::Combine;
+use burnmate_agents::selfplay::net::{AdamMode, NetConfig};
+use burnmate_agents::selfplay::trainer::{SelfPlayConfig, StepPenalty};
+use burnmate_models::SelectorPadding;
+use serde::{Deserialize, Serialize};
+
+use crate::backend::BackendChoice;
+use crate::cli::RunOverrides;
+
+/// Settings of one selfplay run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SelfplayConfig {
+    /// Training games.
+    pub games: u64,
+    /// Seed of the run (weights, exploration, evaluation).
+    pub seed: u64,
+    /// Burn backend.
+    pub backend: BackendChoice,
+    /// Games played side by side, batched through each selector (1: the study).
+    pub envs: usize,
+    /// Ply cap per game (the study's code: 100).
+    pub max_plies: u32,
+    /// Convolution padding: `valid` (code) or `same` (text).
+    pub padding: SelectorPadding,
+    /// Adam learning rate (study: 0.01).
+    pub lr: f64,
+    /// `reference` (a new Adam every update, the code) or `persistent`.
+    pub adam: AdamMode,
+    /// Discount (study: 0.99).
+    pub gamma: f32,
+    /// `every-move` (code) or `quiet-moves` (text).
+    pub step_penalty: StepPenalty,
+    /// `reference` (the code's score rule) or `product` (text).
+    pub combine: Combine,
+    /// Probability of a random legal move while training (study: 0).
+    pub epsilon: f64,
+    /// Training games between evaluations.
+    pub eval_every: u64,
+    /// Games per evaluation and opponent (half with each colour).
+    pub eval_games: u64,
+    /// A training game is saved to `games.pgn` every this many games.
+    pub pgn_every: u64,
+}
+
+impl Default for SelfplayConfig {
+    fn default() -> SelfplayConfig {
+        SelfplayConfig {
+            games: 200,
+            seed: 0,
+            backend: BackendChoice::Flex,
+            envs: 1,
+            max_plies: 100,
+            padding: SelectorPadding::Valid,
+            lr: 0.01,
+            adam: AdamMode::Reference,
+            gamma: 0.99,
+            step_penalty: StepPenalty::EveryMove,
+            combine: Combine::Reference,
+            epsilon: 0.0,
+            eval_every: 50,
+            eval_games: 20,
+            pgn_every: 50,
+        }
+    }
+}
+
+impl SelfplayConfig {
+    /// Checks value ranges; errors name the key.
+    pub fn validate(&self) -> Result<()> {
+        ensure!(self.games > 0, "games must be positive");
+        ensure!(
+            (1..=65536).contains(&self.envs),
+            "envs must lie in 1..65536"
+        );
+        ensure!(self.max_plies > 0, "max_plies must be positive");
+        ensure!(self.lr > 0.0, "lr must be positive");
+        ensure!(
+            (0.0..=1.0).contains(&self.gamma),
+            "gamma must lie in [0, 1]"
+        );
+        ensure!(
+            (0.0..=1.0).contains(&self.epsilon),
+            "epsilon must lie in [0, 1]"
+        );
+        ensure!(self.eval_every > 0, "eval_every must be positive");
+        ensure!(self.pgn_every > 0, "pgn_every must be positive");
+        Ok(())
+    }
+
+    /// Applies command-line overrides.
+    pub fn with_overrides(mut self, o: &RunOverrides) -> SelfplayConfig {
+        self.seed = o.seed.unwrap_or(self.seed);
+        self.games = o.episodes.unwrap_or(self.games);
+        self.backend = o.backend.unwrap_or(self.backend);
+        self.envs = o.envs.unwrap_or(self.envs);
+        self
+    }
+
+    /// The networks' settings.
+    pub fn net(&self) -> NetConfig {
+        NetConfig {
+            padding: self.padding,
+            lr: self.lr,
+            adam: self.adam,
+        }
+    }
+
+    /// The self-play loop's settings.
+    pub fn play(&self) -> SelfPlayConfig {
+        SelfPlayConfig {
+            gamma: self.gamma,
+            penalty: self.step_penalty,
+            combine: self.combine,
+            epsilon: self.epsilon,
+            max_plies: self.max_plies,
+            envs: self.envs,
+        }
+    }
+}

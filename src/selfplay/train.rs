@@ -1,0 +1,288 @@
+//! `burnmate train` for the selfplay study: two sides learn by playing each other,
+//! evaluated every `eval_every` games against a random and a material-greedy mover.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result, anyhow};
+use burnmate_agents::selfplay::net::{SELECTORS, SelectorSet, initial_weights};
+use burnmate_agents::selfplay::trainer::{GameRecord, Mover, SelfPlay};
+use burnmate_env::selfplay::GameEnd;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use shakmaty::{Chess, Color};
+
+use crate::cli::RunOverrides;
+use crate::config::{Experiment, to_toml};
+use crate::files::{StreamedFile, create_run_dir, write_atomic};
+use crate::metrics::{EpisodeRow, MetricsRecorder, TrainingStats};
+use crate::outputs::write_summary_and_plots;
+use crate::pgn::game_pgn;
+use crate::plot::{Series, line_chart};
+use crate::progress::episode_bar;
+use crate::queen4x4::train::config_stem;
+use crate::selfplay::config::SelfplayConfig;
+use crate::selfplay::model_file::{self, SelfplayState};
+
+/// Results of the learning sides against one fixed mover.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// Training games played when measured.
+    pub after_games: u64,
+    /// Games played.
+    pub games: u64,
+    /// Share won by the learning side.
+    pub win: f64,
+    /// Share drawn.
+    pub draw: f64,
+    /// Share lost.
+    pub loss: f64,
+    /// Mean plies per game.
+    pub mean_plies: f64,
+}
+
+/// Everything a selfplay run reports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SelfplaySummary {
+    /// Always "selfplay".
+    pub study: String,
+    /// Training statistics (reward: white's summed reward; won: white mated).
+    #[serde(flatten)]
+    pub training: TrainingStats,
+    /// Games played side by side.
+    pub envs: usize,
+    /// Plies (positions) per second of training.
+    pub positions_per_second: f64,
+    /// Training games before this run (a resumed run continues a checkpoint).
+    pub games_before: u64,
+    /// Shares of training games by ending.
+    pub endings: Vec<(String, f64)>,
+    /// The last evaluation against a uniformly random mover.
+    pub eval: Evaluation,
+    /// The last evaluation against a one-ply material-greedy mover.
+    pub eval_greedy: Evaluation,
+}
+
+fn summarise(after_games: u64, results: &[(Color, GameRecord)]) -> Evaluation {
+    let n = results.len().max(1) as f64;
+    let won = results.iter().filter(|(c, r)| r.winner == Some(*c)).count() as f64;
+    let lost = results
+        .iter()
+        .filter(|(c, r)| r.winner == Some(!*c))
+        .count() as f64;
+    Evaluation {
+        after_games,
+        games: results.len() as u64,
+        win: won / n,
+        draw: (n - won - lost) / n,
+        loss: lost / n,
+        mean_plies: results.iter().map(|(_, r)| f64::from(r.plies)).sum::<f64>() / n,
+    }
+}
+
+fn pgn_result(record: &GameRecord) -> &'static str {
+    match record.winner {
+        Some(Color::White) => "1-0",
+        Some(Color::Black) => "0-1",
+        None if record.end == GameEnd::Cap => "*",
+        None => "1/2-1/2",
+    }
+}
+
+fn fresh_state(seed: u64, config: &SelfplayConfig) -> (SelfplayState, ChaCha8Rng) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut side = || -> Vec<_> {
+        (0..SELECTORS)
+            .map(|_| initial_weights(config.padding, &mut rng))
+            .collect()
+    };
+    let (white, black) = (side(), side());
+    let state = SelfplayState {
+        games_played: 0,
+        rng_seed: rng.get_seed(),
+        rng_word_pos: rng.get_word_pos().to_string(),
+        white,
+        black,
+    };
+    (state, rng)
+}
+
+fn resumed_state(run: &Path) -> Result<(SelfplayState, ChaCha8Rng)> {
+    let state = model_file::load(run)?;
+    let mut rng = ChaCha8Rng::from_seed(state.rng_seed);
+    let pos: u128 = state
+        .rng_word_pos
+        .parse()
+        .map_err(|_| anyhow!("checkpoint in {}: bad rng_word_pos", run.display()))?;
+    rng.set_word_pos(pos);
+    Ok((state, rng))
+}
+
+/// `burnmate train CONFIG` for a selfplay config (`--resume RUN` continues RUN).
+pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &RunOverrides) -> Result<()> {
+    let config = config.with_overrides(overrides);
+    config.validate()?;
+    let (state, mut rng) = match &overrides.resume {
+        Some(run) => resumed_state(run)?,
+        None => fresh_state(config.seed, &config),
+    };
+    let device = config.backend.device()?.autodiff();
+    let side = |weights: &[burnmate_models::SelectorWeights]| {
+        SelectorSet::new(config.net(), device.clone(), weights)
+            .map_err(|e| anyhow!("checkpoint does not fit the config: {e}"))
+    };
+    let mut play = SelfPlay::new(config.play(), side(&state.white)?, side(&state.black)?);
+    let games_before = state.games_played;
+    drop(state);
+
+    let stem = config_stem(path);
+    let dir = create_run_dir(overrides.out.as_deref(), &stem)?;
+    write_atomic(
+        &dir.join("config.toml"),
+        to_toml(&Experiment::Selfplay(config.clone()))?.as_bytes(),
+    )?;
+    let mut metrics = MetricsRecorder::create(&dir.join("metrics.csv"), &["black_reward"])?;
+    let mut pgn = StreamedFile::create(&dir.join("games.pgn"))?;
+    let mut evals = StreamedFile::create(&dir.join("eval.csv"))?;
+    evals.line("after_games,opponent,games,win,draw,loss,mean_plies")?;
+    let mut curves: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
+    let bar = episode_bar(config.games, &stem);
+    let started = Instant::now();
+    let mut eval_seconds = 0.0;
+    let (mut done, mut plies) = (0u64, 0u64);
+    let mut endings: Vec<(String, f64)> = Vec::new();
+    let mut last = [None, None];
+    while done < config.games {
+        let chunk = config.eval_every.min(config.games - done);
+        let mut failure = None;
+        play.train(chunk, &mut rng, |record| {
+            let n = games_before + done;
+            done += 1;
+            plies += u64::from(record.plies);
+            let outcome = match (record.end, record.winner) {
+                (GameEnd::Checkmate, Some(Color::White)) => "white-mates",
+                (GameEnd::Checkmate, _) => "black-mates",
+                (end, _) => end.name(),
+            };
+            match endings.iter_mut().find(|(name, _)| name == outcome) {
+                Some((_, count)) => *count += 1.0,
+                None => endings.push((outcome.to_string(), 1.0)),
+            }
+            let row = EpisodeRow {
+                episode: n,
+                reward: f64::from(record.rewards[0]),
+                moves: record.plies,
+                outcome,
+                epsilon: config.epsilon,
+                won: record.winner == Some(Color::White),
+            };
+            let mut write = || -> Result<()> {
+                metrics.record(row, &[f64::from(record.rewards[1])])?;
+                if (n + 1) % config.pgn_every == 0 {
+                    let round = (n + 1).to_string();
+                    let tags = [
+                        ("Event", "burnmate selfplay training"),
+                        ("Round", round.as_str()),
+                        ("White", "white selectors"),
+                        ("Black", "black selectors"),
+                        ("Termination", record.end.name()),
+                    ];
+                    let text =
+                        game_pgn(&tags, &Chess::default(), &record.moves, pgn_result(&record));
+                    pgn.line(&text)?;
+                }
+                Ok(())
+            };
+            if let Err(e) = write() {
+                failure.get_or_insert(e);
+            }
+            bar.set_position(done);
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let eval_started = Instant::now();
+        for (k, mover) in [Mover::Random, Mover::Greedy].into_iter().enumerate() {
+            let results = play.evaluate(mover, config.eval_games, &mut rng);
+            let e = summarise(games_before + done, &results);
+            let name = ["random", "greedy"][k];
+            evals.line(&format!(
+                "{},{name},{},{},{},{},{}",
+                e.after_games, e.games, e.win, e.draw, e.loss, e.mean_plies
+            ))?;
+            curves[k].push((e.after_games as f64, 100.0 * e.win));
+            last[k] = Some(e);
+        }
+        eval_seconds += eval_started.elapsed().as_secs_f64();
+    }
+    let wall_seconds = started.elapsed().as_secs_f64() - eval_seconds;
+    bar.finish_and_clear();
+    metrics.finish()?;
+    pgn.finish()?;
+    evals.finish()?;
+    model_file::save(
+        &dir,
+        SelfplayState {
+            games_played: games_before + done,
+            rng_seed: rng.get_seed(),
+            rng_word_pos: rng.get_word_pos().to_string(),
+            white: play.side(Color::White).weights(),
+            black: play.side(Color::Black).weights(),
+        },
+    )?;
+    write_atomic(
+        &dir.join("eval.svg"),
+        line_chart(
+            "selfplay: the learning sides against fixed movers",
+            "training games",
+            "games won (%)",
+            &[
+                Series {
+                    name: "vs random mover".into(),
+                    points: curves[0].clone(),
+                },
+                Series {
+                    name: "vs greedy mover".into(),
+                    points: curves[1].clone(),
+                },
+            ],
+        )
+        .as_bytes(),
+    )?;
+    for (_, count) in &mut endings {
+        *count /= done.max(1) as f64;
+    }
+    let summary = SelfplaySummary {
+        study: "selfplay".into(),
+        training: metrics.stats(wall_seconds, config.backend.name(), config.seed),
+        envs: config.envs,
+        positions_per_second: plies as f64 / wall_seconds.max(1e-9),
+        games_before,
+        endings,
+        eval: last[0].context("at least one evaluation")?,
+        eval_greedy: last[1].context("at least one evaluation")?,
+    };
+    write_summary_and_plots(&dir, &summary, &metrics)?;
+    println!("run directory   {}", dir.display());
+    println!(
+        "training        {} games ({} before) in {:.1} s: {:.2} games/s, {:.0} positions/s, {} envs, {}",
+        done,
+        games_before,
+        wall_seconds,
+        summary.training.episodes_per_second,
+        summary.positions_per_second,
+        config.envs,
+        summary.training.backend
+    );
+    for (name, e) in [
+        ("vs random", &summary.eval),
+        ("vs greedy", &summary.eval_greedy),
+    ] {
+        println!(
+            "{name:<15} win {:.2}, draw {:.2}, loss {:.2}, {:.1} plies over {} games",
+            e.win, e.draw, e.loss, e.mean_plies, e.games
+        );
+    }
+    Ok(())
+}
