@@ -1,0 +1,44 @@
+//! Helpers shared by the end-to-end tests: run the binary, read its outputs.
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Runs the binary with `args`.
+pub fn burnmate(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// The run's stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The run's stdout as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Asserts exit code 1 and a single `error: ` line containing `needle`.
+pub fn assert_one_line_error(out: &Output, needle: &str) {
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", stderr(out));
+    let err = stderr(out);
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with("error: ") && err.contains(needle), "{err}");
+}
+
+/// `burnmate train CONFIG --out DIR EXTRA..`.
+pub fn train(dir: &Path, config: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["train", config, "--out", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    burnmate(&args)
+}
+
+/// The run's summary.json.
+pub fn summary(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
+}

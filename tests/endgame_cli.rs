@@ -1,0 +1,180 @@
+//! End-to-end tests of the endgame study: the resumable grid, play with PGN export,
+//! and the Stockfish opponent.
+
+mod common;
+
+use std::fs;
+
+use common::*;
+
+fn study(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "study",
+        "endgame",
+        "--out",
+        dir.to_str().unwrap(),
+        "--endgames",
+        "kqk,krk",
+        "--starts",
+        "2",
+        "--runs",
+        "2",
+        "--matches",
+        "150",
+    ];
+    args.extend_from_slice(extra);
+    burnmate(&args)
+}
+
+#[test]
+fn the_study_grid_writes_table_3_2_and_resumes_after_a_kill() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("study");
+    let out = study(&dir, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("32 runs: 0 done, 32 to run"));
+    let table = fs::read_to_string(dir.join("table-3-2.md")).unwrap();
+    assert!(table.contains("| KRK | engine | static | 4 |"), "{table}");
+    assert!(
+        table.contains("(93)"),
+        "the study's KRK engine static share: {table}"
+    );
+    for file in [
+        "win-curves-kqk.svg",
+        "excess-moves-krk.svg",
+        "table-3-2.json",
+    ] {
+        assert!(dir.join(file).is_file(), "{file}");
+    }
+    let results = dir.join("results.jsonl");
+    let text = fs::read_to_string(&results).unwrap();
+    assert_eq!(text.lines().count(), 32);
+
+    // A kill while writing leaves a cut line: it is dropped and its run repeated.
+    let cut = &text[..text.len() - 20];
+    fs::write(&results, cut).unwrap();
+    let out = study(&dir, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("31 done, 1 to run"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(fs::read_to_string(dir.join("table-3-2.md")).unwrap(), table);
+    let mut before: Vec<&str> = text.lines().collect();
+    let after_text = fs::read_to_string(&results).unwrap();
+    let mut after: Vec<&str> = after_text.lines().collect();
+    before.sort();
+    after.sort();
+    assert_eq!(before, after, "the repeated run gives the same result");
+
+    // Other settings in the same directory are refused.
+    assert_one_line_error(&study(&dir, &["--decay", "1.01"]), "other settings");
+}
+
+#[test]
+fn play_shows_the_game_with_verdicts_and_exports_pgn_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    let out = train(
+        &run,
+        "configs/endgame-kqk-engine.toml",
+        &["--episodes", "300"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pgn = tmp.path().join("game.pgn");
+    let play = burnmate(&[
+        "play",
+        run.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(play.status.success(), "{}", stderr(&play));
+    let text = stdout(&play);
+    assert!(
+        text.contains("optimal mate in 7") && text.contains("  1. "),
+        "{text}"
+    );
+    let pgn_text = fs::read_to_string(&pgn).unwrap();
+    assert!(
+        pgn_text.contains("[FEN \"7K/8/8/8/8/6k1/8/Q7 w - - 0 1\"]"),
+        "{pgn_text}"
+    );
+    assert!(pgn_text.contains("\n1. Q"), "{pgn_text}");
+    // The PGN is never overwritten.
+    let again = burnmate(&[
+        "play",
+        run.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_one_line_error(&again, "already exists");
+    assert_eq!(fs::read_to_string(&pgn).unwrap(), pgn_text);
+    // Another start position, and a FEN of the wrong material.
+    let other = burnmate(&[
+        "play",
+        run.to_str().unwrap(),
+        "--fen",
+        "8/8/1K6/8/3k4/7Q/8/8 w - - 0 1",
+    ]);
+    assert!(other.status.success(), "{}", stderr(&other));
+    let wrong = burnmate(&[
+        "play",
+        run.to_str().unwrap(),
+        "--fen",
+        "8/8/1K6/8/3k4/7R/8/8 w - - 0 1",
+    ]);
+    assert_one_line_error(&wrong, "not KQK");
+}
+
+/// Needs Stockfish (CI installs Debian's `stockfish` and sets
+/// `BURNMATE_REQUIRE_STOCKFISH`); without it, checks the one-line error that says
+/// how to install it.
+#[test]
+fn stockfish_defends_and_evaluates_when_installed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = fs::read_to_string("configs/endgame-kqk-stockfish.toml")
+        .unwrap()
+        .replace("stockfish_depth = 15", "stockfish_depth = 6");
+    let path = tmp.path().join("sf.toml");
+    fs::write(&path, config).unwrap();
+    let run = tmp.path().join("run");
+    let out = train(&run, path.to_str().unwrap(), &["--episodes", "20"]);
+    if !out.status.success() {
+        assert!(
+            std::env::var_os("BURNMATE_REQUIRE_STOCKFISH").is_none(),
+            "CI installs Stockfish: {}",
+            stderr(&out)
+        );
+        assert_one_line_error(&out, "apt-get install stockfish");
+        assert!(!run.exists(), "no run directory without an engine");
+        return;
+    }
+    let s = summary(&run);
+    assert_eq!(s["episodes"], 20);
+    let stockfish_moves = s["stockfish_moves_to_mate"]
+        .as_u64()
+        .expect("Stockfish mates");
+    assert!(
+        stockfish_moves >= 7,
+        "never faster than the optimum 7: {stockfish_moves}"
+    );
+    assert!(stdout(&out).contains("Stockfish"));
+}
+
+#[test]
+fn a_missing_engine_is_a_one_line_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = fs::read_to_string("configs/endgame-kqk-stockfish.toml")
+        .unwrap()
+        .replace(
+            "stockfish = \"stockfish\"",
+            "stockfish = \"no-such-engine\"",
+        );
+    let path = tmp.path().join("sf.toml");
+    fs::write(&path, config).unwrap();
+    let run = tmp.path().join("run");
+    let out = train(&run, path.to_str().unwrap(), &["--episodes", "5"]);
+    assert_one_line_error(&out, "engine 'no-such-engine' not found");
+    assert!(!run.exists());
+}
