@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 use crate::backend::BackendChoice;
 use crate::config::{Experiment, load_config};
-use crate::{compare, endgame, knight, queen4x4, selfplay, solve};
+use crate::{compare, endgame, knight, queen4x4, selfplay, solve, throughput};
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
 #[derive(Parser, Debug)]
@@ -118,6 +118,18 @@ enum Command {
         /// queen4x4: stop after this many white moves.
         #[arg(long, default_value_t = 50)]
         max_moves: u32,
+    },
+    /// Measure forward and training-step throughput of every study's network.
+    Bench {
+        /// Backends to measure (comma-separated).
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "flex")]
+        backend: Vec<BackendChoice>,
+        /// Batch sizes (comma-separated).
+        #[arg(long, value_delimiter = ',', default_value = "1,64,1024,16384")]
+        batch: Vec<usize>,
+        /// Minimum seconds timed per measurement.
+        #[arg(long, default_value_t = 0.5)]
+        seconds: f64,
     },
     /// Run a study's whole grid of runs and write its tables and plots (resumable).
     Study {
@@ -237,6 +249,27 @@ pub fn run(cli: Cli) -> Result<()> {
                 )
             }
         },
+        Command::Bench {
+            backend,
+            batch,
+            seconds,
+        } => {
+            println!("{}", throughput::TABLE_HEADER);
+            for choice in backend {
+                let device = choice.device()?;
+                let rows = throughput::table(
+                    choice.name(),
+                    &device,
+                    &throughput::ModelKind::ALL,
+                    &batch,
+                    seconds,
+                );
+                for row in rows {
+                    println!("{row}");
+                }
+            }
+            Ok(())
+        }
         Command::Study { study } => match study {
             StudyCommand::Endgame {
                 out,

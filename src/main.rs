@@ -17,6 +17,7 @@ mod progress;
 mod queen4x4;
 mod selfplay;
 mod solve;
+mod throughput;
 
 use clap::Parser;
 
