@@ -32,7 +32,7 @@ pub struct RunOverrides {
     /// Number of training episodes (games for selfplay).
     #[arg(long)]
     pub episodes: Option<u64>,
-    /// selfplay: games played side by side, batched through each network.
+    /// selfplay and knight DQN: environments stepped together, batched through the networks.
     #[arg(long)]
     pub envs: Option<usize>,
     /// selfplay: continue from this run's checkpoint (into a new run directory).
@@ -178,8 +178,11 @@ pub fn run(cli: Cli) -> Result<()> {
             Experiment::Selfplay(study) => {
                 selfplay::train::train_command(&config, study, &overrides)
             }
+            Experiment::Knight(study) if overrides.resume.is_none() => {
+                knight::train::train_command(&config, study, &overrides)
+            }
             _ if overrides.envs.is_some() || overrides.resume.is_some() => {
-                anyhow::bail!("--envs and --resume apply to selfplay configs only")
+                anyhow::bail!("--envs applies to knight and selfplay configs, --resume to selfplay")
             }
             Experiment::Queen4x4(study) => {
                 queen4x4::train::train_command(&config, study, &overrides)

@@ -5,3 +5,4 @@ pub mod eval;
 pub mod model_file;
 pub mod summary;
 pub mod train;
+pub mod vector;

@@ -317,4 +317,5 @@ pub fn table(
 }
 
 /// The header of [`table`]'s rows.
-pub const TABLE_HEADER: &str = "| model | operation | backend | batch | samples/s | us per call |\n|---|---|---|---|---|---|";
+pub const TABLE_HEADER: &str =
+    "| model | operation | backend | batch | samples/s | us per call |\n|---|---|---|---|---|---|";

@@ -127,9 +127,9 @@ fn batched_games_are_all_recorded_and_bad_settings_are_one_line_errors() {
     assert_one_line_error(
         &train(
             &tmp.path().join("r3"),
-            "configs/knight-dqn.toml",
+            "configs/queen4x4-sarsa.toml",
             &["--envs", "4"],
         ),
-        "selfplay configs only",
+        "--envs applies to knight and selfplay",
     );
 }

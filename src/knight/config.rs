@@ -53,6 +53,9 @@ pub struct KnightConfig {
     pub critic_gradient: CriticGradient,
     /// Evaluation games after training (study: 1000).
     pub eval_games: u64,
+    /// DQN only: environments stepped together, one batched forward pass and one
+    /// minibatch update per vector step (1: the study's online loop).
+    pub envs: usize,
 }
 
 impl Default for KnightConfig {
@@ -73,6 +76,7 @@ impl Default for KnightConfig {
             epsilon: EpsilonSchedule::default(),
             critic_gradient: CriticGradient::SemiGradient,
             eval_games: 1000,
+            envs: 1,
         }
     }
 }
@@ -96,6 +100,14 @@ impl KnightConfig {
             "replay_capacity must exceed batch_size"
         );
         ensure!(self.eval_games > 0, "eval_games must be positive");
+        ensure!(
+            (1..=65536).contains(&self.envs),
+            "envs must lie in 1..65536"
+        );
+        ensure!(
+            self.envs == 1 || self.agent == KnightAgentKind::Dqn,
+            "envs > 1 is supported for agent = \"dqn\" only"
+        );
         Ok(())
     }
 
@@ -104,6 +116,7 @@ impl KnightConfig {
         self.backend = o.backend.unwrap_or(self.backend);
         self.seed = o.seed.unwrap_or(self.seed);
         self.episodes = o.episodes.unwrap_or(self.episodes);
+        self.envs = o.envs.unwrap_or(self.envs);
         self
     }
 

@@ -19,6 +19,7 @@ use crate::knight::config::KnightConfig;
 use crate::knight::eval::{evaluate, print_table};
 use crate::knight::model_file::{self, Learner};
 use crate::knight::summary::{KnightSummary, reported};
+use crate::knight::vector::train_vectorised;
 use crate::metrics::{EpisodeRow, MetricsRecorder};
 use crate::outputs::write_summary_and_plots;
 use crate::progress::episode_bar;
@@ -73,51 +74,55 @@ pub fn train_run(
     let mut metrics =
         MetricsRecorder::create(&dir.join("metrics.csv"), &["legal_moves", "illegal_moves"])?;
     let started = Instant::now();
-    for n in 0..config.episodes {
-        let epsilon = config.epsilon.at(n);
-        let mut state = random_start(&mut rng);
-        let (mut reward, mut legal, mut illegal) = (0.0f64, 0u32, 0u32);
-        let agent = learner.agent();
-        let outcome = loop {
-            let action = agent.act(&state, epsilon, false, &mut rng);
-            let step = state.step(action);
-            reward += f64::from(step.reward);
-            if step.legal {
-                legal += 1
-            } else {
-                illegal += 1
-            }
-            let done = step.outcome.is_terminal();
-            agent.learn(
-                Transition {
-                    state: row(&state),
-                    action,
-                    reward: step.reward,
-                    next_state: row(&step.state),
-                    done,
+    if let (true, Learner::Dqn(dqn)) = (config.envs > 1, &mut learner) {
+        train_vectorised(config, dqn, &mut rng, &mut metrics, bar)?;
+    } else {
+        for n in 0..config.episodes {
+            let epsilon = config.epsilon.at(n);
+            let mut state = random_start(&mut rng);
+            let (mut reward, mut legal, mut illegal) = (0.0f64, 0u32, 0u32);
+            let agent = learner.agent();
+            let outcome = loop {
+                let action = agent.act(&state, epsilon, false, &mut rng);
+                let step = state.step(action);
+                reward += f64::from(step.reward);
+                if step.legal {
+                    legal += 1
+                } else {
+                    illegal += 1
+                }
+                let done = step.outcome.is_terminal();
+                agent.learn(
+                    Transition {
+                        state: row(&state),
+                        action,
+                        reward: step.reward,
+                        next_state: row(&step.state),
+                        done,
+                    },
+                    &mut rng,
+                );
+                if done {
+                    break step.outcome;
+                }
+                state = step.state;
+            };
+            metrics.record(
+                EpisodeRow {
+                    episode: n,
+                    reward,
+                    moves: legal + illegal,
+                    outcome: outcome.name(),
+                    epsilon,
+                    won: outcome == KnightOutcome::Check,
                 },
-                &mut rng,
-            );
-            if done {
-                break step.outcome;
+                &[f64::from(legal), f64::from(illegal)],
+            )?;
+            if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
+                bar.inc((n % PROGRESS_EVERY) + 1);
+                let (r, m) = metrics.latest_ema();
+                bar.set_message(format!("EMA reward {r:.2}, moves {m:.2}"));
             }
-            state = step.state;
-        };
-        metrics.record(
-            EpisodeRow {
-                episode: n,
-                reward,
-                moves: legal + illegal,
-                outcome: outcome.name(),
-                epsilon,
-                won: outcome == KnightOutcome::Check,
-            },
-            &[f64::from(legal), f64::from(illegal)],
-        )?;
-        if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
-            bar.inc((n % PROGRESS_EVERY) + 1);
-            let (r, m) = metrics.latest_ema();
-            bar.set_message(format!("EMA reward {r:.2}, moves {m:.2}"));
         }
     }
     let wall_seconds = started.elapsed().as_secs_f64();

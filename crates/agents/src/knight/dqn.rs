@@ -98,6 +98,34 @@ impl Dqn {
         )
     }
 
+    /// Q-values of many states, `states.len() * 8` values: one forward pass and one
+    /// download for all (vectorised environments).
+    pub fn q_values_batch(&self, states: &[KnightState]) -> Vec<f32> {
+        let mut rows = vec![0.0; states.len() * FEATURES];
+        for (state, row) in states.iter().zip(rows.chunks_exact_mut(FEATURES)) {
+            encode(state, row);
+        }
+        host(
+            self.online
+                .forward(rows_tensor(rows, states.len(), &self.device))
+                .detach(),
+        )
+    }
+
+    /// Stores one step of every environment, then makes one minibatch update (once
+    /// more than a minibatch is stored): the update rate of vectorised DQN is one
+    /// per vector step.
+    pub fn learn_vector_step(&mut self, transitions: Vec<Transition>, rng: &mut dyn Rng) {
+        for t in transitions {
+            self.replay.push(t);
+        }
+        if self.replay.len() > self.config.batch_size {
+            let batch = self.replay.sample(self.config.batch_size, rng);
+            let targets = self.targets(&batch);
+            self.update(&batch, &targets);
+        }
+    }
+
     /// The regression targets `r + gamma * max Q_target(s')` (or `r` when done).
     pub fn targets(&self, batch: &[Transition]) -> Vec<f32> {
         let rows: Vec<f32> = batch.iter().flat_map(|t| t.next_state).collect();
