@@ -98,11 +98,11 @@ mod tests {
 
     #[test]
     fn a_black_first_move_from_a_fen_start_gets_an_ellipsis_and_the_fen_tag() {
-        let fen: Fen = "8/8/8/8/8/5k2/8/5K1q b - - 3 40".parse().unwrap();
+        let fen: Fen = "8/8/8/8/8/5k2/7q/4K3 b - - 3 40".parse().unwrap();
         let start: Chess = fen.into_position(CastlingMode::Standard).unwrap();
-        let moves = play(&start, &["h1g2", "f1e1"]);
+        let moves = play(&start, &["h2h1", "e1d2"]);
         let pgn = game_pgn(&[], &start, &moves, "*");
-        assert!(pgn.contains("[SetUp \"1\"]\n[FEN \"8/8/8/8/8/5k2/8/5K1q b - - 3 40\"]"));
-        assert!(pgn.ends_with("\n40... Qg2+ 41. Ke1 *\n"), "{pgn}");
+        assert!(pgn.contains("[SetUp \"1\"]\n[FEN \"8/8/8/8/8/5k2/7q/4K3 b - - 3 40\"]"));
+        assert!(pgn.ends_with("\n40... Qh1+ 41. Kd2 *\n"), "{pgn}");
     }
 }

@@ -45,6 +45,8 @@ pub struct SelfplayConfig {
     pub eval_games: u64,
     /// A training game is saved to `games.pgn` every this many games.
     pub pgn_every: u64,
+    /// Pad network batches to powers of two (fewer shapes for a GPU to autotune).
+    pub bucket_batches: bool,
 }
 
 impl Default for SelfplayConfig {
@@ -65,6 +67,7 @@ impl Default for SelfplayConfig {
             eval_every: 50,
             eval_games: 20,
             pgn_every: 50,
+            bucket_batches: false,
         }
     }
 }
@@ -107,6 +110,7 @@ impl SelfplayConfig {
             padding: self.padding,
             lr: self.lr,
             adam: self.adam,
+            bucket_batches: self.bucket_batches,
         }
     }
 

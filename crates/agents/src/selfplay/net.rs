@@ -33,6 +33,9 @@ pub struct NetConfig {
     pub lr: f64,
     /// Fresh or persistent Adam.
     pub adam: AdamMode,
+    /// Pad every batch to the next power of two (padded rows weigh nothing), so a
+    /// GPU backend sees few distinct shapes and reuses its autotuned, fused kernels.
+    pub bucket_batches: bool,
 }
 
 /// One finished step of one side, ready for the update.
@@ -179,7 +182,9 @@ impl SelectorSet {
 
     /// The seven selectors' outputs for `batch` boards (`batch * FEATURES` values):
     /// one forward pass per selector without autodiff, one download.
-    pub fn values(&self, boards: Vec<f32>, batch: usize) -> Values {
+    pub fn values(&self, mut boards: Vec<f32>, batch: usize) -> Values {
+        let batch = self.padded(batch);
+        boards.resize(batch * FEATURES, 0.0);
         let inference = self.device.clone().without_autodiff();
         let x: Tensor<4> = rows(boards, [batch, IN_CHANNELS, 8, 8], &inference);
         let outputs: Vec<Tensor<2>> = self
@@ -194,16 +199,29 @@ impl SelectorSet {
         Values { batch, data }
     }
 
+    fn padded(&self, batch: usize) -> usize {
+        if self.config.bucket_batches {
+            batch.next_power_of_two()
+        } else {
+            batch
+        }
+    }
+
     /// One Adam step of every selector on the batch: MSE over all 64 outputs
     /// against the current outputs with masked-out squares pulled to 0 and the
     /// chosen square pulled to its target. Returns the summed loss, left on the
     /// device (reading it is a sync).
     pub fn update(&mut self, batch: &[Transition]) -> Tensor<1> {
-        let n = batch.len();
+        let real = batch.len();
+        let n = self.padded(real);
         let d = &self.device;
-        let boards: Vec<f32> = batch.iter().flat_map(|t| t.board.iter().copied()).collect();
-        debug_assert_eq!(boards.len(), n * FEATURES);
+        let mut boards: Vec<f32> = batch.iter().flat_map(|t| t.board.iter().copied()).collect();
+        boards.resize(n * FEATURES, 0.0);
         let x: Tensor<4> = rows(boards, [n, IN_CHANNELS, 8, 8], d);
+        let weights = (n != real).then(|| {
+            let w: Vec<f32> = (0..n).map(|i| f32::from(u8::from(i < real))).collect();
+            rows(w, [n, 1], d)
+        });
         let mut total: Option<Tensor<1>> = None;
         for (k, net) in self.nets.iter().enumerate() {
             let mut mask = vec![0.0f32; n * OUTPUTS];
@@ -229,7 +247,14 @@ impl SelectorSet {
             let prediction = net.forward(x.clone());
             let keep = mask.mul(chosen.clone().neg().add_scalar(1.0));
             let goal = prediction.clone().detach().mul(keep) + target.mul(chosen);
-            let loss = (prediction - goal).powf_scalar(2.0).mean();
+            let squared = (prediction - goal).powf_scalar(2.0);
+            let loss = match &weights {
+                None => squared.mean(),
+                Some(w) => squared
+                    .mul(w.clone())
+                    .sum()
+                    .div_scalar((real * OUTPUTS) as f32),
+            };
             total = Some(match total {
                 None => loss,
                 Some(t) => t + loss,

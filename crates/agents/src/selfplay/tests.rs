@@ -17,15 +17,20 @@ fn net_config(adam: AdamMode) -> NetConfig {
         padding: SelectorPadding::Valid,
         lr: 0.01,
         adam,
+        bucket_batches: false,
     }
 }
 
 fn side(seed: u64, adam: AdamMode) -> SelectorSet {
+    side_with(seed, net_config(adam))
+}
+
+fn side_with(seed: u64, config: NetConfig) -> SelectorSet {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let weights: Vec<_> = (0..SELECTORS)
         .map(|_| initial_weights(SelectorPadding::Valid, &mut rng))
         .collect();
-    SelectorSet::new(net_config(adam), Device::flex().autodiff(), &weights).unwrap()
+    SelectorSet::new(config, Device::flex().autodiff(), &weights).unwrap()
 }
 
 fn start_transition(target: f32) -> Transition {
@@ -83,6 +88,37 @@ fn an_update_pulls_the_chosen_outputs_towards_their_targets_and_masked_ones_to_z
     // e5 is neither an own piece nor a destination: pulled towards 0.
     let e5 = usize::from(Square::E5);
     assert!(after.piece(0)[e5].abs() < before.piece(0)[e5].abs().max(0.05));
+}
+
+#[test]
+fn padded_batches_give_the_same_values_and_updates() {
+    let transitions = [
+        start_transition(5.0),
+        start_transition(-3.0),
+        start_transition(1.0),
+    ];
+    let mut plain = side(0, AdamMode::Persistent);
+    let mut padded = side_with(
+        0,
+        NetConfig {
+            bucket_batches: true,
+            ..net_config(AdamMode::Persistent)
+        },
+    );
+    for _ in 0..3 {
+        plain.update(&transitions);
+        padded.update(&transitions);
+    }
+    let boards: Vec<f32> = transitions.iter().flat_map(|t| t.board.clone()).collect();
+    let (a, b) = (plain.values(boards.clone(), 3), padded.values(boards, 3));
+    for i in 0..3 {
+        for (x, y) in a.piece(i).iter().zip(b.piece(i)) {
+            assert!((x - y).abs() < 1e-4, "{x} vs {y}");
+        }
+        for (x, y) in a.moves(i, 1).iter().zip(b.moves(i, 1)) {
+            assert!((x - y).abs() < 1e-4, "{x} vs {y}");
+        }
+    }
 }
 
 #[test]
