@@ -59,7 +59,7 @@ fn selfplay_writes_its_outputs_and_resumes_exactly() {
     let s = summary(&whole);
     assert_eq!(s["study"], "selfplay");
     assert_eq!(s["eval"]["games"], 2);
-    assert!(s["positions_per_second"].as_f64().unwrap() > 0.0);
+    assert_eq!(s["episodes"], 4);
 
     let first = tmp.path().join("first");
     let second = tmp.path().join("second");

@@ -289,7 +289,7 @@ impl SelfPlay {
         let mut next = 0u64;
         let mut slots: Vec<Option<(Color, Slot)>> = Vec::new();
         let agent_color = |n: u64| {
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 Color::White
             } else {
                 Color::Black
@@ -318,8 +318,8 @@ impl SelfPlay {
                 }
                 let values = (!agents.is_empty())
                     .then(|| self.sides[side(color)].values(boards, agents.len()));
-                for i in 0..slots.len() {
-                    let Some((agent, slot)) = slots[i].as_mut() else {
+                for (i, entry) in slots.iter_mut().enumerate() {
+                    let Some((agent, slot)) = entry.as_mut() else {
                         continue;
                     };
                     if slot.game.position().turn() != color {
@@ -340,7 +340,7 @@ impl SelfPlay {
                     slot.moves.push(moves[pick].mv);
                     if slot.game.play(moves[pick].mv).is_some() {
                         results.push((*agent, slot.record()));
-                        slots[i] = (next < games).then(|| {
+                        *entry = (next < games).then(|| {
                             let color = agent_color(next);
                             next += 1;
                             (color, Slot::new(config.max_plies))
