@@ -1,8 +1,19 @@
 //! The one place a Burn backend is chosen: `--backend` becomes a `Device`.
 
+use std::sync::OnceLock;
+
 use anyhow::{Result, bail};
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
+
+/// The GPU this process trains on, e.g. `vulkan on NVIDIA H100 80GB HBM3`; set when
+/// a wgpu device is created, read by the panic handler to name it in errors.
+static GPU_IN_USE: OnceLock<String> = OnceLock::new();
+
+/// The backend and adapter of the GPU in use, once one was created.
+pub fn gpu_in_use() -> Option<&'static str> {
+    GPU_IN_USE.get().map(String::as_str)
+}
 
 /// A Burn backend selectable on the command line and in configs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
@@ -48,7 +59,13 @@ fn gpu_device(choice: BackendChoice) -> Result<Device> {
         _ => WgpuBackend::Auto,
     };
     match Device::wgpu_options().graphics_api(api).init() {
-        Ok(device) => Ok(device),
+        Ok(device) => {
+            let adapter = device
+                .identity()
+                .map_or_else(|| "an unnamed adapter".to_string(), |id| id.name);
+            let _ = GPU_IN_USE.set(format!("{} on {adapter}", choice.name()));
+            Ok(device)
+        }
         Err(e) => bail!(
             "backend {}: no usable GPU adapter ({}); use --backend flex to train on the CPU",
             choice.name(),

@@ -8,6 +8,7 @@ mod compare;
 mod config;
 mod endgame;
 mod files;
+mod gpu_failure;
 mod knight;
 mod metrics;
 mod outputs;
@@ -23,9 +24,19 @@ use clap::Parser;
 
 fn main() {
     let cli = cli::Cli::parse();
-    if let Err(error) = cli::run(cli) {
+    gpu_failure::install_hook();
+    match std::panic::catch_unwind(|| cli::run(cli)) {
+        Ok(Ok(())) => {}
         // One line naming the problem; the chain of causes joined on it.
-        eprintln!("error: {error:#}");
-        std::process::exit(1);
+        Ok(Err(error)) => {
+            eprintln!("error: {error:#}");
+            std::process::exit(1);
+        }
+        Err(_) => {
+            if let Some(message) = gpu_failure::caught_panic_message() {
+                eprintln!("error: {message}");
+            }
+            std::process::exit(101);
+        }
     }
 }

@@ -3,4 +3,5 @@
 
 pub mod config;
 pub mod model_file;
+pub mod stockfish;
 pub mod train;

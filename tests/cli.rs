@@ -365,17 +365,20 @@ fn wgpu_training_matches_flex_where_an_adapter_exists() {
     assert_eq!(episodes(&gpu), episodes(&cpu));
     assert_eq!(summary(&gpu)["backend"], "wgpu");
 
-    // Knight DQN: a few hundred minibatch updates give the same episodes.
-    let (gpu, cpu) = (tmp.path().join("dqn-gpu"), tmp.path().join("dqn-cpu"));
-    for (dir, backend) in [(&gpu, "wgpu"), (&cpu, "flex")] {
-        let out = train(
-            dir,
-            "configs/knight-dqn.toml",
-            &["--episodes", "40", "--backend", backend],
-        );
-        assert!(out.status.success(), "{}", stderr(&out));
+    // Knight DQN and actor-critic: a few hundred updates give the same episodes.
+    for trainer in ["dqn", "actor-critic"] {
+        let gpu = tmp.path().join(format!("{trainer}-gpu"));
+        let cpu = tmp.path().join(format!("{trainer}-cpu"));
+        for (dir, backend) in [(&gpu, "wgpu"), (&cpu, "flex")] {
+            let out = train(
+                dir,
+                &format!("configs/knight-{trainer}.toml"),
+                &["--episodes", "40", "--backend", backend],
+            );
+            assert!(out.status.success(), "{}", stderr(&out));
+        }
+        assert_eq!(episodes(&gpu), episodes(&cpu), "{trainer}");
     }
-    assert_eq!(episodes(&gpu), episodes(&cpu));
 
     // Selfplay: the first game (50 updates per side) is the same; later games may
     // part where the study's sign-like Adam step meets a gradient of about 0.

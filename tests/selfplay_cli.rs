@@ -133,3 +133,61 @@ fn batched_games_are_all_recorded_and_bad_settings_are_one_line_errors() {
         "--envs applies to knight and selfplay",
     );
 }
+
+/// Needs Stockfish (CI installs it and sets BURNMATE_REQUIRE_STOCKFISH); without it
+/// the run must stop with the install hint before writing anything.
+#[test]
+fn selfplay_is_evaluated_against_weakened_stockfish_when_installed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = short_config(tmp.path(), "");
+    let text = fs::read_to_string(&config)
+        .unwrap()
+        .replace("eval_stockfish = false", "eval_stockfish = true")
+        .replace("stockfish_depth = 5", "stockfish_depth = 1");
+    fs::write(&config, text).unwrap();
+    let run = tmp.path().join("run");
+    let out = train(&run, config.to_str().unwrap(), &["--episodes", "2"]);
+    if !out.status.success() {
+        assert!(
+            std::env::var_os("BURNMATE_REQUIRE_STOCKFISH").is_none(),
+            "CI installs Stockfish: {}",
+            stderr(&out)
+        );
+        assert_one_line_error(&out, "apt-get install stockfish");
+        assert!(!run.exists(), "no output before the engine started");
+        return;
+    }
+    let evals = fs::read_to_string(run.join("eval.csv")).unwrap();
+    let stockfish: Vec<&str> = evals.lines().filter(|l| l.contains(",stockfish,")).collect();
+    assert_eq!(stockfish.len(), 1, "{evals}");
+    let games: u64 = stockfish[0].split(',').nth(2).unwrap().parse().unwrap();
+    assert_eq!(games, 2, "{evals}");
+    let s = summary(&run);
+    let e = &s["eval_stockfish"];
+    let shares = ["win", "draw", "loss"].map(|k| e[k].as_f64().unwrap());
+    assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{e}");
+    assert!(stdout(&out).contains("vs Stockfish"));
+    assert!(
+        fs::read_to_string(run.join("eval.svg"))
+            .unwrap()
+            .contains("vs Stockfish skill 0")
+    );
+}
+
+#[test]
+fn a_missing_stockfish_is_named_before_any_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = short_config(
+        tmp.path(),
+        "",
+    );
+    let text = fs::read_to_string(&config)
+        .unwrap()
+        .replace("eval_stockfish = false", "eval_stockfish = true")
+        .replace("stockfish = \"stockfish\"", "stockfish = \"no-such-engine\"");
+    fs::write(&config, text).unwrap();
+    let run = tmp.path().join("run");
+    let out = train(&run, config.to_str().unwrap(), &["--episodes", "2"]);
+    assert_one_line_error(&out, "no-such-engine");
+    assert!(!run.exists());
+}

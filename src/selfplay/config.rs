@@ -47,6 +47,14 @@ pub struct SelfplayConfig {
     pub pgn_every: u64,
     /// Pad network batches to powers of two (fewer shapes for a GPU to autotune).
     pub bucket_batches: bool,
+    /// Also evaluate against Stockfish at `stockfish_skill` (needs the engine).
+    pub eval_stockfish: bool,
+    /// The engine: a program name looked up on PATH and in /usr/games, or a path.
+    pub stockfish: String,
+    /// Stockfish's `Skill Level`, 0 (weakest) to 20.
+    pub stockfish_skill: u8,
+    /// Search depth per Stockfish move.
+    pub stockfish_depth: u32,
 }
 
 impl Default for SelfplayConfig {
@@ -68,6 +76,10 @@ impl Default for SelfplayConfig {
             eval_games: 20,
             pgn_every: 50,
             bucket_batches: false,
+            eval_stockfish: false,
+            stockfish: "stockfish".into(),
+            stockfish_skill: 0,
+            stockfish_depth: 5,
         }
     }
 }
@@ -92,6 +104,14 @@ impl SelfplayConfig {
         );
         ensure!(self.eval_every > 0, "eval_every must be positive");
         ensure!(self.pgn_every > 0, "pgn_every must be positive");
+        ensure!(
+            self.stockfish_skill <= 20,
+            "stockfish_skill must lie in 0..20"
+        );
+        ensure!(
+            (1..=60).contains(&self.stockfish_depth),
+            "stockfish_depth must lie in 1..60"
+        );
         Ok(())
     }
 

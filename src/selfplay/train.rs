@@ -24,6 +24,7 @@ use crate::progress::episode_bar;
 use crate::queen4x4::train::config_stem;
 use crate::selfplay::config::SelfplayConfig;
 use crate::selfplay::model_file::{self, SelfplayState};
+use crate::selfplay::stockfish::StockfishMover;
 
 /// Results of the learning sides against one fixed mover.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -62,6 +63,8 @@ pub struct SelfplaySummary {
     pub eval: Evaluation,
     /// The last evaluation against a one-ply material-greedy mover.
     pub eval_greedy: Evaluation,
+    /// The last evaluation against Stockfish at `stockfish_skill` (when enabled).
+    pub eval_stockfish: Option<Evaluation>,
 }
 
 fn summarise(after_games: u64, results: &[(Color, GameRecord)]) -> Evaluation {
@@ -79,6 +82,24 @@ fn summarise(after_games: u64, results: &[(Color, GameRecord)]) -> Evaluation {
         loss: lost / n,
         mean_plies: results.iter().map(|(_, r)| f64::from(r.plies)).sum::<f64>() / n,
     }
+}
+
+/// The win curves of eval.svg: random, greedy and (when it played) Stockfish.
+fn eval_series(curves: &[Vec<(f64, f64)>; 3], skill: u8) -> Vec<Series> {
+    let names = [
+        "vs random mover".to_string(),
+        "vs greedy mover".to_string(),
+        format!("vs Stockfish skill {skill}"),
+    ];
+    names
+        .into_iter()
+        .zip(curves)
+        .filter(|(_, points)| !points.is_empty())
+        .map(|(name, points)| Series {
+            name,
+            points: points.clone(),
+        })
+        .collect()
 }
 
 fn pgn_result(record: &GameRecord) -> &'static str {
@@ -135,6 +156,11 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &RunOverrid
     let mut play = SelfPlay::new(config.play(), side(&state.white)?, side(&state.black)?);
     let games_before = state.games_played;
     drop(state);
+    let mut stockfish = if config.eval_stockfish {
+        Some(StockfishMover::start(&config)?)
+    } else {
+        None
+    };
 
     let stem = config_stem(path);
     let dir = create_run_dir(overrides.out.as_deref(), &stem)?;
@@ -146,13 +172,13 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &RunOverrid
     let mut pgn = StreamedFile::create(&dir.join("games.pgn"))?;
     let mut evals = StreamedFile::create(&dir.join("eval.csv"))?;
     evals.line("after_games,opponent,games,win,draw,loss,mean_plies")?;
-    let mut curves: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
+    let mut curves: [Vec<(f64, f64)>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     let bar = episode_bar(config.games, &stem);
     let started = Instant::now();
     let mut eval_seconds = 0.0;
     let (mut done, mut plies) = (0u64, 0u64);
     let mut endings: Vec<(String, f64)> = Vec::new();
-    let mut last = [None, None];
+    let mut last = [None, None, None];
     while done < config.games {
         let chunk = config.eval_every.min(config.games - done);
         let mut failure = None;
@@ -203,10 +229,18 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &RunOverrid
             return Err(e);
         }
         let eval_started = Instant::now();
-        for (k, mover) in [Mover::Random, Mover::Greedy].into_iter().enumerate() {
-            let results = play.evaluate(mover, config.eval_games, &mut rng);
+        for k in 0..3 {
+            let results = match k {
+                0 => play.evaluate(Mover::Random, config.eval_games, &mut rng),
+                1 => play.evaluate(Mover::Greedy, config.eval_games, &mut rng),
+                _ => match stockfish.as_mut() {
+                    Some(engine) => play
+                        .evaluate_against(config.eval_games, |p| engine.choose(p))?,
+                    None => continue,
+                },
+            };
             let e = summarise(games_before + done, &results);
-            let name = ["random", "greedy"][k];
+            let name = ["random", "greedy", "stockfish"][k];
             evals.line(&format!(
                 "{},{name},{},{},{},{},{}",
                 e.after_games, e.games, e.win, e.draw, e.loss, e.mean_plies
@@ -237,16 +271,7 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &RunOverrid
             "selfplay: the learning sides against fixed movers",
             "training games",
             "games won (%)",
-            &[
-                Series {
-                    name: "vs random mover".into(),
-                    points: curves[0].clone(),
-                },
-                Series {
-                    name: "vs greedy mover".into(),
-                    points: curves[1].clone(),
-                },
-            ],
+            &eval_series(&curves, config.stockfish_skill),
         )
         .as_bytes(),
     )?;
@@ -262,6 +287,7 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &RunOverrid
         endings,
         eval: last[0].context("at least one evaluation")?,
         eval_greedy: last[1].context("at least one evaluation")?,
+        eval_stockfish: last[2],
     };
     write_summary_and_plots(&dir, &summary, &metrics)?;
     println!("run directory   {}", dir.display());
@@ -275,10 +301,12 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &RunOverrid
         config.envs,
         summary.training.backend
     );
-    for (name, e) in [
-        ("vs random", &summary.eval),
-        ("vs greedy", &summary.eval_greedy),
-    ] {
+    let opponents = [
+        ("vs random", Some(&summary.eval)),
+        ("vs greedy", Some(&summary.eval_greedy)),
+        ("vs Stockfish", summary.eval_stockfish.as_ref()),
+    ];
+    for (name, e) in opponents.into_iter().filter_map(|(n, e)| Some((n, e?))) {
         println!(
             "{name:<15} win {:.2}, draw {:.2}, loss {:.2}, {:.1} plies over {} games",
             e.win, e.draw, e.loss, e.mean_plies, e.games

@@ -171,15 +171,8 @@ impl ConvSelector {
                 ConvWeights {
                     inputs,
                     outputs,
-                    weight: c.weight.val().into_data().try_into_vec().expect("f32"),
-                    bias: c
-                        .bias
-                        .as_ref()
-                        .expect("built with biases")
-                        .val()
-                        .into_data()
-                        .try_into_vec()
-                        .expect("f32"),
+                    weight: host(c.weight.val()),
+                    bias: host(c.bias.as_ref().expect("built with biases").val()),
                 }
             })
             .collect();
@@ -188,15 +181,8 @@ impl ConvSelector {
             LayerWeights {
                 inputs,
                 outputs,
-                weight: l.weight.val().into_data().try_into_vec().expect("f32"),
-                bias: l
-                    .bias
-                    .as_ref()
-                    .expect("built with biases")
-                    .val()
-                    .into_data()
-                    .try_into_vec()
-                    .expect("f32"),
+                weight: host(l.weight.val()),
+                bias: host(l.bias.as_ref().expect("built with biases").val()),
             }
         };
         SelectorWeights {
@@ -206,4 +192,9 @@ impl ConvSelector {
             output: dense(&self.output),
         }
     }
+}
+
+/// A parameter's values on the host.
+fn host<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+    t.into_data().try_into_vec().expect("f32 parameters")
 }

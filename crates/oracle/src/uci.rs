@@ -66,6 +66,7 @@ pub struct UciEngine {
     output: BufReader<ChildStdout>,
     depth: u32,
     cache: HashMap<String, Analysis>,
+    randomised: bool,
 }
 
 /// Finds `name` (a path, or a program name looked up on `$PATH` and in /usr/games).
@@ -113,6 +114,7 @@ impl UciEngine {
             output,
             depth,
             cache: HashMap::new(),
+            randomised: false,
         };
         engine.send("uci")?;
         engine.read_until("uciok")?;
@@ -123,8 +125,21 @@ impl UciEngine {
         Ok(engine)
     }
 
+    /// Weakens the engine to Stockfish's `Skill Level` (0 = weakest, 20 = full
+    /// strength). A weakened Stockfish picks among its best moves with a random
+    /// generator seeded from the clock, so its answers are not cached and differ from
+    /// run to run.
+    pub fn with_skill_level(mut self, level: u8) -> Result<UciEngine, UciError> {
+        self.send(&format!("setoption name Skill Level value {}", level.min(20)))?;
+        self.send("isready")?;
+        self.read_until("readyok")?;
+        self.randomised = true;
+        self.cache.clear();
+        Ok(self)
+    }
+
     /// The engine's best move and score for `fen`, searched afresh (hash cleared) or
-    /// taken from the cache.
+    /// taken from the cache (a full-strength engine is deterministic per FEN).
     pub fn analyse(&mut self, fen: &str) -> Result<Analysis, UciError> {
         if let Some(known) = self.cache.get(fen) {
             return Ok(known.clone());
@@ -150,7 +165,9 @@ impl UciEngine {
                     best_move,
                     score: score.unwrap_or(Score::Centipawns(0)),
                 };
-                self.cache.insert(fen.to_string(), analysis.clone());
+                if !self.randomised {
+                    self.cache.insert(fen.to_string(), analysis.clone());
+                }
                 return Ok(analysis);
             }
         }

@@ -7,7 +7,7 @@ use burnmate_encode::selfplay::{FEATURES, encode};
 use burnmate_env::selfplay::{Game, GameEnd, captured_value, material_value};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
-use shakmaty::{Color, Move, Position, Role};
+use shakmaty::{Chess, Color, Move, Position, Role};
 
 use super::choice::{Combine, SelectorMove, choose, masks, selectable_moves};
 use super::net::{SelectorSet, Transition, Values};
@@ -141,7 +141,7 @@ fn agent_choice(
 /// A fixed mover's choice.
 pub fn mover_choice(
     mover: Mover,
-    position: &shakmaty::Chess,
+    position: &Chess,
     moves: &[SelectorMove],
     rng: &mut impl Rng,
 ) -> usize {
@@ -284,6 +284,24 @@ impl SelfPlay {
         games: u64,
         rng: &mut impl Rng,
     ) -> Vec<(Color, GameRecord)> {
+        let outcome: Result<_, std::convert::Infallible> =
+            self.evaluate_against(games, |position| {
+                let moves = selectable_moves(position);
+                Ok(moves[mover_choice(mover, position, &moves, rng)].mv)
+            });
+        outcome.unwrap_or_else(|never| match never {})
+    }
+
+    /// Plays `games` games of the frozen sides (greedy, no learning) against an
+    /// opponent that answers each position with a legal move, under-promotions
+    /// included (`envs` games at a time); the learning side takes white in even games
+    /// and black in odd ones. The opponent's first error (an engine that died) ends
+    /// the evaluation.
+    pub fn evaluate_against<E>(
+        &self,
+        games: u64,
+        mut opponent: impl FnMut(&Chess) -> Result<Move, E>,
+    ) -> Result<Vec<(Color, GameRecord)>, E> {
         let config = self.config;
         let mut results = Vec::new();
         let mut next = 0u64;
@@ -325,20 +343,19 @@ impl SelfPlay {
                     if slot.game.position().turn() != color {
                         continue;
                     }
-                    let moves = selectable_moves(slot.game.position());
-                    let pick = match agents.iter().position(|&a| a == i) {
+                    let mv = match agents.iter().position(|&a| a == i) {
                         Some(k) => {
+                            let moves = selectable_moves(slot.game.position());
                             let values = values.as_ref().expect("agents to move");
-                            let greedy = SelfPlayConfig {
-                                epsilon: 0.0,
-                                ..config
-                            };
-                            agent_choice(&moves, values, k, &greedy, rng)
+                            let move_values: [&[f32]; 6] =
+                                std::array::from_fn(|r| values.moves(k, r));
+                            moves[choose(&moves, values.piece(k), &move_values, config.combine)]
+                                .mv
                         }
-                        None => mover_choice(mover, slot.game.position(), &moves, rng),
+                        None => opponent(slot.game.position())?,
                     };
-                    slot.moves.push(moves[pick].mv);
-                    if slot.game.play(moves[pick].mv).is_some() {
+                    slot.moves.push(mv);
+                    if slot.game.play(mv).is_some() {
                         results.push((*agent, slot.record()));
                         *entry = (next < games).then(|| {
                             let color = agent_color(next);
@@ -349,6 +366,6 @@ impl SelfPlay {
                 }
             }
         }
-        results
+        Ok(results)
     }
 }

@@ -1,0 +1,96 @@
+//! Self-play throughput: games/s and positions/s of the selfplay study's training loop
+//! (both sides choosing and learning every turn) with 1 to 1024 games side by side.
+//! Each row plays `max(envs, 4)` training games from fresh networks, capped at 100
+//! plies (the study's cap), after one warm-up wave. `BURNMATE_BENCH_BACKENDS` (default
+//! `flex`) and `BURNMATE_BENCH_ENVS` (default `1,4,16,64,256,1024`) narrow or widen it.
+
+#[path = "../src/backend.rs"]
+#[allow(dead_code)]
+mod backend;
+
+use std::time::Instant;
+
+use backend::BackendChoice;
+use burn::tensor::Device;
+use burnmate_agents::selfplay::choice::Combine;
+use burnmate_agents::selfplay::net::{AdamMode, NetConfig, SELECTORS, SelectorSet, initial_weights};
+use burnmate_agents::selfplay::trainer::{SelfPlay, SelfPlayConfig, StepPenalty};
+use burnmate_models::SelectorPadding;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn list(var: &str, default: &str) -> Vec<String> {
+    std::env::var(var)
+        .unwrap_or_else(|_| default.into())
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+fn self_play(envs: usize, device: &Device, rng: &mut ChaCha8Rng) -> SelfPlay {
+    let net = NetConfig {
+        padding: SelectorPadding::Valid,
+        lr: 0.01,
+        adam: AdamMode::Reference,
+        bucket_batches: false,
+    };
+    let mut side = || {
+        let weights: Vec<_> = (0..SELECTORS)
+            .map(|_| initial_weights(SelectorPadding::Valid, rng))
+            .collect();
+        SelectorSet::new(net, device.autodiff(), &weights).expect("fresh weights fit")
+    };
+    let (white, black) = (side(), side());
+    let config = SelfPlayConfig {
+        gamma: 0.99,
+        penalty: StepPenalty::EveryMove,
+        combine: Combine::Reference,
+        epsilon: 0.0,
+        max_plies: 100,
+        envs,
+    };
+    SelfPlay::new(config, white, black)
+}
+
+fn main() {
+    let envs: Vec<usize> = list("BURNMATE_BENCH_ENVS", "1,4,16,64,256,1024")
+        .iter()
+        .map(|e| e.parse().expect("env counts are integers"))
+        .collect();
+    println!("| backend | envs | games | games/s | positions/s |");
+    println!("|---|---|---|---|---|");
+    for name in list("BURNMATE_BENCH_BACKENDS", "flex") {
+        let choice = match name.as_str() {
+            "flex" => BackendChoice::Flex,
+            "ndarray" => BackendChoice::Ndarray,
+            "wgpu" => BackendChoice::Wgpu,
+            "vulkan" => BackendChoice::Vulkan,
+            other => panic!("unknown backend {other}"),
+        };
+        let device = match choice.device() {
+            Ok(device) => device,
+            Err(e) => {
+                eprintln!("skipped: {e}");
+                continue;
+            }
+        };
+        for &n in &envs {
+            let mut rng = ChaCha8Rng::seed_from_u64(0);
+            let mut play = self_play(n, &device, &mut rng);
+            let warm_up = n.min(16) as u64;
+            play.train(warm_up, &mut rng, |_| {});
+            let games = n.max(4) as u64;
+            let mut plies = 0u64;
+            let started = Instant::now();
+            play.train(games, &mut rng, |record| plies += u64::from(record.plies));
+            let seconds = started.elapsed().as_secs_f64();
+            println!(
+                "| {} | {n} | {games} | {:.2} | {:.0} |",
+                choice.name(),
+                games as f64 / seconds,
+                plies as f64 / seconds
+            );
+        }
+    }
+}
