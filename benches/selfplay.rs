@@ -13,7 +13,9 @@ use std::time::Instant;
 use backend::BackendChoice;
 use burn::tensor::Device;
 use burnmate_agents::selfplay::choice::Combine;
-use burnmate_agents::selfplay::net::{AdamMode, NetConfig, SELECTORS, SelectorSet, initial_weights};
+use burnmate_agents::selfplay::net::{
+    AdamMode, NetConfig, SELECTORS, SelectorSet, initial_weights,
+};
 use burnmate_agents::selfplay::trainer::{SelfPlay, SelfPlayConfig, StepPenalty};
 use burnmate_models::SelectorPadding;
 use rand::SeedableRng;

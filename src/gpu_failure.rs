@@ -94,7 +94,10 @@ mod tests {
 
     #[test]
     fn a_lost_device_and_other_failures_are_one_line() {
-        let lost = describe(GPU, "The device was poisoned during launch\nCaused by: Lost");
+        let lost = describe(
+            GPU,
+            "The device was poisoned during launch\nCaused by: Lost",
+        );
         assert!(lost.contains("device was lost"), "{lost}");
         let limit = describe(
             GPU,
@@ -103,6 +106,9 @@ mod tests {
         assert!(limit.contains("exceeds the adapter's limits"), "{limit}");
         assert!(limit.contains("wgpu error: Validation Error"), "{limit}");
         let other = describe(GPU, "\nsomething odd\nmore");
-        assert_eq!(other, format!("backend {GPU}: the GPU failed: something odd"));
+        assert_eq!(
+            other,
+            format!("backend {GPU}: the GPU failed: something odd")
+        );
     }
 }

@@ -86,7 +86,24 @@ fn selfplay_writes_its_outputs_and_resumes_exactly() {
 #[test]
 fn batched_games_are_all_recorded_and_bad_settings_are_one_line_errors() {
     let tmp = tempfile::tempdir().unwrap();
-    let config = short_config(tmp.path(), "");
+    let greedy = short_config(tmp.path(), "");
+    // Greedy batched games would all be copies of one game: refused.
+    assert_one_line_error(
+        &train(
+            &tmp.path().join("copies"),
+            greedy.to_str().unwrap(),
+            &["--envs", "4"],
+        ),
+        "identical",
+    );
+    let config = tmp.path().join("explore.toml");
+    fs::write(
+        &config,
+        fs::read_to_string(&greedy)
+            .unwrap()
+            .replace("epsilon = 0.0 ", "epsilon = 0.1 "),
+    )
+    .unwrap();
     let run = tmp.path().join("run");
     let out = train(
         &run,
@@ -158,7 +175,10 @@ fn selfplay_is_evaluated_against_weakened_stockfish_when_installed() {
         return;
     }
     let evals = fs::read_to_string(run.join("eval.csv")).unwrap();
-    let stockfish: Vec<&str> = evals.lines().filter(|l| l.contains(",stockfish,")).collect();
+    let stockfish: Vec<&str> = evals
+        .lines()
+        .filter(|l| l.contains(",stockfish,"))
+        .collect();
     assert_eq!(stockfish.len(), 1, "{evals}");
     let games: u64 = stockfish[0].split(',').nth(2).unwrap().parse().unwrap();
     assert_eq!(games, 2, "{evals}");
@@ -177,14 +197,14 @@ fn selfplay_is_evaluated_against_weakened_stockfish_when_installed() {
 #[test]
 fn a_missing_stockfish_is_named_before_any_output() {
     let tmp = tempfile::tempdir().unwrap();
-    let config = short_config(
-        tmp.path(),
-        "",
-    );
+    let config = short_config(tmp.path(), "");
     let text = fs::read_to_string(&config)
         .unwrap()
         .replace("eval_stockfish = false", "eval_stockfish = true")
-        .replace("stockfish = \"stockfish\"", "stockfish = \"no-such-engine\"");
+        .replace(
+            "stockfish = \"stockfish\"",
+            "stockfish = \"no-such-engine\"",
+        );
     fs::write(&config, text).unwrap();
     let run = tmp.path().join("run");
     let out = train(&run, config.to_str().unwrap(), &["--episodes", "2"]);

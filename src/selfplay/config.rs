@@ -92,6 +92,12 @@ impl SelfplayConfig {
             (1..=65536).contains(&self.envs),
             "envs must lie in 1..65536"
         );
+        ensure!(
+            self.envs == 1 || self.epsilon > 0.0,
+            "envs = {} with epsilon = 0 would play {} identical copies of one game (greedy sides, one start); set epsilon > 0 (e.g. 0.1) or envs = 1",
+            self.envs,
+            self.envs
+        );
         ensure!(self.max_plies > 0, "max_plies must be positive");
         ensure!(self.lr > 0.0, "lr must be positive");
         ensure!(

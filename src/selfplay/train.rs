@@ -234,8 +234,9 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &RunOverrid
                 0 => play.evaluate(Mover::Random, config.eval_games, &mut rng),
                 1 => play.evaluate(Mover::Greedy, config.eval_games, &mut rng),
                 _ => match stockfish.as_mut() {
-                    Some(engine) => play
-                        .evaluate_against(config.eval_games, |p| engine.choose(p))?,
+                    Some(engine) => {
+                        play.evaluate_against(config.eval_games, |p| engine.choose(p))?
+                    }
                     None => continue,
                 },
             };

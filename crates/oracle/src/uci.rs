@@ -130,7 +130,10 @@ impl UciEngine {
     /// generator seeded from the clock, so its answers are not cached and differ from
     /// run to run.
     pub fn with_skill_level(mut self, level: u8) -> Result<UciEngine, UciError> {
-        self.send(&format!("setoption name Skill Level value {}", level.min(20)))?;
+        self.send(&format!(
+            "setoption name Skill Level value {}",
+            level.min(20)
+        ))?;
         self.send("isready")?;
         self.read_until("readyok")?;
         self.randomised = true;

@@ -349,8 +349,7 @@ impl SelfPlay {
                             let values = values.as_ref().expect("agents to move");
                             let move_values: [&[f32]; 6] =
                                 std::array::from_fn(|r| values.moves(k, r));
-                            moves[choose(&moves, values.piece(k), &move_values, config.combine)]
-                                .mv
+                            moves[choose(&moves, values.piece(k), &move_values, config.combine)].mv
                         }
                         None => opponent(slot.game.position())?,
                     };
