@@ -1,5 +1,7 @@
-//! Self-play throughput: games/s and positions/s of the selfplay study's training loop
-//! (both sides choosing and learning every turn) with 1 to 1024 games side by side.
+//! Self-play throughput. First the rules alone: plies/s of uniformly random full-chess
+//! games (legal moves, the study's move list and masks, the game-end checks). Then
+//! games/s and positions/s of the selfplay study's training loop (both sides choosing
+//! and learning every turn, 10% random moves) with 1 to 1024 games side by side.
 //! Each row plays `max(envs, 4)` training games from fresh networks, capped at 100
 //! plies (the study's cap), after one warm-up wave. `BURNMATE_BENCH_BACKENDS` (default
 //! `flex`) and `BURNMATE_BENCH_ENVS` (default `1,4,16,64,256,1024`) narrow or widen it.
@@ -12,13 +14,14 @@ use std::time::Instant;
 
 use backend::BackendChoice;
 use burn::tensor::Device;
-use burnmate_agents::selfplay::choice::Combine;
+use burnmate_agents::selfplay::choice::{Combine, masks, selectable_moves};
 use burnmate_agents::selfplay::net::{
     AdamMode, NetConfig, SELECTORS, SelectorSet, initial_weights,
 };
 use burnmate_agents::selfplay::trainer::{SelfPlay, SelfPlayConfig, StepPenalty};
+use burnmate_env::selfplay::Game;
 use burnmate_models::SelectorPadding;
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn list(var: &str, default: &str) -> Vec<String> {
@@ -48,14 +51,37 @@ fn self_play(envs: usize, device: &Device, rng: &mut ChaCha8Rng) -> SelfPlay {
         gamma: 0.99,
         penalty: StepPenalty::EveryMove,
         combine: Combine::Reference,
-        epsilon: 0.0,
+        epsilon: 0.1,
         max_plies: 100,
         envs,
     };
     SelfPlay::new(config, white, black)
 }
 
+/// Plies per second of random games on the rules alone, each ply as the trainer
+/// sees it: the move list, the masks, the move and the end checks.
+fn rules_plies_per_second() -> f64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let (mut plies, started) = (0u64, Instant::now());
+    while started.elapsed().as_secs_f64() < 2.0 {
+        let mut game = Game::new(100);
+        loop {
+            let moves = selectable_moves(game.position());
+            std::hint::black_box(masks(game.position(), &moves));
+            plies += 1;
+            if game.play(moves[rng.random_range(0..moves.len())].mv).is_some() {
+                break;
+            }
+        }
+    }
+    plies as f64 / started.elapsed().as_secs_f64()
+}
+
 fn main() {
+    println!(
+        "rules alone (random games, 100-ply cap): {:.0} plies/s\n",
+        rules_plies_per_second()
+    );
     let envs: Vec<usize> = list("BURNMATE_BENCH_ENVS", "1,4,16,64,256,1024")
         .iter()
         .map(|e| e.parse().expect("env counts are integers"))
