@@ -44,7 +44,7 @@ fn self_play(envs: usize, device: &Device, rng: &mut ChaCha8Rng) -> SelfPlay {
         let weights: Vec<_> = (0..SELECTORS)
             .map(|_| initial_weights(SelectorPadding::Valid, rng))
             .collect();
-        SelectorSet::new(net, device.autodiff(), &weights).expect("fresh weights fit")
+        SelectorSet::new(net, device.clone().autodiff(), &weights).expect("fresh weights fit")
     };
     let (white, black) = (side(), side());
     let config = SelfPlayConfig {
@@ -69,7 +69,10 @@ fn rules_plies_per_second() -> f64 {
             let moves = selectable_moves(game.position());
             std::hint::black_box(masks(game.position(), &moves));
             plies += 1;
-            if game.play(moves[rng.random_range(0..moves.len())].mv).is_some() {
+            if game
+                .play(moves[rng.random_range(0..moves.len())].mv)
+                .is_some()
+            {
                 break;
             }
         }

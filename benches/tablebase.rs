@@ -1,7 +1,12 @@
-//! Tablebase build time per endgame and probe throughput.
+//! Tablebase build time per endgame, probe throughput, and the endgame study's
+//! environment step (a legal move played in a match, with its end checks).
 
+use burnmate_env::endgame::{Endgame as EnvEndgame, Match, random_start};
 use burnmate_oracle::tablebase::{Endgame, Placement, Side, Tablebase, square};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::Position;
 
 fn build(c: &mut Criterion) {
     let mut group = c.benchmark_group("tablebase_build");
@@ -36,5 +41,26 @@ fn probe(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, build, probe);
+/// One ply of a random KRK match: legal moves, a random one played, the end checks
+/// (mate, stalemate, lost piece, repetition, 50 moves, cap); a new match when it ends.
+fn env_step(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let new_match =
+        |rng: &mut ChaCha8Rng| Match::new(EnvEndgame::Krk, random_start(EnvEndgame::Krk, rng), 50);
+    let mut game = new_match(&mut rng);
+    let mut group = c.benchmark_group("endgame_env");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("krk_random_ply", |b| {
+        b.iter(|| {
+            let moves = game.position().legal_moves();
+            let mv = moves[rng.random_range(0..moves.len())];
+            if game.play(mv).is_some() {
+                game = new_match(&mut rng);
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, build, probe, env_step);
 criterion_main!(benches);
