@@ -48,15 +48,23 @@ pub struct ActorCritic {
     critic_optimizer: ModuleOptimizer,
 }
 
-/// The losses of one update, for tests and logs.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The losses of one update, still on the device, for tests and logs.
+#[derive(Clone, Debug)]
 pub struct ActorCriticLosses {
     /// `delta` with both values from before the update.
-    pub delta: f32,
+    pub delta: Tensor<1>,
     /// Critic loss `delta^2`.
-    pub critic: f32,
+    pub critic: Tensor<1>,
     /// Actor loss `-log pi(a|s) * delta`.
-    pub actor: f32,
+    pub actor: Tensor<1>,
+}
+
+impl ActorCriticLosses {
+    /// The three values on the host (one sync point): delta, critic, actor.
+    pub fn read(self) -> [f32; 3] {
+        [self.delta, self.critic, self.actor]
+            .map(|t| t.into_data().try_into_vec::<f32>().expect("f32 scalar")[0])
+    }
 }
 
 impl ActorCritic {
@@ -98,7 +106,8 @@ impl ActorCritic {
             .expect("f32 probabilities")
     }
 
-    /// One update of critic and actor from `t`.
+    /// One update of critic and actor from `t`; nothing is read back from the device
+    /// (the losses stay there until [`ActorCriticLosses::read`]).
     pub fn update(&mut self, t: &Transition) -> ActorCriticLosses {
         let v = self.critic.forward(self.row(&t.state));
         let v_next = self.critic.forward(self.row(&t.next_state));
@@ -112,8 +121,8 @@ impl ActorCritic {
             .add_scalar(t.reward)
             - v;
         let critic_loss = delta.clone().powf_scalar(2.0).sum();
-        let delta_value = scalar(delta.clone().detach());
-        let critic_value = scalar(critic_loss.clone().detach());
+        let delta_value: Tensor<1> = delta.detach().reshape([1]);
+        let critic_value = critic_loss.clone().detach();
         let grads = GradientsParams::from_grads(critic_loss.backward(), &self.critic);
         self.critic = self
             .critic_optimizer
@@ -123,8 +132,8 @@ impl ActorCritic {
         let mut chosen = vec![0.0f32; ACTIONS];
         chosen[t.action] = 1.0;
         let mask = Tensor::<2>::from_data(TensorData::new(chosen, [1, ACTIONS]), &self.device);
-        let actor_loss = log_probs.mul(mask).sum().mul_scalar(-delta_value);
-        let actor_value = scalar(actor_loss.clone().detach());
+        let actor_loss = log_probs.mul(mask).sum().mul(delta_value.clone().neg());
+        let actor_value = actor_loss.clone().detach();
         let grads = GradientsParams::from_grads(actor_loss.backward(), &self.actor);
         self.actor = self
             .actor_optimizer
@@ -135,10 +144,6 @@ impl ActorCritic {
             actor: actor_value,
         }
     }
-}
-
-fn scalar<const D: usize>(t: Tensor<D>) -> f32 {
-    t.into_data().try_into_vec::<f32>().expect("f32 scalar")[0]
 }
 
 impl KnightAgent for ActorCritic {

@@ -150,8 +150,9 @@ impl Dqn {
     }
 
     /// One Adam step on the mean squared error of `Q(s, a)` against `targets`;
-    /// returns the loss.
-    pub fn update(&mut self, batch: &[Transition], targets: &[f32]) -> f32 {
+    /// returns the loss as a one-element tensor, left on the device (reading it is a
+    /// sync point, so the training loop does not).
+    pub fn update(&mut self, batch: &[Transition], targets: &[f32]) -> Tensor<1> {
         let n = batch.len();
         let rows: Vec<f32> = batch.iter().flat_map(|t| t.state).collect();
         let mut chosen = vec![0.0f32; n * ACTIONS];
@@ -167,11 +168,7 @@ impl Dqn {
             .mul(mask)
             .sum_dim(1);
         let loss = (q - target).powf_scalar(2.0).mean();
-        let value = loss
-            .clone()
-            .into_data()
-            .try_into_vec::<f32>()
-            .expect("f32 loss")[0];
+        let value = loss.clone().detach();
         let grads = GradientsParams::from_grads(loss.backward(), &self.online);
         self.online = self
             .optimizer
