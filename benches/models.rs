@@ -8,20 +8,13 @@
 #[path = "../src/backend.rs"]
 #[allow(dead_code)]
 mod backend;
+mod common;
 #[path = "../src/throughput.rs"]
 mod throughput;
 
 use backend::BackendChoice;
+use common::{backend_named, list};
 use throughput::{ModelKind, TABLE_HEADER, table};
-
-fn list(var: &str, default: &str) -> Vec<String> {
-    std::env::var(var)
-        .unwrap_or_else(|_| default.into())
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect()
-}
 
 fn main() {
     let batches: Vec<usize> = list("BURNMATE_BENCH_BATCHES", "1,64,1024,16384")
@@ -30,13 +23,7 @@ fn main() {
         .collect();
     println!("{TABLE_HEADER}");
     for name in list("BURNMATE_BENCH_BACKENDS", "flex,ndarray,wgpu") {
-        let choice = match name.as_str() {
-            "flex" => BackendChoice::Flex,
-            "ndarray" => BackendChoice::Ndarray,
-            "wgpu" => BackendChoice::Wgpu,
-            "vulkan" => BackendChoice::Vulkan,
-            other => panic!("unknown backend {other}"),
-        };
+        let choice = backend_named(&name);
         let device = match choice.device() {
             Ok(device) => device,
             Err(e) => {

@@ -9,10 +9,10 @@
 #[path = "../src/backend.rs"]
 #[allow(dead_code)]
 mod backend;
+mod common;
 
 use std::time::Instant;
 
-use backend::BackendChoice;
 use burn::tensor::Device;
 use burnmate_agents::selfplay::choice::{Combine, masks, selectable_moves};
 use burnmate_agents::selfplay::net::{
@@ -21,17 +21,9 @@ use burnmate_agents::selfplay::net::{
 use burnmate_agents::selfplay::trainer::{SelfPlay, SelfPlayConfig, StepPenalty};
 use burnmate_env::selfplay::Game;
 use burnmate_models::SelectorPadding;
+use common::{backend_named, list};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-fn list(var: &str, default: &str) -> Vec<String> {
-    std::env::var(var)
-        .unwrap_or_else(|_| default.into())
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect()
-}
 
 fn self_play(envs: usize, device: &Device, rng: &mut ChaCha8Rng) -> SelfPlay {
     let net = NetConfig {
@@ -92,13 +84,7 @@ fn main() {
     println!("| backend | envs | games | games/s | positions/s |");
     println!("|---|---|---|---|---|");
     for name in list("BURNMATE_BENCH_BACKENDS", "flex") {
-        let choice = match name.as_str() {
-            "flex" => BackendChoice::Flex,
-            "ndarray" => BackendChoice::Ndarray,
-            "wgpu" => BackendChoice::Wgpu,
-            "vulkan" => BackendChoice::Vulkan,
-            other => panic!("unknown backend {other}"),
-        };
+        let choice = backend_named(&name);
         let device = match choice.device() {
             Ok(device) => device,
             Err(e) => {

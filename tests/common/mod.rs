@@ -42,3 +42,19 @@ pub fn train(dir: &Path, config: &str, extra: &[&str]) -> Output {
 pub fn summary(dir: &Path) -> serde_json::Value {
     serde_json::from_str(&fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
 }
+
+/// Whether `out` failed because an optional tool is missing on this machine. A failed
+/// run must then be the one-line error containing `hint`, and the environment
+/// variable `require` (set by CI when it installed the tool) must be unset.
+pub fn missing_optional_tool(out: &Output, require: &str, hint: &str) -> bool {
+    if out.status.success() {
+        return false;
+    }
+    assert!(
+        std::env::var_os(require).is_none(),
+        "{require} is set, so the tool was installed: {}",
+        stderr(out)
+    );
+    assert_one_line_error(out, hint);
+    true
+}
