@@ -1,32 +1,31 @@
 //! Throughput of the knight hot paths on flex: env steps, and DQN minibatch updates
 //! (batch 64) and actor-critic updates, each including its forward passes.
 
+#[path = "common/timing.rs"]
+mod timing;
+
 use burn::tensor::Device;
 use burnmate_agents::init::uniform_layers;
 use burnmate_agents::knight::{
     ActorCritic, ActorCriticConfig, CriticGradient, Dqn, DqnConfig, TargetNetwork, Transition,
 };
 use burnmate_env::knight::{ACTIONS, random_start};
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn env_steps(c: &mut Criterion) {
+use timing::{HEADER, measure};
+
+fn env_steps() {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let mut group = c.benchmark_group("knight_env");
-    group.throughput(Throughput::Elements(1));
-    group.bench_function("random_step", |b| {
-        let mut state = random_start(&mut rng);
-        b.iter(|| {
-            let step = state.step(rng.random_range(0..ACTIONS));
-            state = if step.outcome.is_terminal() {
-                random_start(&mut rng)
-            } else {
-                step.state
-            };
-        })
+    let mut state = random_start(&mut rng);
+    measure("knight env random step", 1, || {
+        let step = state.step(rng.random_range(0..ACTIONS));
+        state = if step.outcome.is_terminal() {
+            random_start(&mut rng)
+        } else {
+            step.state
+        };
     });
-    group.finish();
 }
 
 fn transition(rng: &mut ChaCha8Rng) -> Transition {
@@ -40,7 +39,7 @@ fn transition(rng: &mut ChaCha8Rng) -> Transition {
     }
 }
 
-fn updates(c: &mut Criterion) {
+fn updates() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let device = Device::flex().autodiff();
     let sizes = [4, 128, 128, ACTIONS];
@@ -55,13 +54,9 @@ fn updates(c: &mut Criterion) {
     };
     let mut dqn = Dqn::new(config, device.clone(), &uniform_layers(&sizes, &mut rng)).unwrap();
     let batch: Vec<Transition> = (0..64).map(|_| transition(&mut rng)).collect();
-    let mut group = c.benchmark_group("knight_train_flex");
-    group.throughput(Throughput::Elements(1));
-    group.bench_function("dqn_minibatch_64", |b| {
-        b.iter(|| {
-            let targets = dqn.targets(&batch);
-            dqn.update(&batch, &targets)
-        })
+    measure("knight DQN minibatch 64 (flex)", 1, || {
+        let targets = dqn.targets(&batch);
+        dqn.update(&batch, &targets).into_data()
     });
     let mut ac = ActorCritic::new(
         ActorCriticConfig {
@@ -76,9 +71,13 @@ fn updates(c: &mut Criterion) {
     )
     .unwrap();
     let t = transition(&mut rng);
-    group.bench_function("actor_critic_step", |b| b.iter(|| ac.update(&t)));
-    group.finish();
+    measure("knight actor-critic step (flex)", 1, || {
+        ac.update(&t).read()
+    });
 }
 
-criterion_group!(benches, env_steps, updates);
-criterion_main!(benches);
+fn main() {
+    println!("{HEADER}");
+    env_steps();
+    updates();
+}

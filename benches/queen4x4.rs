@@ -1,41 +1,40 @@
 //! Throughput of the queen4x4 hot paths on flex: env steps, encodings, forward
 //! passes at batch 1 and 64, and whole training episodes (one SGD update per move).
 
+#[path = "common/timing.rs"]
+mod timing;
+
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_agents::luo::{Algorithm, LuoAgent, LuoConfig, UpdateRule};
 use burnmate_encode::queen4x4::{FEATURES, encode};
 use burnmate_env::queen4x4::{ACTIONS, Action, random_start};
 use burnmate_models::{MlpWeights, OutputActivation, TwoLayerMlpConfig};
-use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn env_steps(c: &mut Criterion) {
+use timing::{HEADER, measure};
+
+fn env_steps() {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let mut group = c.benchmark_group("queen4x4_env");
-    group.throughput(Throughput::Elements(1));
-    group.bench_function("random_step", |b| {
-        let mut position = random_start(&mut rng);
-        b.iter(|| {
-            let legal = position.legal_action_list();
-            let a = legal[rng.random_range(0..legal.len())];
-            let (next, outcome) = position.step(Action::from_index(a), &mut rng);
-            position = if outcome.is_terminal() {
-                random_start(&mut rng)
-            } else {
-                next
-            };
-        })
+    let mut position = random_start(&mut rng);
+    measure("queen4x4 env random step", 1, || {
+        let legal = position.legal_action_list();
+        let a = legal[rng.random_range(0..legal.len())];
+        let (next, outcome) = position.step(Action::from_index(a), &mut rng);
+        position = if outcome.is_terminal() {
+            random_start(&mut rng)
+        } else {
+            next
+        };
     });
-    group.bench_function("encode", |b| {
-        let position = random_start(&mut rng);
-        let mut row = [0.0f32; FEATURES];
-        b.iter(|| encode(std::hint::black_box(&position), &mut row))
+    let position = random_start(&mut rng);
+    let mut row = [0.0f32; FEATURES];
+    measure("queen4x4 encode", 1, || {
+        encode(std::hint::black_box(&position), &mut row)
     });
-    group.finish();
 }
 
-fn forward(c: &mut Criterion) {
+fn forward() {
     let device = Device::flex();
     let h = 200;
     let weights = MlpWeights {
@@ -47,27 +46,17 @@ fn forward(c: &mut Criterion) {
     let net = TwoLayerMlpConfig::new(FEATURES, h, ACTIONS, OutputActivation::Relu)
         .init_with(&weights, &device)
         .unwrap();
-    let mut group = c.benchmark_group("queen4x4_forward_flex");
     for batch in [1usize, 64] {
-        group.throughput(Throughput::Elements(batch as u64));
-        group.bench_function(format!("batch_{batch}"), |b| {
-            b.iter_batched(
-                || vec![0.5f32; batch * FEATURES],
-                |rows| {
-                    let x =
-                        Tensor::<2>::from_data(TensorData::new(rows, [batch, FEATURES]), &device);
-                    net.forward(x).into_data()
-                },
-                BatchSize::SmallInput,
-            )
+        let name = format!("queen4x4 forward flex batch {batch}");
+        measure(&name, batch as u64, || {
+            let rows = vec![0.5f32; batch * FEATURES];
+            let x = Tensor::<2>::from_data(TensorData::new(rows, [batch, FEATURES]), &device);
+            net.forward(x).into_data()
         });
     }
-    group.finish();
 }
 
-fn train_episodes(c: &mut Criterion) {
-    let mut group = c.benchmark_group("queen4x4_train_flex");
-    group.sample_size(20);
+fn train_episodes() {
     for update in [UpdateRule::Reference, UpdateRule::SemiGradient] {
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let config = LuoConfig {
@@ -84,16 +73,16 @@ fn train_episodes(c: &mut Criterion) {
             let start = random_start(&mut rng);
             agent.train_episode(start, 0.2, u32::MAX, &mut rng);
         }
-        group.throughput(Throughput::Elements(1));
-        group.bench_function(format!("sarsa_episode_{update:?}"), |b| {
-            b.iter(|| {
-                let start = random_start(&mut rng);
-                agent.train_episode(start, 0.05, u32::MAX, &mut rng)
-            })
+        measure(&format!("queen4x4 SARSA episode {update:?}"), 1, || {
+            let start = random_start(&mut rng);
+            agent.train_episode(start, 0.05, u32::MAX, &mut rng)
         });
     }
-    group.finish();
 }
 
-criterion_group!(benches, env_steps, forward, train_episodes);
-criterion_main!(benches);
+fn main() {
+    println!("{HEADER}");
+    env_steps();
+    forward();
+    train_episodes();
+}

@@ -1,23 +1,25 @@
 //! Tablebase build time per endgame, probe throughput, and the endgame study's
 //! environment step (a legal move played in a match, with its end checks).
 
+#[path = "common/timing.rs"]
+mod timing;
+
 use burnmate_env::endgame::{Endgame as EnvEndgame, Match, random_start};
 use burnmate_oracle::tablebase::{Endgame, Placement, Side, Tablebase, square};
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Position;
 
-fn build(c: &mut Criterion) {
-    let mut group = c.benchmark_group("tablebase_build");
-    group.sample_size(10);
+use timing::{HEADER, measure};
+
+fn build() {
     for endgame in [Endgame::Kqk, Endgame::Krk, Endgame::Kbbk] {
-        group.bench_function(endgame.name(), |b| b.iter(|| Tablebase::solve(endgame)));
+        let name = format!("tablebase build {}", endgame.name());
+        measure(&name, 1, || Tablebase::solve(endgame));
     }
-    group.finish();
 }
 
-fn probe(c: &mut Criterion) {
+fn probe() {
     let tb = Tablebase::solve(Endgame::Krk);
     let placements: Vec<Placement> = (0..4096u32)
         .map(|i| Placement {
@@ -27,40 +29,34 @@ fn probe(c: &mut Criterion) {
             pieces: vec![square((i * 7) % 8, (i * 3) % 8)],
         })
         .collect();
-    let mut group = c.benchmark_group("tablebase_probe");
-    group.throughput(Throughput::Elements(placements.len() as u64));
-    group.bench_function("krk_4096", |b| {
-        b.iter(|| {
-            placements
-                .iter()
-                .map(|p| tb.probe(p))
-                .filter(|v| matches!(v, burnmate_oracle::tablebase::Verdict::MateInPlies(_)))
-                .count()
-        })
+    measure("tablebase KRK 4096 probes", placements.len() as u64, || {
+        placements
+            .iter()
+            .map(|p| tb.probe(p))
+            .filter(|v| matches!(v, burnmate_oracle::tablebase::Verdict::MateInPlies(_)))
+            .count()
     });
-    group.finish();
 }
 
 /// One ply of a random KRK match: legal moves, a random one played, the end checks
 /// (mate, stalemate, lost piece, repetition, 50 moves, cap); a new match when it ends.
-fn env_step(c: &mut Criterion) {
+fn env_step() {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let new_match =
         |rng: &mut ChaCha8Rng| Match::new(EnvEndgame::Krk, random_start(EnvEndgame::Krk, rng), 50);
     let mut game = new_match(&mut rng);
-    let mut group = c.benchmark_group("endgame_env");
-    group.throughput(Throughput::Elements(1));
-    group.bench_function("krk_random_ply", |b| {
-        b.iter(|| {
-            let moves = game.position().legal_moves();
-            let mv = moves[rng.random_range(0..moves.len())];
-            if game.play(mv).is_some() {
-                game = new_match(&mut rng);
-            }
-        })
+    measure("endgame KRK random ply", 1, || {
+        let moves = game.position().legal_moves();
+        let mv = moves[rng.random_range(0..moves.len())];
+        if game.play(mv).is_some() {
+            game = new_match(&mut rng);
+        }
     });
-    group.finish();
 }
 
-criterion_group!(benches, build, probe, env_step);
-criterion_main!(benches);
+fn main() {
+    println!("{HEADER}");
+    build();
+    probe();
+    env_step();
+}

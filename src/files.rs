@@ -130,7 +130,7 @@ mod tests {
 
     #[test]
     fn atomic_write_replaces_and_leaves_no_temporary() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::temp_dir::TempDir::new();
         let path = dir.path().join("a.json");
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
@@ -140,7 +140,7 @@ mod tests {
 
     #[test]
     fn a_non_empty_out_dir_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::temp_dir::TempDir::new();
         fs::write(dir.path().join("old.csv"), "keep").unwrap();
         let err = create_run_dir(Some(dir.path()), "x").unwrap_err();
         assert!(err.to_string().contains("already exists"), "{err}");

@@ -2,6 +2,8 @@
 //! endgames, and compare them with exact optimal play.
 
 mod backend;
+#[cfg(test)]
+mod backend_agreement;
 mod checkpoint;
 mod cli;
 mod compare;
@@ -18,6 +20,9 @@ mod progress;
 mod queen4x4;
 mod selfplay;
 mod solve;
+#[cfg(test)]
+#[path = "../tests/common/temp_dir.rs"]
+mod temp_dir;
 mod throughput;
 
 use clap::Parser;

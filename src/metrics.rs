@@ -195,7 +195,7 @@ mod tests {
 
     #[test]
     fn recorder_writes_a_header_and_one_row_per_episode() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::temp_dir::TempDir::new();
         let path = dir.path().join("metrics.csv");
         let mut rec = MetricsRecorder::create(&path, &["legal"]).unwrap();
         for (i, outcome) in ["checkmate", "stalemate"].into_iter().enumerate() {

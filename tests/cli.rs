@@ -3,13 +3,12 @@
 mod common;
 
 use std::fs;
-use std::path::Path;
 
 use common::*;
 
 #[test]
 fn train_writes_the_output_contract_and_repeats_exactly_with_the_same_seed() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     for dir in [&a, &b] {
         let out = train(
@@ -70,7 +69,7 @@ fn every_study_config_trains_briefly() {
         "configs/queen4x4-impatient.toml",
     ] {
         for update in ["semi-gradient", "reference"] {
-            let tmp = tempfile::tempdir().unwrap();
+            let tmp = TempDir::new();
             let text = fs::read_to_string(config).unwrap().replace(
                 "update = \"semi-gradient\"",
                 &format!("update = \"{update}\""),
@@ -90,7 +89,7 @@ fn every_study_config_trains_briefly() {
 
 #[test]
 fn unknown_config_keys_are_named_in_a_one_line_error() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let path = tmp.path().join("bad.toml");
     fs::write(&path, "study = \"queen4x4\"\nepisodez = 5\n").unwrap();
     let out = train(&tmp.path().join("run"), path.to_str().unwrap(), &[]);
@@ -103,7 +102,7 @@ fn unknown_config_keys_are_named_in_a_one_line_error() {
 
 #[test]
 fn malformed_values_and_missing_files_are_one_line_errors() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let path = tmp.path().join("bad.toml");
     fs::write(&path, "study = \"queen4x4\"\ngamma = 1.5\n").unwrap();
     assert_one_line_error(
@@ -120,7 +119,7 @@ fn malformed_values_and_missing_files_are_one_line_errors() {
 
 #[test]
 fn an_existing_run_directory_is_never_overwritten() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     fs::write(tmp.path().join("metrics.csv"), "precious").unwrap();
     let out = train(
         tmp.path(),
@@ -134,23 +133,42 @@ fn an_existing_run_directory_is_never_overwritten() {
     );
 }
 
+/// Training on wgpu writes the same outputs as on the CPU, or (without an adapter)
+/// fails with one line naming the backend and leaves no run directory. Numeric
+/// agreement with flex is tested on forward passes and single updates
+/// (`src/backend_agreement.rs`), not on whole runs, which may part on a near-tie.
 #[test]
 fn a_gpu_backend_trains_or_fails_with_one_line_naming_it() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = train(
-        &tmp.path().join("run"),
-        "configs/queen4x4-sarsa.toml",
-        &["--episodes", "5", "--backend", "wgpu"],
-    );
-    if !out.status.success() {
-        assert_one_line_error(&out, "backend wgpu");
-        assert!(!tmp.path().join("run").exists());
+    let tmp = TempDir::new();
+    for (name, config) in [
+        ("queen4x4", "configs/queen4x4-sarsa.toml"),
+        ("dqn", "configs/knight-dqn.toml"),
+        ("actor-critic", "configs/knight-actor-critic.toml"),
+    ] {
+        let run = tmp.path().join(name);
+        let out = train(&run, config, &["--episodes", "30", "--backend", "wgpu"]);
+        if missing_optional_tool(
+            &out,
+            "BURNMATE_REQUIRE_WGPU",
+            "backend wgpu: no usable GPU adapter",
+        ) {
+            assert!(!run.exists());
+            return;
+        }
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        assert_eq!(summary(&run)["backend"], "wgpu");
+        let metrics = fs::read_to_string(run.join("metrics.csv")).unwrap();
+        assert_eq!(
+            metrics.lines().count(),
+            31,
+            "{name}: header and 30 episodes"
+        );
     }
 }
 
 #[test]
 fn eval_and_play_load_the_checkpoint() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let run = tmp.path().join("run");
     let out = train(&run, "configs/queen4x4-sarsa.toml", &["--episodes", "200"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -181,7 +199,7 @@ fn eval_and_play_load_the_checkpoint() {
 
 #[test]
 fn a_corrupt_checkpoint_is_a_one_line_error() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let run = tmp.path().join("run");
     assert!(
         train(&run, "configs/queen4x4-sarsa.toml", &["--episodes", "20"])
@@ -203,7 +221,7 @@ fn a_corrupt_checkpoint_is_a_one_line_error() {
 
 #[test]
 fn grid_writes_a_table_and_plots() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let root = tmp.path().join("grid");
     let out = burnmate(&[
         "grid",
@@ -232,7 +250,7 @@ fn grid_writes_a_table_and_plots() {
 
 #[test]
 fn knight_agents_train_evaluate_and_compare() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let mut runs = Vec::new();
     for (config, episodes) in [("dqn", "40"), ("actor-critic", "40"), ("random", "200")] {
         let run = tmp.path().join(config);
@@ -275,7 +293,7 @@ fn knight_agents_train_evaluate_and_compare() {
 
 #[test]
 fn knight_dqn_repeats_exactly_with_the_same_seed() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     for dir in [&a, &b] {
         let out = train(
@@ -293,7 +311,7 @@ fn knight_dqn_repeats_exactly_with_the_same_seed() {
 
 #[test]
 fn solve_builds_caches_and_rebuilds_a_corrupt_cache() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let cache = tmp.path().to_str().unwrap();
     let first = burnmate(&["solve", "kqk", "--cache", cache]);
     assert!(first.status.success(), "{}", stderr(&first));
@@ -329,73 +347,9 @@ fn solve_builds_caches_and_rebuilds_a_corrupt_cache() {
     assert_one_line_error(&burnmate(&["solve", "kqqk"]), "kqqk");
 }
 
-/// Where a wgpu adapter exists (on these machines wgpu finds Mesa's software GL
-/// adapter), training on it must give the same episodes as flex for the same seed.
-#[test]
-fn wgpu_training_matches_flex_where_an_adapter_exists() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (gpu, cpu) = (tmp.path().join("gpu"), tmp.path().join("cpu"));
-    let out = train(
-        &gpu,
-        "configs/queen4x4-sarsa.toml",
-        &["--episodes", "60", "--backend", "wgpu"],
-    );
-    if missing_optional_tool(&out, "BURNMATE_REQUIRE_WGPU", "no usable GPU adapter") {
-        eprintln!("no wgpu adapter on this machine: comparison not run");
-        return;
-    }
-    assert!(
-        train(&cpu, "configs/queen4x4-sarsa.toml", &["--episodes", "60"])
-            .status
-            .success()
-    );
-    let episodes = |dir: &Path| -> Vec<String> {
-        fs::read_to_string(dir.join("metrics.csv"))
-            .unwrap()
-            .lines()
-            .map(|l| l.splitn(5, ',').take(4).collect::<Vec<_>>().join(","))
-            .collect()
-    };
-    assert_eq!(episodes(&gpu), episodes(&cpu));
-    assert_eq!(summary(&gpu)["backend"], "wgpu");
-
-    // Knight DQN and actor-critic: a few hundred updates give the same episodes.
-    for trainer in ["dqn", "actor-critic"] {
-        let gpu = tmp.path().join(format!("{trainer}-gpu"));
-        let cpu = tmp.path().join(format!("{trainer}-cpu"));
-        for (dir, backend) in [(&gpu, "wgpu"), (&cpu, "flex")] {
-            let out = train(
-                dir,
-                &format!("configs/knight-{trainer}.toml"),
-                &["--episodes", "40", "--backend", backend],
-            );
-            assert!(out.status.success(), "{}", stderr(&out));
-        }
-        assert_eq!(episodes(&gpu), episodes(&cpu), "{trainer}");
-    }
-
-    // Selfplay: the first game (50 updates per side) is the same; later games may
-    // part where the study's sign-like Adam step meets a gradient of about 0.
-    let (gpu, cpu) = (tmp.path().join("sp-gpu"), tmp.path().join("sp-cpu"));
-    let config = tmp.path().join("selfplay.toml");
-    let text = fs::read_to_string("configs/selfplay.toml")
-        .unwrap()
-        .replace("eval_games = 20", "eval_games = 2");
-    fs::write(&config, text).unwrap();
-    for (dir, backend) in [(&gpu, "wgpu"), (&cpu, "flex")] {
-        let out = train(
-            dir,
-            config.to_str().unwrap(),
-            &["--episodes", "1", "--backend", backend],
-        );
-        assert!(out.status.success(), "{}", stderr(&out));
-    }
-    assert_eq!(episodes(&gpu), episodes(&cpu));
-}
-
 #[test]
 fn solve_analyses_a_fen_and_lists_generated_starts() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let cache = tmp.path().to_str().unwrap();
     let fen = "8/8/1K6/8/3k4/7Q/8/8 w - - 0 1";
     let out = burnmate(&["solve", "kqk", "--cache", cache, "--fen", fen]);
@@ -448,7 +402,7 @@ fn the_shipped_endgame_starts_are_valid_positions() {
 
 #[test]
 fn endgame_training_writes_outputs_and_repeats_with_the_same_seed() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     for dir in [&a, &b] {
         let out = train(
@@ -472,7 +426,7 @@ fn endgame_training_writes_outputs_and_repeats_with_the_same_seed() {
     let eval = burnmate(&["eval", a.to_str().unwrap(), "--games", "5"]);
     assert!(eval.status.success(), "{}", stderr(&eval));
     assert!(stdout(&eval).contains("of 5 games") && stdout(&eval).contains("(optimal 7)"));
-    let tmp2 = tempfile::tempdir().unwrap();
+    let tmp2 = TempDir::new();
     let path = tmp2.path().join("bad.toml");
     fs::write(
         &path,

@@ -28,7 +28,7 @@ fn study(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
 
 #[test]
 fn the_study_grid_writes_table_3_2_and_resumes_after_a_kill() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let dir = tmp.path().join("study");
     let out = study(&dir, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -74,7 +74,7 @@ fn the_study_grid_writes_table_3_2_and_resumes_after_a_kill() {
 
 #[test]
 fn play_shows_the_game_with_verdicts_and_exports_pgn_once() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let run = tmp.path().join("run");
     let out = train(
         &run,
@@ -132,7 +132,7 @@ fn play_shows_the_game_with_verdicts_and_exports_pgn_once() {
 /// how to install it.
 #[test]
 fn stockfish_defends_and_evaluates_when_installed() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let config = fs::read_to_string("configs/endgame-kqk-stockfish.toml")
         .unwrap()
         .replace("stockfish_depth = 15", "stockfish_depth = 6");
@@ -162,7 +162,7 @@ fn stockfish_defends_and_evaluates_when_installed() {
 
 #[test]
 fn a_missing_engine_is_a_one_line_error() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let config = fs::read_to_string("configs/endgame-kqk-stockfish.toml")
         .unwrap()
         .replace(

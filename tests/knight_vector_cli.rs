@@ -8,7 +8,7 @@ use common::*;
 
 #[test]
 fn vectorised_dqn_records_every_episode_and_repeats_with_the_same_seed() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     for dir in [&a, &b] {
         let out = train(
@@ -28,7 +28,7 @@ fn vectorised_dqn_records_every_episode_and_repeats_with_the_same_seed() {
     assert_eq!(episodes, (0..300).collect::<Vec<_>>());
     assert!(summary(&a)["eval"]["win_rate"].as_f64().is_some());
 
-    let tmp2 = tempfile::tempdir().unwrap();
+    let tmp2 = TempDir::new();
     let ac = train(
         &tmp2.path().join("ac"),
         "configs/knight-actor-critic.toml",

@@ -31,7 +31,7 @@ fn rows(run: &Path) -> Vec<String> {
 
 #[test]
 fn selfplay_writes_its_outputs_and_resumes_exactly() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let config = short_config(tmp.path(), "");
     let config = config.to_str().unwrap();
     let whole = tmp.path().join("whole");
@@ -85,7 +85,7 @@ fn selfplay_writes_its_outputs_and_resumes_exactly() {
 
 #[test]
 fn batched_games_are_all_recorded_and_bad_settings_are_one_line_errors() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let greedy = short_config(tmp.path(), "");
     // Greedy batched games would all be copies of one game: refused.
     assert_one_line_error(
@@ -155,7 +155,7 @@ fn batched_games_are_all_recorded_and_bad_settings_are_one_line_errors() {
 /// the run must stop with the install hint before writing anything.
 #[test]
 fn selfplay_is_evaluated_against_weakened_stockfish_when_installed() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let config = short_config(tmp.path(), "");
     let text = fs::read_to_string(&config)
         .unwrap()
@@ -194,7 +194,7 @@ fn selfplay_is_evaluated_against_weakened_stockfish_when_installed() {
 
 #[test]
 fn a_missing_stockfish_is_named_before_any_output() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = TempDir::new();
     let config = short_config(tmp.path(), "");
     let text = fs::read_to_string(&config)
         .unwrap()

@@ -5,6 +5,9 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod temp_dir;
+pub use temp_dir::TempDir;
+
 /// Runs the binary with `args`.
 pub fn burnmate(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_burnmate"))

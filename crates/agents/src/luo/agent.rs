@@ -117,6 +117,13 @@ impl LuoAgent {
         greedy(&q, &position.legal_action_list())
     }
 
+    /// One semi-gradient TD step of output `action` at `position` towards `target`
+    /// (the step every semi-gradient episode makes after a move).
+    pub fn update_towards(&mut self, position: &Position, action: usize, target: f32) {
+        let current = self.forward(&[position]);
+        self.semi_gradient_update(&current, 0, action, target);
+    }
+
     fn net(&self) -> &TwoLayerMlp {
         self.net.as_ref().expect("network present between updates")
     }

@@ -1,0 +1,368 @@
+//! The GPU backend computes what the CPU backend computes. For each study's network,
+//! the same weights and inputs go through one forward pass and one training step (the
+//! agent's own update) on wgpu and on flex; outputs, losses and updated weights must
+//! agree within the tolerance below.
+//!
+//! Whole training runs are *not* compared: floating-point sums are ordered differently
+//! by different kernels (Mesa's GL and Vulkan drivers, NVIDIA, Apple), and one flipped
+//! argmax between two near-equal Q-values sends a trajectory elsewhere for good.
+//!
+//! Without an adapter the test passes with a note, unless `BURNMATE_REQUIRE_WGPU` is set
+//! (CI sets it where it installed one): then a missing adapter fails it.
+//!
+//! All comparisons run in one test, on one thread: wgpu's OpenGL backend (Mesa's GL
+//! adapter) binds its context to the thread that created it, and the test harness
+//! would run separate tests on separate threads.
+
+use burn::tensor::Device;
+use burnmate_agents::init::uniform_layers;
+use burnmate_agents::knight::{
+    ActorCritic, ActorCriticConfig, CriticGradient, Dqn, DqnConfig, TargetNetwork, Transition,
+};
+use burnmate_agents::luo::{Algorithm, LuoAgent, LuoConfig, UpdateRule};
+use burnmate_agents::selfplay::choice::{masks, selectable_moves};
+use burnmate_agents::selfplay::net::{
+    self as selfplay_net, AdamMode, NetConfig, SELECTORS, SelectorSet,
+};
+use burnmate_env::knight::{ACTIONS as KNIGHT_ACTIONS, random_start as knight_start};
+use burnmate_env::queen4x4::{ACTIONS as QUEEN_ACTIONS, random_start as queen_start};
+use burnmate_models::{
+    LayerWeights, MlpWeights, OutputActivation, SelectorPadding, SelectorWeights,
+};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::{Chess, Position};
+
+use crate::backend::BackendChoice;
+
+/// `|gpu - cpu| <= ABSOLUTE + RELATIVE * |cpu|` for every output, loss and weight.
+/// f32 sums of a few hundred terms in another order differ by a few ulps of the
+/// largest term (about 1e-7 relative); the bound leaves two orders of magnitude.
+const RELATIVE: f32 = 1e-5;
+/// The absolute floor of the tolerance, for values near zero.
+const ABSOLUTE: f32 = 1e-6;
+/// Extra allowance, as a share of the learning rate, for weights after an Adam step.
+/// Adam moves a weight by `lr * g / (|g| + 1e-8)`; where a gradient is itself near
+/// 1e-8, its rounding shifts the step (measured: 7e-4 of lr on Mesa's GL adapter).
+/// A wrong sign or a wrong gradient moves a weight by up to `2 * lr`.
+const ADAM_STEP_SHARE: f32 = 1e-2;
+
+/// The wgpu device, or `None` (with a note) where the machine has no adapter.
+fn gpu() -> Option<Device> {
+    match BackendChoice::Wgpu.device() {
+        Ok(device) => Some(device),
+        Err(e) => {
+            assert!(
+                std::env::var_os("BURNMATE_REQUIRE_WGPU").is_none(),
+                "BURNMATE_REQUIRE_WGPU is set, but: {e}"
+            );
+            eprintln!("no wgpu adapter on this machine, comparison not run: {e}");
+            None
+        }
+    }
+}
+
+/// Asserts that `gpu` equals `cpu` within the tolerance, naming `what` and the worst
+/// element on failure.
+fn assert_close(what: &str, gpu: &[f32], cpu: &[f32]) {
+    assert_close_within(what, gpu, cpu, ABSOLUTE);
+}
+
+/// [`assert_close`] for weights after Adam steps of learning rate `lr`.
+fn assert_close_after_adam(what: &str, gpu: &[f32], cpu: &[f32], lr: f64) {
+    assert_close_within(what, gpu, cpu, ABSOLUTE + ADAM_STEP_SHARE * lr as f32);
+}
+
+fn assert_close_within(what: &str, gpu: &[f32], cpu: &[f32], absolute: f32) {
+    assert_eq!(gpu.len(), cpu.len(), "{what}: lengths differ");
+    let worst = gpu
+        .iter()
+        .zip(cpu)
+        .enumerate()
+        .map(|(i, (g, c))| (i, (g - c).abs() - RELATIVE * c.abs()))
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    let largest = gpu
+        .iter()
+        .zip(cpu)
+        .map(|(g, c)| (g - c).abs())
+        .fold(0.0, f32::max);
+    eprintln!("{what}: largest |wgpu - flex| = {largest:e}");
+    if let Some((i, excess)) = worst {
+        assert!(
+            excess <= absolute,
+            "{what}: element {i} is {} on wgpu and {} on flex",
+            gpu[i],
+            cpu[i]
+        );
+    }
+}
+
+fn mlp_values(w: &MlpWeights) -> Vec<f32> {
+    [&w.w1, &w.b1, &w.w2, &w.b2]
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect()
+}
+
+fn layer_values(layers: &[LayerWeights]) -> Vec<f32> {
+    layers
+        .iter()
+        .flat_map(|l| l.weight.iter().chain(&l.bias))
+        .copied()
+        .collect()
+}
+
+fn selector_values(selectors: &[SelectorWeights]) -> Vec<f32> {
+    let mut values = Vec::new();
+    for s in selectors {
+        for conv in &s.convs {
+            values.extend(conv.weight.iter().chain(&conv.bias));
+        }
+        for layer in [&s.dense, &s.output] {
+            values.extend(layer.weight.iter().chain(&layer.bias));
+        }
+    }
+    values
+}
+
+fn queen4x4_network_forward_and_td_step_agree(gpu: &Device) {
+    for (algorithm, activation) in [
+        (Algorithm::Sarsa, OutputActivation::Relu),
+        (Algorithm::QLearning, OutputActivation::Sigmoid),
+        (Algorithm::Impatient, OutputActivation::Linear),
+    ] {
+        let config = LuoConfig {
+            algorithm,
+            update: UpdateRule::SemiGradient,
+            eta: 0.0035,
+            gamma: 0.85,
+            hidden: 200,
+            activation,
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let positions: Vec<_> = (0..8).map(|_| queen_start(&mut rng)).collect();
+        let mut agents = [Device::flex(), gpu.clone()]
+            .map(|device| LuoAgent::new(config.clone(), device, &mut ChaCha8Rng::seed_from_u64(9)));
+        for position in &positions {
+            let [cpu, gpu] = &mut agents;
+            assert_close(
+                &format!("{algorithm:?} forward"),
+                &gpu.q_values(position),
+                &cpu.q_values(position),
+            );
+        }
+        // One TD step per position, each towards a target off the current output.
+        for (i, position) in positions.iter().enumerate() {
+            let action = position.legal_action_list()[0];
+            let target = agents[0].q_values(position)[action] + 0.5 - 0.1 * i as f32;
+            for agent in &mut agents {
+                agent.update_towards(position, action, target);
+            }
+        }
+        let [cpu, gpu] = &agents;
+        assert_close(
+            &format!("{algorithm:?} weights after 8 TD steps"),
+            &mlp_values(&gpu.weights()),
+            &mlp_values(&cpu.weights()),
+        );
+        assert_eq!(cpu.weights().w2.len(), 200 * QUEEN_ACTIONS);
+    }
+}
+
+/// Knight transitions from random states and jumps.
+fn knight_batch(rng: &mut ChaCha8Rng, n: usize) -> Vec<Transition> {
+    (0..n)
+        .map(|_| {
+            let state = knight_start(rng);
+            let action = rng.random_range(0..KNIGHT_ACTIONS);
+            let step = state.step(action);
+            let mut row = [0.0; burnmate_encode::knight::FEATURES];
+            let mut next_row = row;
+            burnmate_encode::knight::encode(&state, &mut row);
+            burnmate_encode::knight::encode(&step.state, &mut next_row);
+            Transition {
+                state: row,
+                action,
+                reward: step.reward,
+                next_state: next_row,
+                done: step.outcome.is_terminal(),
+            }
+        })
+        .collect()
+}
+
+fn knight_dqn_forward_targets_and_adam_step_agree(gpu: &Device) {
+    let sizes = [4, 128, 128, KNIGHT_ACTIONS];
+    let layers = uniform_layers(&sizes, &mut ChaCha8Rng::seed_from_u64(0));
+    let config = DqnConfig {
+        sizes: sizes.to_vec(),
+        lr: 1e-4,
+        gamma: 0.99,
+        replay_capacity: 1000,
+        batch_size: 64,
+        target: TargetNetwork::Periodic,
+        target_sync_steps: 500,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let batch = knight_batch(&mut rng, 64);
+    let states: Vec<_> = (0..16).map(|_| knight_start(&mut rng)).collect();
+    let mut agents = [Device::flex(), gpu.clone()]
+        .map(|device| Dqn::new(config.clone(), device.autodiff(), &layers).expect("weights fit"));
+    let [cpu, gpu] = &mut agents;
+    assert_close(
+        "DQN forward",
+        &gpu.q_values_batch(&states),
+        &cpu.q_values_batch(&states),
+    );
+    let targets = cpu.targets(&batch);
+    assert_close("DQN targets", &gpu.targets(&batch), &targets);
+    let losses = [gpu.update(&batch, &targets), cpu.update(&batch, &targets)]
+        .map(|loss| loss.into_data().try_to_vec::<f32>().expect("f32 loss"));
+    assert_close("DQN loss", &losses[0], &losses[1]);
+    assert_close_after_adam(
+        "DQN weights after one Adam step",
+        &layer_values(&gpu.weights()),
+        &layer_values(&cpu.weights()),
+        config.lr,
+    );
+    assert_ne!(
+        layer_values(&cpu.weights()),
+        layer_values(&layers),
+        "the step changed the weights"
+    );
+}
+
+fn knight_actor_critic_forward_and_update_agree(gpu: &Device) {
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let actor = uniform_layers(&[4, 128, 128, KNIGHT_ACTIONS], &mut rng);
+    let critic = uniform_layers(&[4, 128, 128, 1], &mut rng);
+    let config = ActorCriticConfig {
+        actor_lr: 1e-4,
+        critic_lr: 1e-3,
+        gamma: 0.99,
+        critic_gradient: CriticGradient::SemiGradient,
+    };
+    let mut agents = [Device::flex(), gpu.clone()].map(|device| {
+        ActorCritic::new(config.clone(), device.autodiff(), &actor, &critic).expect("weights fit")
+    });
+    for t in knight_batch(&mut rng, 4) {
+        let state = knight_start(&mut rng);
+        let [cpu, gpu] = &mut agents;
+        assert_close(
+            "actor probabilities",
+            &gpu.probabilities(&state),
+            &cpu.probabilities(&state),
+        );
+        let losses = [gpu.update(&t).read(), cpu.update(&t).read()];
+        assert_close("actor-critic losses", &losses[0], &losses[1]);
+    }
+    let [cpu, gpu] = &agents;
+    let (gpu_actor, gpu_critic) = gpu.weights();
+    let (cpu_actor, cpu_critic) = cpu.weights();
+    assert_close_after_adam(
+        "actor after 4 updates",
+        &layer_values(&gpu_actor),
+        &layer_values(&cpu_actor),
+        config.actor_lr,
+    );
+    assert_close_after_adam(
+        "critic after 4 updates",
+        &layer_values(&gpu_critic),
+        &layer_values(&cpu_critic),
+        config.critic_lr,
+    );
+}
+
+/// Boards and update transitions along the first plies of a random game.
+fn selfplay_batch(rng: &mut ChaCha8Rng, n: usize) -> (Vec<f32>, Vec<selfplay_net::Transition>) {
+    let mut position = Chess::default();
+    let mut boards = Vec::new();
+    let mut batch = Vec::new();
+    for _ in 0..n {
+        let mut board = vec![0.0; burnmate_encode::selfplay::FEATURES];
+        burnmate_encode::selfplay::encode(position.board(), &mut board);
+        let moves = selectable_moves(&position);
+        let (piece_mask, move_masks) = masks(&position, &moves);
+        let chosen = moves[rng.random_range(0..moves.len())];
+        boards.extend_from_slice(&board);
+        batch.push(selfplay_net::Transition {
+            board,
+            piece_mask,
+            move_masks,
+            from: chosen.from,
+            to: chosen.to,
+            role: chosen.role,
+            piece_target: rng.random_range(-1.0..1.0),
+            move_target: rng.random_range(-1.0..1.0),
+        });
+        position = position.play(chosen.mv).expect("a legal move");
+    }
+    (boards, batch)
+}
+
+fn selfplay_selectors_forward_and_update_agree(gpu: &Device) {
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let padding = SelectorPadding::Valid;
+    // The study's convolutions start at +-1e-7 and +-1e-6, which leaves every output
+    // near 1e-24 and the comparison empty; scaled to about +-0.1 the outputs are O(1).
+    let weights: Vec<_> = (0..SELECTORS)
+        .map(|_| {
+            let mut w = selfplay_net::initial_weights(padding, &mut rng);
+            for (conv, scale) in w.convs.iter_mut().zip([1e6, 1e5, 1e5]) {
+                conv.weight.iter_mut().for_each(|v| *v *= scale);
+            }
+            w
+        })
+        .collect();
+    let config = NetConfig {
+        padding,
+        lr: 0.01,
+        adam: AdamMode::Reference,
+        bucket_batches: false,
+    };
+    let (boards, batch) = selfplay_batch(&mut rng, 6);
+    let mut sides = [Device::flex(), gpu.clone()]
+        .map(|device| SelectorSet::new(config, device.autodiff(), &weights).expect("weights fit"));
+    let [cpu, gpu] = &mut sides;
+    let values = [
+        gpu.values(boards.clone(), batch.len()),
+        cpu.values(boards, batch.len()),
+    ];
+    let largest = values[1]
+        .piece(0)
+        .iter()
+        .fold(0.0f32, |m, v| m.max(v.abs()));
+    assert!(
+        largest > 1e-2,
+        "selector outputs of {largest:e} compare nothing"
+    );
+    for i in 0..batch.len() {
+        assert_close("piece selector", values[0].piece(i), values[1].piece(i));
+        for role in 0..6 {
+            assert_close(
+                "move selector",
+                values[0].moves(i, role),
+                values[1].moves(i, role),
+            );
+        }
+    }
+    let losses = [gpu.update(&batch), cpu.update(&batch)]
+        .map(|loss| loss.into_data().try_to_vec::<f32>().expect("f32 loss"));
+    assert_close("selector loss", &losses[0], &losses[1]);
+    assert_close_after_adam(
+        "selectors after one Adam step",
+        &selector_values(&gpu.weights()),
+        &selector_values(&cpu.weights()),
+        config.lr,
+    );
+}
+
+#[test]
+fn every_network_agrees_on_wgpu_and_flex() {
+    let Some(gpu) = gpu() else { return };
+    queen4x4_network_forward_and_td_step_agree(&gpu);
+    knight_dqn_forward_targets_and_adam_step_agree(&gpu);
+    knight_actor_critic_forward_and_update_agree(&gpu);
+    selfplay_selectors_forward_and_update_agree(&gpu);
+}
