@@ -25,7 +25,8 @@ pub struct SelfplayConfig {
     pub envs: usize,
     /// Ply cap per game (the study's code: 100).
     pub max_plies: u32,
-    /// Convolution padding: `valid` (code) or `same` (text).
+    /// Convolution padding: `valid` (the code, and the text's "flattened into 128
+    /// nodes") or `same` (an option of ours: 8x8 kept, flatten 2048).
     pub padding: SelectorPadding,
     /// Adam learning rate (study: 0.01).
     pub lr: f64,

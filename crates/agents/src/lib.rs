@@ -6,4 +6,5 @@ pub mod exploration;
 pub mod init;
 pub mod knight;
 pub mod luo;
+pub mod optim;
 pub mod selfplay;

@@ -263,4 +263,34 @@ mod tests {
             assert!(!knight_attacks(s.knight, s.king) && s.knight != s.king && s.moves == 0);
         }
     }
+
+    #[test]
+    fn starts_weigh_each_knight_square_equally_as_the_original_reset() {
+        // The original `reset()`: knight uniform over 64 squares, king uniform over the
+        // squares left (redrawn while checked). A corner knight attacks 2 squares, a
+        // centre knight 8, so their king placements weigh 1/(64*61) and 1/(64*55); a
+        // sampler uniform over all 3,696 valid pairs fails both checks below.
+        let dist = start_distribution();
+        assert_eq!(dist.len(), 64 * 63 - 336);
+        let weight = |knight: Coord| {
+            dist.iter()
+                .find(|(s, _)| s.knight == knight)
+                .map(|(_, p)| *p)
+                .expect("a start")
+        };
+        assert!((weight((0, 0)) - 1.0 / (64.0 * 61.0)).abs() < 1e-15);
+        assert!((weight((3, 3)) - 1.0 / (64.0 * 55.0)).abs() < 1e-15);
+        // The sampler: corner knights in 4/64 = 6.25 % of starts (uniform pairs: 6.60 %).
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(2);
+        let draws = 400_000;
+        let corners = (0..draws)
+            .filter(|_| {
+                let (r, c) = random_start(&mut rng).knight;
+                (r == 0 || r == 7) && (c == 0 || c == 7)
+            })
+            .count();
+        let share = corners as f64 / draws as f64;
+        // Standard error 0.038 %: the bound is 5 of them, the uniform-pair share 9.
+        assert!((share - 0.0625).abs() < 0.0019, "{share}");
+    }
 }

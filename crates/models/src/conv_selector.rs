@@ -2,8 +2,9 @@
 //! 32 channels, stride 1, ReLU, no pooling), flatten, dense 128 + ReLU, linear 64
 //! (one value per square).
 //!
-//! Padding: the study's code uses none (8x8 -> 6x6 -> 4x4 -> 2x2, flatten 128 values);
-//! its text reads as "same" padding (8x8 throughout, flatten 2048). Both are offered.
+//! Padding: the study's code uses none (8x8 -> 6x6 -> 4x4 -> 2x2, flatten 128 values),
+//! which is also what its text's "flattened into 128 nodes" gives. "Same" padding
+//! (8x8 throughout, flatten 2048) is an option of ours, neither the code nor the text.
 
 use burn::module::{Module, Param};
 use burn::nn::conv::{Conv2d, Conv2dConfig};
@@ -29,9 +30,9 @@ pub const OUTPUTS: usize = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SelectorPadding {
-    /// No padding, as the study's code (default).
+    /// No padding, as the study's code and text (default).
     Valid,
-    /// Padding 1, keeping 8x8 (the text's reading).
+    /// Padding 1, keeping 8x8 (an option of ours).
     Same,
 }
 

@@ -3,7 +3,8 @@
 //! critic loss `delta^2`, actor loss `-log pi(a|s) * delta`, two Adam optimisers.
 
 use burn::module::Module;
-use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::optim::{GradientsParams, ModuleOptimizer};
+
 use burn::tensor::activation::{log_softmax, softmax};
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::knight::{FEATURES, encode};
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::KnightAgent;
 use super::replay::Transition;
+use crate::optim::pytorch_adam;
 
 /// Whether the critic's gradient flows through the bootstrap term `V(s')`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,8 +80,8 @@ impl ActorCritic {
         Ok(ActorCritic {
             actor: DeepMlp::from_weights(actor, &device)?,
             critic: DeepMlp::from_weights(critic, &device)?,
-            actor_optimizer: AdamConfig::new().init(),
-            critic_optimizer: AdamConfig::new().init(),
+            actor_optimizer: pytorch_adam(),
+            critic_optimizer: pytorch_adam(),
             config,
             device,
         })

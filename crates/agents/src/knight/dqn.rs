@@ -2,7 +2,7 @@
 //! minibatch update after every step once more than a minibatch is stored, MSE to
 //! `r + gamma * max_a' Q_target(s', a')` (0 after a terminal step), Adam.
 
-use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::knight::{FEATURES, encode};
 use burnmate_env::knight::{ACTIONS, KnightState};
@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::KnightAgent;
 use super::replay::{ReplayBuffer, Transition};
 use crate::exploration::greedy;
+use crate::optim::pytorch_adam;
 
 /// Which network gives the bootstrap target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,7 +74,7 @@ impl Dqn {
         let target = (config.target != TargetNetwork::None).then(|| online.clone());
         Ok(Dqn {
             replay: ReplayBuffer::new(config.replay_capacity),
-            optimizer: AdamConfig::new().init(),
+            optimizer: pytorch_adam(),
             config,
             device,
             online,

@@ -4,6 +4,8 @@ use burn::tensor::Device;
 use burnmate_encode::knight::FEATURES;
 use burnmate_models::LayerWeights;
 
+use rand::SeedableRng;
+
 use super::*;
 
 /// One linear layer 4 -> `outputs` with zero weights and the given biases, so every
@@ -28,14 +30,18 @@ fn transition(action: usize, reward: f32, done: bool) -> Transition {
 }
 
 fn dqn(target: TargetNetwork) -> Dqn {
+    dqn_with(target, 2, 1)
+}
+
+fn dqn_with(target: TargetNetwork, batch_size: usize, target_sync_steps: u64) -> Dqn {
     let config = DqnConfig {
         sizes: vec![FEATURES, ACTIONS],
         lr: 1e-3,
         gamma: 0.99,
-        replay_capacity: 10,
-        batch_size: 2,
+        replay_capacity: 100,
+        batch_size,
         target,
-        target_sync_steps: 1,
+        target_sync_steps,
     };
     let q = constant_layer((0..ACTIONS).map(|a| a as f32).collect());
     Dqn::new(config, Device::flex().autodiff(), &q).unwrap()
@@ -115,5 +121,80 @@ fn actor_critic_losses_on_a_hand_made_transition() {
         // Terminal: no bootstrap.
         let [done_delta, _, _] = agent.update(&transition(3, 10.0, true)).read();
         assert!(done_delta > 9.0 && done_delta < 10.0);
+    }
+}
+
+#[test]
+fn dqn_first_updates_when_more_than_a_minibatch_is_stored() {
+    // The study's code: `if len(memory) > batch_size: replay()`, after every step.
+    let mut agent = dqn_with(TargetNetwork::None, 64, 1);
+    let initial = agent.weights();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+    for _ in 0..64 {
+        agent.learn(transition(2, -1.0, false), &mut rng);
+    }
+    assert_eq!(
+        agent.weights(),
+        initial,
+        "64 stored transitions: no update yet"
+    );
+    agent.learn(transition(2, -1.0, false), &mut rng);
+    assert_ne!(
+        agent.weights(),
+        initial,
+        "the 65th transition triggers the first update"
+    );
+}
+
+#[test]
+fn periodic_target_is_refreshed_every_sync_steps_updates() {
+    let mut agent = dqn_with(TargetNetwork::Periodic, 2, 3);
+    let batch = [transition(7, 0.0, false), transition(7, 0.0, false)];
+    let initial_target = 0.99 * 7.0;
+    for update in 1..=3 {
+        let targets = agent.targets(&batch);
+        agent.update(&batch, &targets);
+        let target = agent.targets(&batch)[0];
+        if update < 3 {
+            assert!(
+                (target - initial_target).abs() < 1e-6,
+                "update {update}: {target}"
+            );
+        } else {
+            // Q(s, 7) = 7 regresses towards 6.93 and the refreshed copy follows it.
+            assert!(target < initial_target - 1e-4, "update {update}: {target}");
+        }
+    }
+}
+
+/// A critic `V(x) = w . x + 0.5` with `w = 0`, on the hand-made transition.
+fn critic_step(critic_gradient: CriticGradient) -> Vec<f32> {
+    let config = ActorCriticConfig {
+        actor_lr: 1e-4,
+        critic_lr: 1e-3,
+        gamma: 0.99,
+        critic_gradient,
+    };
+    let mut agent = ActorCritic::new(
+        config,
+        Device::flex().autodiff(),
+        &constant_layer(vec![0.0; ACTIONS]),
+        &constant_layer(vec![0.5]),
+    )
+    .unwrap();
+    agent.update(&transition(3, -1.0, false));
+    agent.weights().1[0].weight.clone()
+}
+
+#[test]
+fn the_critic_gradient_variants_move_the_weights_apart() {
+    // delta = -1 + 0.99 * 0.5 - 0.5 < 0, x = [1, 2, 3, 4], x' = [2, 3, 4, 5].
+    // Semi-gradient: d(delta^2)/dw = -2 delta x > 0, so Adam's first step is -lr.
+    // Reference (through V(s') too): 2 delta (0.99 x' - x) < 0, so the step is +lr.
+    let semi = critic_step(CriticGradient::SemiGradient);
+    let reference = critic_step(CriticGradient::Reference);
+    for (s, r) in semi.iter().zip(&reference) {
+        assert!((s + 1e-3).abs() < 1e-6, "semi-gradient {semi:?}");
+        assert!((r - 1e-3).abs() < 1e-6, "reference {reference:?}");
     }
 }

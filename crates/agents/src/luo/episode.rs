@@ -70,13 +70,12 @@ impl LuoAgent {
         epsilon_greedy(q, &position.legal_action_list(), epsilon, rng)
     }
 
-    /// The study's update signal: the output error is gated by ReLU's derivative
-    /// only; the hidden error is `delta` times `W2[:, a] * relu'(h)`.
+    /// The study's update signal: the output error is `delta` times the output
+    /// activation's derivative (each notebook's `calc_gradient`: ReLU's gate, the
+    /// sigmoid's `y (1 - y)`, 1 for linear); the hidden error is `delta` times
+    /// `W2[:, a] * relu'(h)`, without that derivative.
     pub(crate) fn reference_signal(&self, delta: f32, output: f32) -> StepSignal {
-        let output_error = match self.config.activation {
-            burnmate_models::OutputActivation::Relu => delta * f32::from(output > 0.0),
-            _ => delta,
-        };
+        let output_error = delta * self.config.activation.derivative_from_output(output);
         StepSignal {
             output_error,
             hidden_scale: delta,

@@ -146,13 +146,14 @@ fn study_backprop(
     a2: &[f32],
     delta: f32,
     a: usize,
-    relu_out: bool,
+    activation: OutputActivation,
 ) -> MlpWeights {
     let mut out = w.clone();
-    let dz2 = if relu_out {
-        delta * f32::from(a2[a] > 0.0)
-    } else {
-        delta
+    // `calc_gradient` of each notebook: ReLU (SARSA), sigmoid (Q-learning), linear.
+    let dz2 = match activation {
+        OutputActivation::Relu => delta * f32::from(a2[a] > 0.0),
+        OutputActivation::Sigmoid => delta * a2[a] * (1.0 - a2[a]),
+        OutputActivation::Linear => delta,
     };
     let dz1: Vec<f32> = (0..HIDDEN)
         .map(|j| delta * w.w2[j * ACTIONS + a] * f32::from(a1[j] > 0.0))
@@ -201,7 +202,11 @@ fn reference_update_uses_the_next_states_activations_like_the_study() {
     let (mut x, mut x_next) = (vec![0.0; FEATURES], vec![0.0; FEATURES]);
     encode(&state, &mut x);
     encode(&next, &mut x_next);
-    for activation in [OutputActivation::Relu, OutputActivation::Sigmoid] {
+    for activation in [
+        OutputActivation::Relu,
+        OutputActivation::Sigmoid,
+        OutputActivation::Linear,
+    ] {
         let mut agent = agent(activation, UpdateRule::Reference);
         let before = agent.weights();
         let current = agent.forward(&[&state]);
@@ -211,15 +216,7 @@ fn reference_update_uses_the_next_states_activations_like_the_study() {
         let signal = agent.reference_signal(delta, last.q[a]);
         agent.apply(current.x.clone(), last.parts.hidden.clone(), a, signal);
         let (a1, a2) = host_forward(&before, &x_next, activation);
-        let want = study_backprop(
-            &before,
-            &x,
-            &a1,
-            &a2,
-            delta,
-            a,
-            activation == OutputActivation::Relu,
-        );
+        let want = study_backprop(&before, &x, &a1, &a2, delta, a, activation);
         assert_weights_close(&agent.weights(), &want);
     }
 }

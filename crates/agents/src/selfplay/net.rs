@@ -2,13 +2,15 @@
 //! batched inference and the study's masked MSE update.
 
 use burn::module::Module;
-use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::selfplay::FEATURES;
 use burnmate_models::conv_selector::{CONV_CHANNELS, DENSE, IN_CHANNELS, KERNEL, OUTPUTS};
 use burnmate_models::{ConvSelector, ConvWeights, LayerWeights, SelectorPadding, SelectorWeights};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
+
+use crate::optim::pytorch_adam;
 
 /// Selectors per side: the piece selector, then one move selector per piece type.
 pub const SELECTORS: usize = 7;
@@ -88,14 +90,9 @@ pub struct SelectorSet {
     updates: u64,
 }
 
-fn adam() -> ModuleOptimizer {
-    // PyTorch's defaults, as in the study (burn's epsilon default is 1e-5).
-    AdamConfig::new().with_epsilon(1e-8).init()
-}
-
 /// Fresh selector weights as the study's code draws them: convolution weights
-/// uniform in +-1e-7 (first) and +-1e-6 (others), biases 0; dense layers with
-/// PyTorch's default uniform +-1/sqrt(fan_in).
+/// uniform in +-1e-7 (first) and +-1e-6 (others); dense weights uniform
+/// +-1/sqrt(fan_in) (PyTorch's default); every bias 0, dense layers included.
 pub fn initial_weights(padding: SelectorPadding, rng: &mut impl Rng) -> SelectorWeights {
     let mut uniform = |n: usize, bound: f32| -> Vec<f32> {
         (0..n)
@@ -126,7 +123,7 @@ pub fn initial_weights(padding: SelectorPadding, rng: &mut impl Rng) -> Selector
             inputs,
             outputs,
             weight: uniform(inputs * outputs, bound),
-            bias: uniform(outputs, bound),
+            bias: vec![0.0; outputs],
         }
     };
     let dense_layer = dense(padding.flattened(), DENSE);
@@ -162,7 +159,7 @@ impl SelectorSet {
             config,
             device,
             nets,
-            optimizers: (0..SELECTORS).map(|_| adam()).collect(),
+            optimizers: (0..SELECTORS).map(|_| pytorch_adam()).collect(),
             updates: 0,
         })
     }
@@ -263,7 +260,7 @@ impl SelectorSet {
         let total = total.expect("seven selectors");
         let mut grads = total.clone().backward();
         if self.config.adam == AdamMode::Reference {
-            self.optimizers = (0..SELECTORS).map(|_| adam()).collect();
+            self.optimizers = (0..SELECTORS).map(|_| pytorch_adam()).collect();
         }
         let nets = std::mem::take(&mut self.nets);
         self.nets = nets

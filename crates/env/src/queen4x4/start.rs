@@ -199,6 +199,31 @@ mod tests {
     }
 
     #[test]
+    fn distribution_has_71_equally_likely_pairs_and_233_starts() {
+        // Counted independently (by hand-written script over the rules above): of the
+        // 72 ordered (white king, queen) pairs, 71 leave the black king a square; the
+        // 233 starts split 33 / 6 / 15 / 13 / 4 pairs with 2 / 3 / 4 / 5 / 6 squares.
+        let dist = start_distribution();
+        assert_eq!(dist.len(), 233);
+        let mut pairs: std::collections::HashMap<(Square, Square), (usize, f64)> =
+            std::collections::HashMap::new();
+        for (pos, p) in &dist {
+            let entry = pairs.entry((pos.white_king, pos.queen)).or_default();
+            entry.0 += 1;
+            entry.1 += p;
+        }
+        assert_eq!(pairs.len(), 71);
+        let mut by_squares = [0usize; 7];
+        for (squares, weight) in pairs.values() {
+            by_squares[*squares] += 1;
+            // Each surviving pair is equally likely, whatever its number of squares
+            // (a sampler uniform over the 233 starts fails here).
+            assert!((weight - 1.0 / 71.0).abs() < 1e-12, "{weight}");
+        }
+        assert_eq!(by_squares, [0, 0, 33, 6, 15, 13, 4]);
+    }
+
+    #[test]
     fn random_starts_follow_the_exact_distribution() {
         let dist = start_distribution();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
