@@ -20,7 +20,7 @@ fn study(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
         "--runs",
         "2",
         "--matches",
-        "150",
+        "1000",
     ];
     args.extend_from_slice(extra);
     burnmate(&args)
@@ -39,6 +39,22 @@ fn the_study_grid_writes_table_3_2_and_resumes_after_a_kill() {
         table.contains("(93)"),
         "the study's KRK engine static share: {table}"
     );
+    // With the exact engine reward, 1000 matches solve KQK (150 did not, in any run):
+    // the cell's solved share is not 0.
+    let kqk_engine = table
+        .lines()
+        .find(|l| l.starts_with("| KQK | engine | static |"))
+        .expect("a KQK engine static row");
+    let solved: f64 = kqk_engine
+        .split('|')
+        .nth(5)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(solved > 0.0, "{kqk_engine}");
     for file in [
         "win-curves-kqk.svg",
         "excess-moves-krk.svg",
@@ -79,7 +95,7 @@ fn play_shows_the_game_with_verdicts_and_exports_pgn_once() {
     let out = train(
         &run,
         "configs/endgame-kqk-engine.toml",
-        &["--episodes", "300"],
+        &["--episodes", "1000"],
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let pgn = tmp.path().join("game.pgn");
@@ -95,6 +111,9 @@ fn play_shows_the_game_with_verdicts_and_exports_pgn_once() {
         text.contains("optimal mate in 7") && text.contains("  1. "),
         "{text}"
     );
+    // 1000 matches with the exact engine reward are enough for the frozen table to
+    // mate (300 were not: the table shuffled the queen for 50 moves).
+    assert!(text.contains("result  checkmate after"), "{text}");
     let pgn_text = fs::read_to_string(&pgn).unwrap();
     assert!(
         pgn_text.contains("[FEN \"7K/8/8/8/8/6k1/8/Q7 w - - 0 1\"]"),

@@ -1,6 +1,6 @@
 //! `summary.json` of a knight run: the study's Table 1 measures.
 
-use burnmate_oracle::knight::KnightOptimum;
+use burnmate_oracle::knight::{KnightOptimum, KnightRandomBaseline};
 use serde::{Deserialize, Serialize};
 
 use crate::metrics::TrainingStats;
@@ -40,6 +40,9 @@ pub struct KnightSummary {
     pub eval: KnightEval,
     /// Optimal play over the same start distribution.
     pub optimal: KnightOptimum,
+    /// The uniformly random agent's exact expectations over the same distribution.
+    #[serde(default)]
+    pub random_exact: KnightRandomBaseline,
     /// The study's Table 1 row for this agent.
     pub study_reported: Option<serde_json::Value>,
 }

@@ -7,7 +7,7 @@ use anyhow::Result;
 use burnmate_agents::knight::Transition;
 use burnmate_encode::knight::{FEATURES, encode};
 use burnmate_env::knight::{KnightOutcome, random_start};
-use burnmate_oracle::knight::knight_optimum;
+use burnmate_oracle::knight::{knight_optimum, random_baseline};
 use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -138,6 +138,7 @@ pub fn train_run(
             config.seed.wrapping_add(EVAL_SEED_OFFSET),
         ),
         optimal: knight_optimum(),
+        random_exact: random_baseline(),
         study_reported: reported(config.agent),
     };
     write_summary_and_plots(dir, &summary, &metrics)?;
