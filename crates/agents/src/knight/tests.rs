@@ -93,22 +93,28 @@ fn reference_target_network_stays_the_initial_one() {
     assert!(periodic.targets(&batch)[0] < 0.99 * 7.0 - 1e-4);
 }
 
+/// The study's learning rates with a uniform policy (zero actor) and a critic
+/// `V(x) = w . x + 0.5`, `w = 0`.
+fn constant_actor_critic(critic_gradient: CriticGradient) -> ActorCritic {
+    let config = ActorCriticConfig {
+        actor_lr: 1e-4,
+        critic_lr: 1e-3,
+        gamma: 0.99,
+        critic_gradient,
+    };
+    ActorCritic::new(
+        config,
+        Device::flex().autodiff(),
+        &constant_layer(vec![0.0; ACTIONS]),
+        &constant_layer(vec![0.5]),
+    )
+    .unwrap()
+}
+
 #[test]
 fn actor_critic_losses_on_a_hand_made_transition() {
     for critic_gradient in [CriticGradient::SemiGradient, CriticGradient::Reference] {
-        let config = ActorCriticConfig {
-            actor_lr: 1e-4,
-            critic_lr: 1e-3,
-            gamma: 0.99,
-            critic_gradient,
-        };
-        let mut agent = ActorCritic::new(
-            config,
-            Device::flex().autodiff(),
-            &constant_layer(vec![0.0; ACTIONS]),
-            &constant_layer(vec![0.5]),
-        )
-        .unwrap();
+        let mut agent = constant_actor_critic(critic_gradient);
         // V(s) = V(s') = 0.5, uniform policy: delta = -1 + 0.99 * 0.5 - 0.5.
         let [got_delta, critic, actor] = agent.update(&transition(3, -1.0, false)).read();
         let delta = -1.0 + 0.99 * 0.5 - 0.5;
@@ -169,19 +175,7 @@ fn periodic_target_is_refreshed_every_sync_steps_updates() {
 
 /// A critic `V(x) = w . x + 0.5` with `w = 0`, on the hand-made transition.
 fn critic_step(critic_gradient: CriticGradient) -> Vec<f32> {
-    let config = ActorCriticConfig {
-        actor_lr: 1e-4,
-        critic_lr: 1e-3,
-        gamma: 0.99,
-        critic_gradient,
-    };
-    let mut agent = ActorCritic::new(
-        config,
-        Device::flex().autodiff(),
-        &constant_layer(vec![0.0; ACTIONS]),
-        &constant_layer(vec![0.5]),
-    )
-    .unwrap();
+    let mut agent = constant_actor_critic(critic_gradient);
     agent.update(&transition(3, -1.0, false));
     agent.weights().1[0].weight.clone()
 }
