@@ -176,18 +176,7 @@ fn knight_batch(rng: &mut ChaCha8Rng, n: usize) -> Vec<Transition> {
         .map(|_| {
             let state = knight_start(rng);
             let action = rng.random_range(0..KNIGHT_ACTIONS);
-            let step = state.step(action);
-            let mut row = [0.0; burnmate_encode::knight::FEATURES];
-            let mut next_row = row;
-            burnmate_encode::knight::encode(&state, &mut row);
-            burnmate_encode::knight::encode(&step.state, &mut next_row);
-            Transition {
-                state: row,
-                action,
-                reward: step.reward,
-                next_state: next_row,
-                done: step.outcome.is_terminal(),
-            }
+            Transition::from_step(&state, action, &state.step(action))
         })
         .collect()
 }

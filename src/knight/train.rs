@@ -5,7 +5,6 @@ use std::time::Instant;
 
 use anyhow::Result;
 use burnmate_agents::knight::Transition;
-use burnmate_encode::knight::{FEATURES, encode};
 use burnmate_env::knight::{KnightOutcome, random_start};
 use burnmate_oracle::knight::{knight_optimum, random_baseline};
 use indicatif::ProgressBar;
@@ -52,12 +51,6 @@ pub fn train_command(path: &Path, config: KnightConfig, overrides: &RunOverrides
     Ok(())
 }
 
-fn row(state: &burnmate_env::knight::KnightState) -> [f32; FEATURES] {
-    let mut r = [0.0; FEATURES];
-    encode(state, &mut r);
-    r
-}
-
 /// Trains one run into the empty directory `dir` and writes every output file.
 pub fn train_run(
     config: &KnightConfig,
@@ -92,16 +85,7 @@ pub fn train_run(
                     illegal += 1
                 }
                 let done = step.outcome.is_terminal();
-                agent.learn(
-                    Transition {
-                        state: row(&state),
-                        action,
-                        reward: step.reward,
-                        next_state: row(&step.state),
-                        done,
-                    },
-                    &mut rng,
-                );
+                agent.learn(Transition::from_step(&state, action, &step), &mut rng);
                 if done {
                     break step.outcome;
                 }

@@ -5,7 +5,6 @@
 use anyhow::Result;
 use burnmate_agents::exploration::greedy;
 use burnmate_agents::knight::{Dqn, Transition};
-use burnmate_encode::knight::{FEATURES, encode};
 use burnmate_env::knight::{ACTIONS, KnightOutcome, KnightState, random_start};
 use indicatif::ProgressBar;
 use rand::RngExt;
@@ -30,12 +29,6 @@ impl Running {
             illegal: 0,
         }
     }
-}
-
-fn row(state: &KnightState) -> [f32; FEATURES] {
-    let mut r = [0.0; FEATURES];
-    encode(state, &mut r);
-    r
 }
 
 /// Trains `dqn` for `config.episodes` episodes over `config.envs` environments.
@@ -71,13 +64,7 @@ pub fn train_vectorised(
                 env.illegal += 1;
             }
             let done = step.outcome.is_terminal();
-            transitions.push(Transition {
-                state: row(&env.state),
-                action,
-                reward: step.reward,
-                next_state: row(&step.state),
-                done,
-            });
+            transitions.push(Transition::from_step(&env.state, action, &step));
             env.state = step.state;
             if !done {
                 running.push(env);

@@ -1,6 +1,7 @@
 //! A fixed-capacity replay buffer that overwrites its oldest transition.
 
-use burnmate_encode::knight::FEATURES;
+use burnmate_encode::knight::{FEATURES, encode};
+use burnmate_env::knight::{KnightState, KnightStep};
 use rand::{Rng, RngExt};
 
 /// One environment step.
@@ -16,6 +17,24 @@ pub struct Transition {
     pub next_state: [f32; FEATURES],
     /// Whether the game ended.
     pub done: bool,
+}
+
+impl Transition {
+    /// Jump `action` from `state`, which gave `step`, with both states encoded.
+    pub fn from_step(state: &KnightState, action: usize, step: &KnightStep) -> Transition {
+        let row = |state: &KnightState| {
+            let mut row = [0.0; FEATURES];
+            encode(state, &mut row);
+            row
+        };
+        Transition {
+            state: row(state),
+            action,
+            reward: step.reward,
+            next_state: row(&step.state),
+            done: step.outcome.is_terminal(),
+        }
+    }
 }
 
 /// Ring buffer of transitions.
