@@ -18,7 +18,9 @@ use burnmate_agents::selfplay::choice::{Combine, masks, selectable_moves};
 use burnmate_agents::selfplay::net::{
     AdamMode, NetConfig, SELECTORS, SelectorSet, initial_weights,
 };
-use burnmate_agents::selfplay::trainer::{SelfPlay, SelfPlayConfig, StepPenalty};
+use burnmate_agents::selfplay::trainer::{
+    GameEndRule, SelfPlay, SelfPlayConfig, StepPenalty, UpdateOrder,
+};
 use burnmate_env::selfplay::Game;
 use burnmate_models::SelectorPadding;
 use common::{backend_named, list};
@@ -46,6 +48,10 @@ fn self_play(envs: usize, device: &Device, rng: &mut ChaCha8Rng) -> SelfPlay {
         epsilon: 0.1,
         max_plies: 100,
         envs,
+        // One forward pass a turn, as in the speeds quoted so far (the study's order
+        // adds a second one).
+        order: UpdateOrder::ChooseThenUpdate,
+        game_end: GameEndRule::Terminal,
     };
     SelfPlay::new(config, white, black)
 }

@@ -36,6 +36,12 @@ fn train_writes_the_output_contract_and_repeats_exactly_with_the_same_seed() {
         Some("episode,reward,moves,outcome,epsilon")
     );
     assert_eq!(metrics.lines().count(), 301);
+    // The study's exploration: epsilon_n = 0.2 / (1 + 5e-5 n), n counted from 0.
+    for (n, line) in metrics.lines().skip(1).enumerate() {
+        let epsilon: f64 = line.rsplit(',').next().unwrap().parse().unwrap();
+        let want = 0.2 / (1.0 + 5e-5 * n as f64);
+        assert!((epsilon - want).abs() < 1e-12, "episode {n}: {epsilon}, want {want}");
+    }
     let s = summary(&a);
     assert_eq!(s["episodes"], 300);
     assert_eq!(s["seed"], 4);

@@ -59,6 +59,19 @@ pub enum Evaluator {
     Stockfish,
 }
 
+/// The update of a white move after which black's reply ended the match (a capture
+/// of white's piece, repetition or the fifty-move rule; the thesis is silent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndingReply {
+    /// The match is over: the draw reward alone, no future term (default; the reading
+    /// that a terminal position has no future).
+    Terminal,
+    /// The draw reward plus the least-best future over black's replies (earlier
+    /// versions of burnmate).
+    Bootstrap,
+}
+
 /// Settings of one endgame run (one start position).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -99,6 +112,8 @@ pub struct EndgameConfig {
     pub max_moves: u32,
     /// Reward of a draw (stalemate, repetition, fifty moves, piece lost).
     pub draw_reward: f64,
+    /// `terminal` or `bootstrap`: the update when black's reply ends the match.
+    pub ending_reply: EndingReply,
     /// Evaluation games of the frozen greedy table after training (study: 1).
     pub eval_games: u64,
 }
@@ -124,6 +139,7 @@ impl Default for EndgameConfig {
             stockfish_depth: 15,
             max_moves: 50,
             draw_reward: -10_000.0,
+            ending_reply: EndingReply::Terminal,
             eval_games: 1,
         }
     }

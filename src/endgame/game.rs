@@ -12,7 +12,7 @@ use rand::{Rng, RngExt};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen};
 
-use crate::endgame::config::{EndgameConfig, Evaluator, Opponent, RewardKind};
+use crate::endgame::config::{EndgameConfig, EndingReply, Evaluator, Opponent, RewardKind};
 
 /// What a match needs besides the table.
 pub struct Arena<'a> {
@@ -174,7 +174,11 @@ impl<'a> Arena<'a> {
                             previous = value;
                             (r, result, false)
                         }
-                        Some(end) => (self.config.draw_reward, Some(end), false),
+                        Some(end) => (
+                            self.config.draw_reward,
+                            Some(end),
+                            self.config.ending_reply == EndingReply::Terminal,
+                        ),
                     }
                 }
             };
@@ -208,6 +212,73 @@ impl<'a> Arena<'a> {
             if game.play(reply).is_some() {
                 return Ok(None);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burnmate_agents::endgame::{QEntry, position_key};
+    use burnmate_env::endgame::has_material;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use shakmaty::CastlingMode;
+
+    /// Every white move in every position after one white move and one black reply
+    /// from `start` is worth -1, so a bootstrapped future term is -1.
+    fn table_of_minus_ones(endgame: Endgame, start: &Chess, config: &EndgameConfig) -> LeastBestQ {
+        let code = |m: &Move| m.from().map_or(0, |s| s as u16) * 64 + m.to() as u16;
+        let mut entries = Vec::new();
+        for white in start.legal_moves() {
+            let after_white = start.clone().play(white).unwrap();
+            for black in after_white.legal_moves() {
+                let next = after_white.clone().play(black).unwrap();
+                if !has_material(endgame, next.board()) {
+                    continue;
+                }
+                let key = position_key(&next);
+                entries.extend(next.legal_moves().iter().map(|a| QEntry {
+                    position: key,
+                    mv: code(a),
+                    value: -1.0,
+                }));
+            }
+        }
+        entries.sort_by_key(|e| (e.position, e.mv));
+        entries.dedup_by_key(|e| (e.position, e.mv));
+        LeastBestQ::from_entries(endgame, config.alpha, config.gamma, &entries)
+    }
+
+    #[test]
+    fn a_match_ended_by_blacks_reply_has_no_future_term_unless_bootstrap_is_chosen() {
+        // Halfmove clock 98: white's rook move makes it 99, black's reply 100, and
+        // the fifty-move rule ends the match after black's reply.
+        let start: Chess = "4k3/8/8/8/8/8/8/R3K3 w - - 98 80"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let tablebase = Tablebase::solve(Endgame::Krk);
+        for (ending_reply, future) in [(EndingReply::Terminal, 0.0), (EndingReply::Bootstrap, -1.0)]
+        {
+            let config = EndgameConfig {
+                endgame: "krk".into(),
+                ending_reply,
+                ..EndgameConfig::default()
+            };
+            let arena = Arena::new(Endgame::Krk, &tablebase, &config).unwrap();
+            let mut q = table_of_minus_ones(Endgame::Krk, &start, &config);
+            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            let result = arena.play(&mut q, &start, 0.0, true, &mut rng).unwrap();
+            assert_eq!(result.end, MatchEnd::FiftyMoves);
+            assert_eq!(result.moves.len(), 2, "one white move, one black reply");
+            let want = 0.05 * (-10_000.0 + 0.95 * future);
+            let got = q.value(&start, &result.moves[0]);
+            assert!(
+                (got - want).abs() < 1e-9,
+                "{ending_reply:?}: Q = {got}, want {want}"
+            );
         }
     }
 }

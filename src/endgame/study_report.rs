@@ -26,6 +26,8 @@ pub struct SettingRow {
     pub runs: usize,
     /// Share of runs (%) whose frozen table mated from the start (Table 3.2).
     pub solved_percent: f64,
+    /// The 95 % Wilson score interval of `solved_percent`, in %.
+    pub solved_interval: [f64; 2],
     /// The study's share (%), when it reported this setting.
     pub study_percent: Option<f64>,
     /// Share of the solved runs (%) that mated in the optimal number of moves.
@@ -66,6 +68,7 @@ pub fn setting_row(
         exploration: exploration_name(setting.1).into(),
         runs: runs.len(),
         solved_percent: percent(solved.len(), runs.len()),
+        solved_interval: wilson_interval(solved.len(), runs.len()),
         study_percent: study_setting
             .then(|| reported(endgame.name(), setting.0, setting.1))
             .flatten(),
@@ -74,6 +77,24 @@ pub fn setting_row(
             .then(|| excesses.iter().map(|&e| f64::from(e)).sum::<f64>() / excesses.len() as f64),
         training_win_percent: 100.0 * wins as f64 / (runs.len() as u64 * matches).max(1) as f64,
     }
+}
+
+/// The 95 % Wilson score interval (in %) of a share of `successes` in `trials`
+/// (`[0, 100]` without trials).
+pub fn wilson_interval(successes: usize, trials: usize) -> [f64; 2] {
+    if trials == 0 {
+        return [0.0, 100.0];
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let n = trials as f64;
+    let p = successes as f64 / n;
+    let scale = 1.0 + Z * Z / n;
+    let centre = (p + Z * Z / (2.0 * n)) / scale;
+    let half = Z / scale * (p * (1.0 - p) / n + Z * Z / (4.0 * n * n)).sqrt();
+    [
+        100.0 * (centre - half).max(0.0),
+        100.0 * (centre + half).min(1.0),
+    ]
 }
 
 /// Writes `table-3-2.md`, `table-3-2.json`, `win-curves-<e>.svg` and
@@ -187,17 +208,19 @@ fn markdown_table(rows: &[SettingRow], plan: &StudyPlan) -> String {
          (ours, study in brackets); {} start(s) x {} run(s) per cell, defender {:?}, decay {}.\n\n",
         plan.matches, plan.starts, plan.runs, plan.opponent, plan.decay
     );
-    text.push_str("| endgame | reward | exploration | runs | solved % (study) | optimal mates % | moves over optimum | training won % |\n");
+    text.push_str("| endgame | reward | exploration | runs | solved % [95 % interval] (study) | optimal mates % | moves over optimum | training won % |\n");
     text.push_str("|---|---|---|---|---|---|---|---|\n");
     for r in rows {
         let study = r.study_percent.map_or("-".into(), |p| format!("{p}"));
         text.push_str(&format!(
-            "| {} | {} | {} | {} | {:.1} ({study}) | {:.1} | {} | {:.1} |\n",
+            "| {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] ({study}) | {:.1} | {} | {:.1} |\n",
             r.endgame.to_uppercase(),
             r.reward,
             r.exploration,
             r.runs,
             r.solved_percent,
+            r.solved_interval[0],
+            r.solved_interval[1],
             r.optimal_percent,
             r.mean_excess_moves
                 .map_or("-".into(), |m| format!("{m:.2}")),
@@ -244,10 +267,30 @@ mod tests {
         );
         assert_eq!(row.runs, 4);
         assert_eq!(row.solved_percent, 50.0);
+        assert_eq!(row.solved_interval, wilson_interval(2, 4));
         assert_eq!(row.optimal_percent, 50.0);
         assert_eq!(row.mean_excess_moves, Some(1.5));
         assert_eq!(row.training_win_percent, 100.0 * 160.0 / 800.0);
         assert_eq!(row.study_percent, Some(93.0));
+    }
+
+    #[test]
+    fn the_wilson_interval_matches_its_formula() {
+        let close =
+            |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).abs() < 1e-9 && (a[1] - b[1]).abs() < 1e-9;
+        assert!(close(
+            wilson_interval(50, 100),
+            [40.383_153_036_599_56, 59.616_846_963_400_44]
+        ));
+        assert!(close(wilson_interval(0, 10), [0.0, 27.753_279_986_288_92]));
+        assert!(close(
+            wilson_interval(10, 10),
+            [72.246_720_013_711_07, 100.0]
+        ));
+        assert!(close(
+            wilson_interval(2, 4),
+            [15.003_898_915_214_952, 84.996_101_084_785_05]
+        ));
     }
 
     #[test]

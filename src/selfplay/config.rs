@@ -4,7 +4,7 @@
 use anyhow::{Result, ensure};
 use burnmate_agents::selfplay::choice::Combine;
 use burnmate_agents::selfplay::net::{AdamMode, NetConfig};
-use burnmate_agents::selfplay::trainer::{SelfPlayConfig, StepPenalty};
+use burnmate_agents::selfplay::trainer::{GameEndRule, SelfPlayConfig, StepPenalty, UpdateOrder};
 use burnmate_models::SelectorPadding;
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +40,12 @@ pub struct SelfplayConfig {
     pub combine: Combine,
     /// Probability of a random legal move while training (study: 0).
     pub epsilon: f64,
+    /// `update-then-choose` (the code) or `choose-then-update` (one forward pass a turn).
+    pub update_order: UpdateOrder,
+    /// `reference` (the code: the loser gets minus the last capture, targets
+    /// bootstrap at the end) or `terminal` (a terminal step: own capture minus the
+    /// loss, no bootstrap).
+    pub game_end: GameEndRule,
     /// Training games between evaluations.
     pub eval_every: u64,
     /// Games per evaluation and opponent (half with each colour).
@@ -73,6 +79,8 @@ impl Default for SelfplayConfig {
             step_penalty: StepPenalty::EveryMove,
             combine: Combine::Reference,
             epsilon: 0.0,
+            update_order: UpdateOrder::UpdateThenChoose,
+            game_end: GameEndRule::Reference,
             eval_every: 50,
             eval_games: 20,
             pgn_every: 50,
@@ -150,6 +158,8 @@ impl SelfplayConfig {
             epsilon: self.epsilon,
             max_plies: self.max_plies,
             envs: self.envs,
+            order: self.update_order,
+            game_end: self.game_end,
         }
     }
 }

@@ -4,5 +4,5 @@
 mod qtable;
 mod reward;
 
-pub use qtable::{LeastBestQ, QEntry};
+pub use qtable::{LeastBestQ, QEntry, position_key};
 pub use reward::{MateFormula, engine_value, heuristic_value, win_reward};

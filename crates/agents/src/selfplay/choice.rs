@@ -5,7 +5,7 @@
 //! under-promotions are never chosen), castling is the king's move to its castled
 //! square (g1/c1, g8/c8), en passant is the pawn's move to the square it lands on.
 
-use shakmaty::{Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Board, Chess, Color, Move, Position, Rank, Role, Square, attacks};
 
 use burnmate_encode::selfplay::plane;
 
@@ -67,6 +67,51 @@ pub fn selectable_moves(position: &Chess) -> Vec<SelectorMove> {
             role: plane(mv.role()),
         })
         .collect()
+}
+
+/// The moves of `color`'s pieces on `board` under the study's code's simplified rules
+/// (no check, so kings may be captured; no castling, en passant or promotion),
+/// whoever is to move: the moves a side could still choose from once a game is over,
+/// which the study's code bootstraps from at the end of every game.
+pub fn pseudo_legal_moves(board: &Board, color: Color) -> Vec<SelectorMove> {
+    let occupied = board.occupied();
+    let mut moves = Vec::new();
+    for from in board.by_color(color) {
+        let piece = board.piece_at(from).expect("an own piece");
+        let destinations = if piece.role == Role::Pawn {
+            let captures = attacks::pawn_attacks(color, from) & board.by_color(!color);
+            let (step, home) = match color {
+                Color::White => (8, Rank::Second),
+                Color::Black => (-8, Rank::Seventh),
+            };
+            let mut pushes = shakmaty::Bitboard::EMPTY;
+            if let Some(one) = from.offset(step).filter(|s| !occupied.contains(*s)) {
+                pushes.add(one);
+                if let Some(two) = one
+                    .offset(step)
+                    .filter(|s| from.rank() == home && !occupied.contains(*s))
+                {
+                    pushes.add(two);
+                }
+            }
+            captures | pushes
+        } else {
+            attacks::attacks(from, piece, occupied) & !board.by_color(color)
+        };
+        moves.extend(destinations.into_iter().map(|to| SelectorMove {
+            mv: Move::Normal {
+                role: piece.role,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion: None,
+            },
+            from: usize::from(from),
+            to: usize::from(to),
+            role: plane(piece.role),
+        }));
+    }
+    moves
 }
 
 /// The masks of the study's code: the piece mask holds every own piece (even one
@@ -156,6 +201,37 @@ mod tests {
         let ep = find(Square::E5, Square::D6).expect("exd6 e.p.");
         assert!(ep.mv.is_en_passant());
         assert_eq!(ep.role, 0);
+    }
+
+    #[test]
+    fn pseudo_legal_moves_ignore_check_and_whose_turn_it_is() {
+        // White is in check from the rook on h1: legally only Ka2 and the pawn's
+        // moves; pseudo-legally also Kb1. Black (not to move) may take the king on a1.
+        let p = position("k7/8/8/8/8/8/1P6/K6r w - - 0 1");
+        let white = pseudo_legal_moves(p.board(), Color::White);
+        let squares = |moves: &[SelectorMove]| {
+            let mut s: Vec<(usize, usize)> = moves.iter().map(|m| (m.from, m.to)).collect();
+            s.sort();
+            s
+        };
+        let sq = |s: Square| usize::from(s);
+        let mut want = vec![
+            (sq(Square::A1), sq(Square::A2)),
+            (sq(Square::A1), sq(Square::B1)),
+            (sq(Square::B2), sq(Square::B3)),
+            (sq(Square::B2), sq(Square::B4)),
+        ];
+        want.sort();
+        assert_eq!(squares(&white), want);
+        let black = pseudo_legal_moves(p.board(), Color::Black);
+        assert_eq!(
+            black.len(),
+            7 + 7 + 3,
+            "rook: h2-h8 and g1-a1; king: a7 b7 b8"
+        );
+        let takes_king = black.iter().find(|m| m.to == sq(Square::A1)).expect("Rxa1");
+        assert_eq!(takes_king.mv.capture(), Some(Role::King));
+        assert_eq!(takes_king.role, 3);
     }
 
     #[test]

@@ -8,9 +8,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Board, CastlingMode, Chess, Color, Position, Square, fen::Fen};
 
-use super::choice::{Combine, masks, selectable_moves};
+use super::choice::{Combine, SelectorMove, masks, pseudo_legal_moves, selectable_moves};
 use super::net::{AdamMode, NetConfig, SELECTORS, SelectorSet, Transition, initial_weights};
-use super::trainer::{Mover, SelfPlay, SelfPlayConfig, StepPenalty, mover_choice};
+use super::trainer::{
+    GameEndRule, Mover, SelfPlay, SelfPlayConfig, StepPenalty, UpdateOrder, end_rewards,
+    mover_choice,
+};
 
 fn net_config(adam: AdamMode) -> NetConfig {
     NetConfig {
@@ -59,6 +62,8 @@ fn self_play(envs: usize) -> SelfPlay {
         epsilon: 0.1,
         max_plies: 30,
         envs,
+        order: UpdateOrder::UpdateThenChoose,
+        game_end: GameEndRule::Reference,
     };
     SelfPlay::new(
         config,
@@ -201,14 +206,150 @@ fn the_same_seed_plays_the_same_games() {
     assert_eq!(run(), run());
 }
 
-/// The frozen side's greedy move in `position` (no exploration), computed directly.
-fn greedy_move(side: &SelectorSet, position: &Chess) -> shakmaty::Move {
+/// The side's greedy choice in `position` (no exploration) and its piece and move
+/// values, computed directly.
+fn greedy_choice(side: &SelectorSet, position: &Chess) -> (SelectorMove, f32, f32) {
     let mut board = vec![0.0; FEATURES];
     encode(position.board(), &mut board);
     let values = side.values(board, 1);
     let moves = selectable_moves(position);
     let move_values: [&[f32]; 6] = std::array::from_fn(|r| values.moves(0, r));
-    moves[super::choice::choose(&moves, values.piece(0), &move_values, Combine::Reference)].mv
+    let m = moves[super::choice::choose(&moves, values.piece(0), &move_values, Combine::Reference)];
+    (m, values.piece(0)[m.from], values.moves(0, m.role)[m.to])
+}
+
+/// The frozen side's greedy move in `position`.
+fn greedy_move(side: &SelectorSet, position: &Chess) -> shakmaty::Move {
+    greedy_choice(side, position).0.mv
+}
+
+/// The transition of playing `chosen` in `position`, with both targets `targets`.
+fn transition(position: &Chess, chosen: SelectorMove, targets: (f32, f32)) -> Transition {
+    let moves = selectable_moves(position);
+    let (piece_mask, move_masks) = masks(position, &moves);
+    let mut board = vec![0.0; FEATURES];
+    encode(position.board(), &mut board);
+    Transition {
+        board,
+        piece_mask,
+        move_masks,
+        from: chosen.from,
+        to: chosen.to,
+        role: chosen.role,
+        piece_target: targets.0,
+        move_target: targets.1,
+    }
+}
+
+/// The moves of one greedy training game of `max_plies`, and the white side after it.
+fn one_game(
+    max_plies: u32,
+    order: UpdateOrder,
+    game_end: GameEndRule,
+) -> (Vec<shakmaty::Move>, SelectorSet) {
+    let config = SelfPlayConfig {
+        epsilon: 0.0,
+        max_plies,
+        envs: 1,
+        order,
+        game_end,
+        ..self_play(1).config()
+    };
+    let mut play = SelfPlay::new(
+        config,
+        side(1, AdamMode::Reference),
+        side(2, AdamMode::Reference),
+    );
+    let mut records = Vec::new();
+    play.train(1, &mut ChaCha8Rng::seed_from_u64(0), |g| records.push(g));
+    let [white, _] = play.into_sides();
+    (records.remove(0).moves, white)
+}
+
+#[test]
+fn the_study_updates_the_previous_move_before_choosing_the_next() {
+    let (white, black) = (side(1, AdamMode::Reference), side(2, AdamMode::Reference));
+    let start = Chess::default();
+    let (w1, _, _) = greedy_choice(&white, &start);
+    let after_w1 = start.clone().play(w1.mv).unwrap();
+    let b1 = greedy_move(&black, &after_w1);
+    let p2 = after_w1.play(b1).unwrap();
+    // White's first move, closed by black's reply: reward 0 - 0 - 0.1, bootstrapped
+    // from white's greedy choice at p2 under the selectors of before the update.
+    let (before, piece, mv) = greedy_choice(&white, &p2);
+    let mut updated = side(1, AdamMode::Reference);
+    updated.update(&[transition(
+        &start,
+        w1,
+        (-0.1 + 0.99 * piece, -0.1 + 0.99 * mv),
+    )]);
+    let after = greedy_move(&updated, &p2);
+    assert_ne!(
+        before.mv, after,
+        "the update must change white's choice, or this test tells nothing"
+    );
+    let (moves, _) = one_game(3, UpdateOrder::UpdateThenChoose, GameEndRule::Reference);
+    assert_eq!(moves, [w1.mv, b1, after]);
+    let (moves, _) = one_game(3, UpdateOrder::ChooseThenUpdate, GameEndRule::Reference);
+    assert_eq!(moves, [w1.mv, b1, before.mv]);
+}
+
+#[test]
+fn the_study_bootstraps_the_last_move_from_the_final_position() {
+    // One ply: white moves and the cap ends the game. The study's target is the
+    // move's capture (0) + 0.99 * white's greedy values over its pseudo-legal moves
+    // in the final position; the terminal rule's target is 0.
+    let white = side(1, AdamMode::Reference);
+    let start = Chess::default();
+    let (w1, _, _) = greedy_choice(&white, &start);
+    let end = start.clone().play(w1.mv).unwrap();
+    let mut board = vec![0.0; FEATURES];
+    encode(end.board(), &mut board);
+    let values = white.values(board, 1);
+    let moves = pseudo_legal_moves(end.board(), Color::White);
+    let move_values: [&[f32]; 6] = std::array::from_fn(|r| values.moves(0, r));
+    let g = moves[super::choice::choose(&moves, values.piece(0), &move_values, Combine::Reference)];
+    let bootstrap = (
+        0.99 * values.piece(0)[g.from],
+        0.99 * values.moves(0, g.role)[g.to],
+    );
+    assert!(bootstrap.0 != 0.0 && bootstrap.1 != 0.0);
+    let updated = |targets| {
+        let mut expected = side(1, AdamMode::Reference);
+        expected.update(&[transition(&start, w1, targets)]);
+        expected.weights()
+    };
+    let (with_bootstrap, without) = (updated(bootstrap), updated((0.0, 0.0)));
+    assert!(
+        with_bootstrap != without,
+        "the bootstrap must show in the weights"
+    );
+    let (_, trained) = one_game(1, UpdateOrder::UpdateThenChoose, GameEndRule::Reference);
+    assert!(trained.weights() == with_bootstrap);
+    let (_, trained) = one_game(1, UpdateOrder::UpdateThenChoose, GameEndRule::Terminal);
+    assert!(trained.weights() == without);
+}
+
+#[test]
+fn the_study_gives_the_loser_minus_the_last_capture_and_nothing_else() {
+    // Mate, the loser's last move had taken a rook (5).
+    assert_eq!(
+        end_rewards(GameEndRule::Reference, true, 0.0, 5.0),
+        (255.0, -255.0)
+    );
+    assert_eq!(
+        end_rewards(GameEndRule::Terminal, true, 0.0, 5.0),
+        (255.0, -250.0)
+    );
+    // The cap, the last move took a pawn, the other side's a queen.
+    assert_eq!(
+        end_rewards(GameEndRule::Reference, false, 1.0, 9.0),
+        (1.0, -1.0)
+    );
+    assert_eq!(
+        end_rewards(GameEndRule::Terminal, false, 1.0, 9.0),
+        (1.0, 8.0)
+    );
 }
 
 #[test]

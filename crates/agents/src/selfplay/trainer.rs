@@ -7,9 +7,9 @@ use burnmate_encode::selfplay::{FEATURES, encode};
 use burnmate_env::selfplay::{Game, GameEnd, captured_value, material_value};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
-use shakmaty::{Chess, Color, Move, Position, Role};
+use shakmaty::{Board, Chess, Color, Move, Position, Role};
 
-use super::choice::{Combine, SelectorMove, choose, masks, selectable_moves};
+use super::choice::{Combine, SelectorMove, choose, masks, pseudo_legal_moves, selectable_moves};
 use super::net::{SelectorSet, Transition, Values};
 
 /// Which moves pay the 0.1 step penalty.
@@ -20,6 +20,62 @@ pub enum StepPenalty {
     EveryMove,
     /// The text: moves that capture nothing.
     QuietMoves,
+}
+
+impl StepPenalty {
+    /// The penalty of a non-terminal move that captured `captured`.
+    pub fn of(self, captured: f32) -> f32 {
+        match self {
+            StepPenalty::QuietMoves if captured != 0.0 => 0.0,
+            _ => 0.1,
+        }
+    }
+}
+
+/// When a side chooses its next move relative to the update of its previous one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UpdateOrder {
+    /// The study's code: the previous move is updated as soon as the opponent has
+    /// replied, then the side chooses with the updated selectors (two forward
+    /// passes a turn) (default).
+    UpdateThenChoose,
+    /// The side chooses with the selectors of before the update: one forward pass a
+    /// turn serves the bootstrap and the choice.
+    ChooseThenUpdate,
+}
+
+/// How the last two transitions of a game are scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameEndRule {
+    /// The study's code: the side that made the last move gets its capture (255 at
+    /// mate), the other side minus that, nothing else; both targets still bootstrap
+    /// from each side's greedy choice in the final position, over the moves of the
+    /// code's simplified rules (default).
+    Reference,
+    /// A terminal step: the other side's last move keeps its own capture (capture
+    /// minus the loss, as on every other move) and no target bootstraps.
+    Terminal,
+}
+
+/// The rewards of the last move (`last_capture`, the mover's) and of the other
+/// side's last move (`other_capture`) of a game that ended on the mover's move.
+pub fn end_rewards(
+    rule: GameEndRule,
+    mated: bool,
+    last_capture: f32,
+    other_capture: f32,
+) -> (f32, f32) {
+    let lost = if mated {
+        material_value(Role::King)
+    } else {
+        last_capture
+    };
+    match rule {
+        GameEndRule::Reference => (lost, -lost),
+        GameEndRule::Terminal => (lost, other_capture - lost),
+    }
 }
 
 /// Settings of the self-play loop.
@@ -37,6 +93,10 @@ pub struct SelfPlayConfig {
     pub max_plies: u32,
     /// Games played side by side.
     pub envs: usize,
+    /// Update, then choose (the study) or the other way round.
+    pub order: UpdateOrder,
+    /// How a game's last transitions are scored.
+    pub game_end: GameEndRule,
 }
 
 /// A fixed opponent for evaluation.
@@ -102,6 +162,15 @@ impl Slot {
     }
 }
 
+/// The selfplay encodings of `boards`, one row each.
+fn encode_boards<'a>(boards: impl ExactSizeIterator<Item = &'a Board>) -> Vec<f32> {
+    let mut rows = vec![0.0f32; boards.len() * FEATURES];
+    for (row, board) in rows.chunks_exact_mut(FEATURES).zip(boards) {
+        encode(board, row);
+    }
+    rows
+}
+
 fn side(color: Color) -> usize {
     match color {
         Color::White => 0,
@@ -109,6 +178,7 @@ fn side(color: Color) -> usize {
     }
 }
 
+/// The transition of `p` with `reward` and the bootstrap values `next` (0 without).
 fn finished(p: Pending, reward: f32, next: Option<(f32, f32)>, gamma: f32) -> Transition {
     let (piece_next, move_next) = next.unwrap_or((0.0, 0.0));
     Transition {
@@ -121,6 +191,22 @@ fn finished(p: Pending, reward: f32, next: Option<(f32, f32)>, gamma: f32) -> Tr
         piece_target: reward + gamma * piece_next,
         move_target: reward + gamma * move_next,
     }
+}
+
+/// The (piece, move) values of the greedy choice among `moves` on board `k`; `None`
+/// without moves.
+fn greedy_values(
+    moves: &[SelectorMove],
+    values: &Values,
+    k: usize,
+    combine: Combine,
+) -> Option<(f32, f32)> {
+    if moves.is_empty() {
+        return None;
+    }
+    let move_values: [&[f32]; 6] = std::array::from_fn(|r| values.moves(k, r));
+    let m = moves[choose(moves, values.piece(k), &move_values, combine)];
+    Some((values.piece(k)[m.from], values.moves(k, m.role)[m.to]))
 }
 
 /// A learning side's choice in one position, from its batch of selector values.
@@ -180,13 +266,26 @@ impl SelfPlay {
         }
     }
 
+    /// The loop's settings.
+    pub fn config(&self) -> SelfPlayConfig {
+        self.config
+    }
+
+    /// The white and the black side.
+    pub fn into_sides(self) -> [SelectorSet; 2] {
+        self.sides
+    }
+
     /// The side playing `color`.
     pub fn side(&self, color: Color) -> &SelectorSet {
         &self.sides[side(color)]
     }
 
     /// Plays `games` training games (`envs` at a time), learning after every turn;
-    /// `on_game` sees each finished game.
+    /// `on_game` sees each finished game. Per turn of one colour: the previous move
+    /// of each game is closed with reward `own capture - reply's capture - penalty`
+    /// and target `r + gamma * value of the greedy choice now`; the side moves (before
+    /// or after its update, `order`); games that end get their last transitions.
     pub fn train(&mut self, games: u64, rng: &mut impl Rng, mut on_game: impl FnMut(GameRecord)) {
         let config = self.config;
         let mut started = 0u64;
@@ -208,33 +307,36 @@ impl SelfPlay {
                 if active.is_empty() {
                     continue;
                 }
-                let mut boards = vec![0.0f32; active.len() * FEATURES];
-                for (k, &i) in active.iter().enumerate() {
-                    let board = slots[i].as_ref().expect("active").game.position().board();
-                    encode(board, &mut boards[k * FEATURES..(k + 1) * FEATURES]);
-                }
+                let positions: Vec<Chess> = active
+                    .iter()
+                    .map(|&i| slots[i].as_ref().expect("active").game.position().clone())
+                    .collect();
+                let moves: Vec<Vec<SelectorMove>> =
+                    positions.iter().map(selectable_moves).collect();
+                let boards = encode_boards(positions.iter().map(|p| p.board()));
                 let values = self.sides[me].values(boards.clone(), active.len());
                 let mut batches: [Vec<Transition>; 2] = [Vec::new(), Vec::new()];
                 for (k, &i) in active.iter().enumerate() {
                     let slot = slots[i].as_mut().expect("active");
-                    let position = slot.game.position().clone();
-                    let moves = selectable_moves(&position);
-                    let (piece_mask, move_masks) = masks(&position, &moves);
-                    let chosen = moves[agent_choice(&moves, &values, k, &config, rng)];
                     if let Some(p) = slot.pending[me].take() {
-                        let penalty = match config.penalty {
-                            StepPenalty::EveryMove => 0.1,
-                            StepPenalty::QuietMoves if p.captured == 0.0 => 0.1,
-                            StepPenalty::QuietMoves => 0.0,
-                        };
-                        let reward = p.captured - slot.last_capture - penalty;
+                        let reward = p.captured - slot.last_capture - config.penalty.of(p.captured);
                         slot.rewards[me] += reward;
-                        let next = (
-                            values.piece(k)[chosen.from],
-                            values.moves(k, chosen.role)[chosen.to],
-                        );
-                        batches[me].push(finished(p, reward, Some(next), config.gamma));
+                        let next = greedy_values(&moves[k], &values, k, config.combine);
+                        batches[me].push(finished(p, reward, next, config.gamma));
                     }
+                }
+                let values = match config.order {
+                    UpdateOrder::UpdateThenChoose if !batches[me].is_empty() => {
+                        self.sides[me].update(&std::mem::take(&mut batches[me]));
+                        self.sides[me].values(boards.clone(), active.len())
+                    }
+                    _ => values,
+                };
+                let mut ended = Vec::new();
+                for (k, &i) in active.iter().enumerate() {
+                    let slot = slots[i].as_mut().expect("active");
+                    let (piece_mask, move_masks) = masks(&positions[k], &moves[k]);
+                    let chosen = moves[k][agent_choice(&moves[k], &values, k, &config, rng)];
                     let captured = captured_value(&chosen.mv);
                     slot.pending[me] = Some(Pending {
                         board: boards[k * FEATURES..(k + 1) * FEATURES].to_vec(),
@@ -245,23 +347,13 @@ impl SelfPlay {
                     });
                     slot.last_capture = captured;
                     slot.moves.push(chosen.mv);
-                    let Some(end) = slot.game.play(chosen.mv) else {
-                        continue;
-                    };
-                    // Terminal: the mover's move and the opponent's last move end here.
-                    let mated = end == GameEnd::Checkmate;
-                    let king = material_value(Role::King);
-                    let mine = slot.pending[me].take().expect("just set");
-                    let reward = if mated { king } else { mine.captured };
-                    slot.rewards[me] += reward;
-                    batches[me].push(finished(mine, reward, None, config.gamma));
-                    if let Some(theirs) = slot.pending[1 - me].take() {
-                        let lost = if mated { king } else { captured };
-                        let reward = theirs.captured - lost;
-                        slot.rewards[1 - me] += reward;
-                        batches[1 - me].push(finished(theirs, reward, None, config.gamma));
+                    if let Some(end) = slot.game.play(chosen.mv) {
+                        ended.push((i, end == GameEnd::Checkmate));
                     }
-                    on_game(slot.record());
+                }
+                self.close_games(color, &mut slots, &ended, &mut batches);
+                for &(i, _) in &ended {
+                    on_game(slots[i].as_ref().expect("ended").record());
                     slots[i] = (started < games).then(|| {
                         started += 1;
                         Slot::new(config.max_plies)
@@ -272,6 +364,66 @@ impl SelfPlay {
                         self.sides[s].update(batch);
                     }
                 }
+            }
+        }
+    }
+
+    /// The last transitions of the games in `ended` (slot, mated), whose last move
+    /// `mover` made: into `batches`, scored by the `game_end` rule.
+    fn close_games(
+        &self,
+        mover: Color,
+        slots: &mut [Option<Slot>],
+        ended: &[(usize, bool)],
+        batches: &mut [Vec<Transition>; 2],
+    ) {
+        if ended.is_empty() {
+            return;
+        }
+        let config = self.config;
+        let (me, other) = (side(mover), side(!mover));
+        let boards: Vec<Board> = ended
+            .iter()
+            .map(|&(i, _)| {
+                slots[i]
+                    .as_ref()
+                    .expect("ended")
+                    .game
+                    .position()
+                    .board()
+                    .clone()
+            })
+            .collect();
+        // The study bootstraps from each side's greedy choice in the final position.
+        let final_values = (config.game_end == GameEndRule::Reference).then(|| {
+            let encoded = encode_boards(boards.iter());
+            [
+                self.sides[0].values(encoded.clone(), boards.len()),
+                self.sides[1].values(encoded, boards.len()),
+            ]
+        });
+        let next = |j: usize, color: Color| {
+            let values = final_values.as_ref()?;
+            let moves = pseudo_legal_moves(&boards[j], color);
+            greedy_values(&moves, &values[side(color)], j, config.combine)
+        };
+        for (j, &(i, mated)) in ended.iter().enumerate() {
+            let slot = slots[i].as_mut().expect("ended");
+            let mine = slot.pending[me].take().expect("the last move");
+            let theirs = slot.pending[other].take();
+            let other_capture = theirs.as_ref().map_or(0.0, |p| p.captured);
+            let (reward, other_reward) =
+                end_rewards(config.game_end, mated, mine.captured, other_capture);
+            slot.rewards[me] += reward;
+            batches[me].push(finished(mine, reward, next(j, mover), config.gamma));
+            if let Some(theirs) = theirs {
+                slot.rewards[other] += other_reward;
+                batches[other].push(finished(
+                    theirs,
+                    other_reward,
+                    next(j, !mover),
+                    config.gamma,
+                ));
             }
         }
     }
@@ -326,14 +478,11 @@ impl SelfPlay {
                         })
                     })
                     .collect();
-                let mut boards = vec![0.0f32; agents.len() * FEATURES];
-                for (k, &i) in agents.iter().enumerate() {
-                    let (_, slot) = slots[i].as_ref().expect("active");
-                    encode(
-                        slot.game.position().board(),
-                        &mut boards[k * FEATURES..(k + 1) * FEATURES],
-                    );
-                }
+                let boards = encode_boards(
+                    agents
+                        .iter()
+                        .map(|&i| slots[i].as_ref().expect("active").1.game.position().board()),
+                );
                 let values = (!agents.is_empty())
                     .then(|| self.sides[side(color)].values(boards, agents.len()));
                 for (i, entry) in slots.iter_mut().enumerate() {
