@@ -1,0 +1,90 @@
+//! Goldens: the exact files each study writes for one small seeded run on flex, pinned
+//! as FNV-1a hashes, so a refactor that changes any number (an update, the RNG's
+//! order, a reward) fails here. Pinned on x86-64 Linux only: other platforms' libm
+//! may round `exp`/`ln` differently in the last bit. A deliberate behaviour change
+//! updates the hashes in the same commit and says why.
+
+#![cfg(all(target_arch = "x86_64", target_os = "linux"))]
+
+mod common;
+
+use std::fs;
+
+use common::*;
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// (config, extra arguments, FNV-1a of metrics.csv, of the checkpoint file)
+const GOLDENS: [(&str, &[&str], u64, u64); 7] = [
+    (
+        "queen4x4-sarsa",
+        &["--episodes", "500"],
+        1171061954853665199,
+        12910529046732052054,
+    ),
+    (
+        "queen4x4-qlearning",
+        &["--episodes", "300"],
+        13263474630427216948,
+        6731593458436461980,
+    ),
+    (
+        "queen4x4-impatient",
+        &["--episodes", "300"],
+        8923865788962546175,
+        10686263947621204096,
+    ),
+    (
+        "knight-dqn",
+        &["--episodes", "150"],
+        2182593103683368873,
+        1405229245539602154,
+    ),
+    (
+        "knight-actor-critic",
+        &["--episodes", "150"],
+        10974225186424947859,
+        5230452213903971442,
+    ),
+    (
+        "endgame-krk-engine",
+        &["--episodes", "100"],
+        5875213287352042642,
+        16687245547046391328,
+    ),
+    (
+        "selfplay",
+        &["--episodes", "2"],
+        14312388378724193024,
+        16252000716253749285,
+    ),
+];
+
+#[test]
+fn every_study_writes_its_pinned_files_for_a_fixed_seed() {
+    let tmp = TempDir::new();
+    let mut wrong = Vec::new();
+    for (config, extra, metrics, checkpoint) in GOLDENS {
+        let dir = tmp.path().join(config);
+        let mut args = vec!["--seed", "7"];
+        args.extend_from_slice(extra);
+        let out = train(&dir, &format!("configs/{config}.toml"), &args);
+        assert!(out.status.success(), "{config}: {}", stderr(&out));
+        let got = (
+            fnv1a(&fs::read(dir.join("metrics.csv")).unwrap()),
+            fnv1a(&fs::read(dir.join("checkpoint.json")).unwrap()),
+        );
+        if got != (metrics, checkpoint) {
+            wrong.push(format!("(\"{config}\", {extra:?}, {}, {}),", got.0, got.1));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "changed goldens, now:\n{}",
+        wrong.join("\n")
+    );
+}
