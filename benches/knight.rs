@@ -9,6 +9,7 @@ use burnmate_agents::init::uniform_layers;
 use burnmate_agents::knight::{
     ActorCritic, ActorCriticConfig, CriticGradient, Dqn, DqnConfig, TargetNetwork, Transition,
 };
+use burnmate_env::environment::Outcome as _;
 use burnmate_env::knight::{ACTIONS, random_start};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -7,6 +7,7 @@ mod timing;
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_agents::luo::{Algorithm, LuoAgent, LuoConfig, UpdateRule};
 use burnmate_encode::queen4x4::{FEATURES, encode};
+use burnmate_env::environment::Outcome as _;
 use burnmate_env::queen4x4::{ACTIONS, Action, random_start};
 use burnmate_models::{MlpWeights, OutputActivation, TwoLayerMlpConfig};
 use rand::{RngExt, SeedableRng};

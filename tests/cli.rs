@@ -40,7 +40,10 @@ fn train_writes_the_output_contract_and_repeats_exactly_with_the_same_seed() {
     for (n, line) in metrics.lines().skip(1).enumerate() {
         let epsilon: f64 = line.rsplit(',').next().unwrap().parse().unwrap();
         let want = 0.2 / (1.0 + 5e-5 * n as f64);
-        assert!((epsilon - want).abs() < 1e-12, "episode {n}: {epsilon}, want {want}");
+        assert!(
+            (epsilon - want).abs() < 1e-12,
+            "episode {n}: {epsilon}, want {want}"
+        );
     }
     let s = summary(&a);
     assert_eq!(s["episodes"], 300);

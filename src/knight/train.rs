@@ -1,5 +1,6 @@
 //! `burnmate train` for the knight study.
 
+use burnmate_env::environment::Outcome as _;
 use std::path::Path;
 use std::time::Instant;
 

@@ -5,6 +5,7 @@
 use anyhow::Result;
 use burnmate_agents::exploration::greedy;
 use burnmate_agents::knight::{Dqn, Transition};
+use burnmate_env::environment::Outcome as _;
 use burnmate_env::knight::{ACTIONS, KnightOutcome, KnightState, random_start};
 use indicatif::ProgressBar;
 use rand::RngExt;

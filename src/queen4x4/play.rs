@@ -1,6 +1,7 @@
 //! `burnmate play`: one game of the trained policy, shown move by move beside the
 //! optimal move.
 
+use burnmate_env::environment::Outcome as _;
 use std::path::Path;
 
 use anyhow::Result;

@@ -1,5 +1,6 @@
 //! `burnmate train` for queen4x4: config -> agent on a device -> run directory.
 
+use burnmate_env::environment::Outcome as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

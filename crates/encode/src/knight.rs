@@ -1,7 +1,22 @@
 //! The knight study's 4-number state: knight row, knight column, king row, king
 //! column, raw 0..7 as floats (not scaled, as in the study).
 
+use burnmate_env::environment::Encoder;
 use burnmate_env::knight::KnightState;
+
+/// The study's 4-number encoding as an [`Encoder`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KnightEncoding;
+
+impl Encoder<KnightState> for KnightEncoding {
+    fn width(&self) -> usize {
+        FEATURES
+    }
+
+    fn encode(&self, state: &KnightState, row: &mut [f32]) {
+        encode(state, row);
+    }
+}
 
 /// Number of features.
 pub const FEATURES: usize = 4;

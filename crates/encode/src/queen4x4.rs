@@ -11,7 +11,22 @@
 //! With white to move black is never in check, so slot 48 is always 1; the study
 //! kept the slot and so do we, to keep its network shape.
 
+use burnmate_env::environment::Encoder;
 use burnmate_env::queen4x4::{Position, SQUARES};
+
+/// The study's 58-feature encoding as an [`Encoder`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Queen4x4Encoding;
+
+impl Encoder<Position> for Queen4x4Encoding {
+    fn width(&self) -> usize {
+        FEATURES
+    }
+
+    fn encode(&self, position: &Position, row: &mut [f32]) {
+        encode(position, row);
+    }
+}
 
 /// Number of features.
 pub const FEATURES: usize = 58;

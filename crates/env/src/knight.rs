@@ -8,6 +8,8 @@
 
 use rand::{Rng, RngExt};
 
+use crate::environment::{Environment, Outcome, Step};
+
 /// Number of actions (jumps).
 pub const ACTIONS: usize = 8;
 /// Moves allowed per game.
@@ -51,14 +53,12 @@ pub enum KnightOutcome {
     OutOfMoves,
 }
 
-impl KnightOutcome {
-    /// Whether the game is over.
-    pub fn is_terminal(self) -> bool {
+impl Outcome for KnightOutcome {
+    fn is_terminal(self) -> bool {
         self != KnightOutcome::Ongoing
     }
 
-    /// Short lowercase name, as written in metrics files.
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             KnightOutcome::Ongoing => "ongoing",
             KnightOutcome::Check => "check",
@@ -174,7 +174,7 @@ pub fn start_distribution() -> Vec<(KnightState, f64)> {
 
 /// Draws a start: knight uniform on 64 squares, king uniform on the other 63,
 /// redrawn while the knight checks it.
-pub fn random_start(rng: &mut impl Rng) -> KnightState {
+pub fn random_start(rng: &mut (impl Rng + ?Sized)) -> KnightState {
     let square = |rng: &mut _| -> Coord {
         let i: i8 = RngExt::random_range(rng, 0..64);
         (i / 8, i % 8)
@@ -185,6 +185,43 @@ pub fn random_start(rng: &mut impl Rng) -> KnightState {
         if king != knight && !knight_attacks(knight, king) {
             return KnightState::new(knight, king);
         }
+    }
+}
+
+/// The knight game as an [`Environment`]: eight jumps, all of them actions (an
+/// off-board jump is a penalised move, not a masked one: the study does not tell the
+/// agent which jumps are legal).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KnightGame;
+
+impl Environment for KnightGame {
+    type State = KnightState;
+    type Outcome = KnightOutcome;
+
+    fn actions(&self) -> usize {
+        ACTIONS
+    }
+
+    fn reset(&self, rng: &mut (impl Rng + ?Sized)) -> KnightState {
+        random_start(rng)
+    }
+
+    fn step(
+        &self,
+        state: &KnightState,
+        action: usize,
+        _: &mut (impl Rng + ?Sized),
+    ) -> Step<KnightState, KnightOutcome> {
+        let step = state.step(action);
+        Step {
+            state: step.state,
+            reward: step.reward,
+            outcome: step.outcome,
+        }
+    }
+
+    fn legal_mask(&self, _: &KnightState, mask: &mut [bool]) {
+        mask.fill(true);
     }
 }
 

@@ -5,6 +5,7 @@
 //! explicit random number generator.
 
 pub mod endgame;
+pub mod environment;
 pub mod knight;
 pub mod queen4x4;
 pub mod selfplay;

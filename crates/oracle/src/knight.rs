@@ -3,6 +3,7 @@
 //! cumulative reward. Checking in `d <= 9` moves earns `10 - (d - 1)`, more than any
 //! loss, so the reward-optimal policy also has the best win rate.
 
+use burnmate_env::environment::Outcome as _;
 use std::collections::HashMap;
 
 use burnmate_env::knight::{ACTIONS, KnightOutcome, KnightState, start_distribution};

@@ -7,6 +7,7 @@
 //! Averaged over the study's start distribution, these are the best win rate and
 //! the fewest mean moves any policy can reach.
 
+use burnmate_env::environment::Outcome as _;
 use burnmate_env::queen4x4::{
     ACTIONS, Action, Outcome, Position, SQUARES, Square, start_distribution,
 };

@@ -1,6 +1,7 @@
 //! A fixed-capacity replay buffer that overwrites its oldest transition.
 
 use burnmate_encode::knight::{FEATURES, encode};
+use burnmate_env::environment::Outcome as _;
 use burnmate_env::knight::{KnightState, KnightStep};
 use rand::{Rng, RngExt};
 

@@ -1,6 +1,7 @@
 //! The training episodes, one function per (algorithm, rule) family, following the
 //! study's listings step by step.
 
+use burnmate_env::environment::Outcome as _;
 use burnmate_env::queen4x4::{Action, Outcome, Position};
 use rand::Rng;
 

@@ -3,6 +3,7 @@
 
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::queen4x4::{FEATURES, encode};
+use burnmate_env::environment::Outcome as _;
 use burnmate_env::queen4x4::{ACTIONS, parse_start};
 use burnmate_models::{MlpWeights, OutputActivation, TwoLayerMlpConfig};
 use rand::SeedableRng;

@@ -4,6 +4,7 @@ use std::fmt;
 
 use super::action::{ACTIONS, Action};
 use super::square::{DIRECTIONS, SIDE, Square};
+use crate::environment::Outcome as EpisodeOutcome;
 
 /// How a game stands after white's move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,14 +17,12 @@ pub enum Outcome {
     Stalemate,
 }
 
-impl Outcome {
-    /// Whether the game is over.
-    pub fn is_terminal(self) -> bool {
+impl EpisodeOutcome for Outcome {
+    fn is_terminal(self) -> bool {
         self != Outcome::Ongoing
     }
 
-    /// Short lowercase name, as written in metrics files.
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             Outcome::Ongoing => "ongoing",
             Outcome::Checkmate => "checkmate",
@@ -212,7 +211,7 @@ impl Position {
     /// the black king replies with a uniformly random legal move. Returns the
     /// position with white to move again (or the final position) and the outcome of
     /// white's move.
-    pub fn step(&self, action: Action, rng: &mut impl rand::Rng) -> (Position, Outcome) {
+    pub fn step(&self, action: Action, rng: &mut (impl rand::Rng + ?Sized)) -> (Position, Outcome) {
         use rand::RngExt;
         let after = self.play(action);
         let outcome = after.outcome();

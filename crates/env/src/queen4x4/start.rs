@@ -59,7 +59,7 @@ pub fn start_distribution() -> Vec<(Position, f64)> {
 }
 
 /// Draws a start position with the study's generator (see [`start_distribution`]).
-pub fn random_start(rng: &mut impl Rng) -> Position {
+pub fn random_start(rng: &mut (impl Rng + ?Sized)) -> Position {
     let squares: Vec<Square> = white_start_squares().collect();
     loop {
         let white_king = squares[rng.random_range(0..squares.len())];
