@@ -5,10 +5,10 @@
 mod timing;
 
 use burn::tensor::Device;
+use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig, CriticGradient};
+use burnmate_agents::dqn::{Dqn, DqnConfig, TargetNetwork};
 use burnmate_agents::init::uniform_layers;
-use burnmate_agents::knight::{
-    ActorCritic, ActorCriticConfig, CriticGradient, Dqn, DqnConfig, TargetNetwork, Transition,
-};
+use burnmate_agents::transition::Transition;
 use burnmate_env::environment::Outcome as _;
 use burnmate_env::knight::{ACTIONS, random_start};
 use rand::{RngExt, SeedableRng};
@@ -32,10 +32,10 @@ fn env_steps() {
 fn transition(rng: &mut ChaCha8Rng) -> Transition {
     let mut coord = || rng.random_range(0..8) as f32;
     Transition {
-        state: [coord(), coord(), coord(), coord()],
+        state: vec![coord(), coord(), coord(), coord()],
         action: 3,
         reward: -1.0,
-        next_state: [coord(), coord(), coord(), coord()],
+        next_state: vec![coord(), coord(), coord(), coord()],
         done: false,
     }
 }

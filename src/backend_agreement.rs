@@ -15,16 +15,18 @@
 //! would run separate tests on separate threads.
 
 use burn::tensor::Device;
+use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig, CriticGradient};
+use burnmate_agents::dqn::{Dqn, DqnConfig, TargetNetwork};
 use burnmate_agents::init::uniform_layers;
-use burnmate_agents::knight::{
-    ActorCritic, ActorCriticConfig, CriticGradient, Dqn, DqnConfig, TargetNetwork, Transition,
-};
 use burnmate_agents::luo::{Algorithm, LuoAgent, LuoConfig, UpdateRule};
 use burnmate_agents::selfplay::choice::{masks, selectable_moves};
 use burnmate_agents::selfplay::net::{
     self as selfplay_net, AdamMode, NetConfig, SELECTORS, SelectorSet,
 };
-use burnmate_env::knight::{ACTIONS as KNIGHT_ACTIONS, random_start as knight_start};
+use burnmate_agents::transition::Transition;
+use burnmate_encode::knight::{KnightEncoding, row as knight_row};
+use burnmate_env::environment::Environment;
+use burnmate_env::knight::{ACTIONS as KNIGHT_ACTIONS, KnightGame, random_start as knight_start};
 use burnmate_env::queen4x4::{ACTIONS as QUEEN_ACTIONS, random_start as queen_start};
 use burnmate_models::{
     LayerWeights, MlpWeights, OutputActivation, SelectorPadding, SelectorWeights,
@@ -176,7 +178,8 @@ fn knight_batch(rng: &mut ChaCha8Rng, n: usize) -> Vec<Transition> {
         .map(|_| {
             let state = knight_start(rng);
             let action = rng.random_range(0..KNIGHT_ACTIONS);
-            Transition::from_step(&state, action, &state.step(action))
+            let step = KnightGame.step(&state, action, rng);
+            Transition::from_step::<KnightGame>(&KnightEncoding, &state, action, &step)
         })
         .collect()
 }
@@ -195,15 +198,13 @@ fn knight_dqn_forward_targets_and_adam_step_agree(gpu: &Device) {
     };
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let batch = knight_batch(&mut rng, 64);
-    let states: Vec<_> = (0..16).map(|_| knight_start(&mut rng)).collect();
+    let rows: Vec<f32> = (0..16)
+        .flat_map(|_| knight_row(&knight_start(&mut rng)))
+        .collect();
     let mut agents = [Device::flex(), gpu.clone()]
         .map(|device| Dqn::new(config.clone(), device.autodiff(), &layers).expect("weights fit"));
     let [cpu, gpu] = &mut agents;
-    assert_close(
-        "DQN forward",
-        &gpu.q_values_batch(&states),
-        &cpu.q_values_batch(&states),
-    );
+    assert_close("DQN forward", &gpu.q_values(&rows), &cpu.q_values(&rows));
     let targets = cpu.targets(&batch);
     assert_close("DQN targets", &gpu.targets(&batch), &targets);
     let losses = [gpu.update(&batch, &targets), cpu.update(&batch, &targets)]
@@ -236,12 +237,12 @@ fn knight_actor_critic_forward_and_update_agree(gpu: &Device) {
         ActorCritic::new(config.clone(), device.autodiff(), &actor, &critic).expect("weights fit")
     });
     for t in knight_batch(&mut rng, 4) {
-        let state = knight_start(&mut rng);
+        let row = knight_row(&knight_start(&mut rng));
         let [cpu, gpu] = &mut agents;
         assert_close(
             "actor probabilities",
-            &gpu.probabilities(&state),
-            &cpu.probabilities(&state),
+            &gpu.probabilities(&row),
+            &cpu.probabilities(&row),
         );
         let losses = [gpu.update(&t).read(), cpu.update(&t).read()];
         assert_close("actor-critic losses", &losses[0], &losses[1]);

@@ -1,7 +1,9 @@
 //! The knight config: every key defaults to the study's value.
 
 use anyhow::{Result, ensure};
-use burnmate_agents::knight::{CriticGradient, EpsilonSchedule, TargetNetwork};
+use burnmate_agents::actor_critic::CriticGradient;
+use burnmate_agents::dqn::TargetNetwork;
+use burnmate_agents::schedule::EpsilonSchedule;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::BackendChoice;

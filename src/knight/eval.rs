@@ -3,7 +3,8 @@
 use std::path::Path;
 
 use anyhow::Result;
-use burnmate_env::knight::{KnightOutcome, random_start};
+use burnmate_encode::knight::row;
+use burnmate_env::knight::{EVERY_JUMP, KnightOutcome, random_start};
 use burnmate_oracle::knight::knight_optimum;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -28,7 +29,7 @@ pub fn evaluate(learner: &mut Learner, games: u64, seed: u64) -> KnightEval {
     for _ in 0..games {
         let mut state = random_start(&mut rng);
         loop {
-            let action = agent.act(&state, 0.0, true, &mut rng);
+            let action = agent.act(&row(&state), &EVERY_JUMP, 0.0, true, &mut rng);
             let step = state.step(action);
             totals.cumulative_reward += f64::from(step.reward);
             totals.legal_moves += f64::from(u8::from(step.legal));

@@ -4,10 +4,10 @@ use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
 use burn::tensor::Device;
+use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig};
+use burnmate_agents::agent::{Agent, RandomAgent};
+use burnmate_agents::dqn::{Dqn, DqnConfig};
 use burnmate_agents::init::uniform_layers;
-use burnmate_agents::knight::{
-    ActorCritic, ActorCriticConfig, Dqn, DqnConfig, KnightAgent, RandomAgent,
-};
 use burnmate_env::knight::ACTIONS;
 use burnmate_models::LayerWeights;
 use rand::Rng;
@@ -87,7 +87,7 @@ impl Learner {
     }
 
     /// The agent the training loop drives.
-    pub fn agent(&mut self) -> &mut dyn KnightAgent {
+    pub fn agent(&mut self) -> &mut dyn Agent {
         match self {
             Learner::Dqn(a) => a.as_mut(),
             Learner::ActorCritic(a) => a.as_mut(),

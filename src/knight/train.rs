@@ -5,8 +5,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use burnmate_agents::knight::Transition;
-use burnmate_env::knight::{KnightOutcome, random_start};
+use burnmate_agents::transition::Transition;
+use burnmate_encode::knight::{KnightEncoding, row};
+use burnmate_env::knight::{EVERY_JUMP, KnightGame, KnightOutcome, random_start};
 use burnmate_oracle::knight::{knight_optimum, random_baseline};
 use indicatif::ProgressBar;
 use rand::SeedableRng;
@@ -77,7 +78,7 @@ pub fn train_run(
             let (mut reward, mut legal, mut illegal) = (0.0f64, 0u32, 0u32);
             let agent = learner.agent();
             let outcome = loop {
-                let action = agent.act(&state, epsilon, false, &mut rng);
+                let action = agent.act(&row(&state), &EVERY_JUMP, epsilon, false, &mut rng);
                 let step = state.step(action);
                 reward += f64::from(step.reward);
                 if step.legal {
@@ -86,7 +87,13 @@ pub fn train_run(
                     illegal += 1
                 }
                 let done = step.outcome.is_terminal();
-                agent.learn(Transition::from_step(&state, action, &step), &mut rng);
+                let transition = Transition::from_step::<KnightGame>(
+                    &KnightEncoding,
+                    &state,
+                    action,
+                    &step.as_step(),
+                );
+                agent.learn(transition, &mut rng);
                 if done {
                     break step.outcome;
                 }

@@ -3,12 +3,15 @@
 //! per episode, numbered in the order episodes finish.
 
 use anyhow::Result;
-use burnmate_agents::exploration::greedy;
-use burnmate_agents::knight::{Dqn, Transition};
+use burnmate_agents::dqn::Dqn;
+use burnmate_agents::exploration::epsilon_greedy;
+use burnmate_agents::transition::Transition;
+use burnmate_encode::knight::{KnightEncoding, row};
 use burnmate_env::environment::Outcome as _;
-use burnmate_env::knight::{ACTIONS, KnightOutcome, KnightState, random_start};
+use burnmate_env::knight::{
+    ACTIONS, EVERY_JUMP, KnightGame, KnightOutcome, KnightState, random_start,
+};
 use indicatif::ProgressBar;
-use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use crate::knight::config::KnightConfig;
@@ -46,17 +49,17 @@ pub fn train_vectorised(
     let (mut finished, mut started) = (0u64, envs.len() as u64);
     while !envs.is_empty() {
         let epsilon = config.epsilon.at(finished);
-        let states: Vec<KnightState> = envs.iter().map(|e| e.state).collect();
-        let q = dqn.q_values_batch(&states);
+        let rows: Vec<f32> = envs.iter().flat_map(|e| row(&e.state)).collect();
+        let q = dqn.q_values(&rows);
         let mut transitions = Vec::with_capacity(envs.len());
         let mut running = Vec::with_capacity(envs.len());
         for (i, mut env) in std::mem::take(&mut envs).into_iter().enumerate() {
-            let action = if rng.random::<f64>() < epsilon {
-                rng.random_range(0..ACTIONS)
-            } else {
-                let all: Vec<usize> = (0..ACTIONS).collect();
-                greedy(&q[i * ACTIONS..(i + 1) * ACTIONS], &all)
-            };
+            let action = epsilon_greedy(
+                &q[i * ACTIONS..(i + 1) * ACTIONS],
+                &EVERY_JUMP,
+                epsilon,
+                rng,
+            );
             let step = env.state.step(action);
             env.reward += f64::from(step.reward);
             if step.legal {
@@ -65,7 +68,12 @@ pub fn train_vectorised(
                 env.illegal += 1;
             }
             let done = step.outcome.is_terminal();
-            transitions.push(Transition::from_step(&env.state, action, &step));
+            transitions.push(Transition::from_step::<KnightGame>(
+                &KnightEncoding,
+                &env.state,
+                action,
+                &step.as_step(),
+            ));
             env.state = step.state;
             if !done {
                 running.push(env);

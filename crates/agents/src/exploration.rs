@@ -16,7 +16,12 @@ pub fn greedy(values: &[f32], legal: &[usize]) -> usize {
 
 /// Epsilon-greedy: with probability `epsilon` a uniformly random legal action,
 /// otherwise [`greedy`].
-pub fn epsilon_greedy(values: &[f32], legal: &[usize], epsilon: f64, rng: &mut impl Rng) -> usize {
+pub fn epsilon_greedy(
+    values: &[f32],
+    legal: &[usize],
+    epsilon: f64,
+    rng: &mut (impl Rng + ?Sized),
+) -> usize {
     if rng.random::<f64>() < epsilon {
         legal[rng.random_range(0..legal.len())]
     } else {

@@ -1,10 +1,26 @@
 //! Learning algorithms of burnmate, generic over the Burn device: the backend is a
 //! runtime [`burn::tensor::Device`], chosen once by the caller.
+//!
+//! The neural learners ([`dqn`], [`actor_critic`]) are game-agnostic: they see rows
+//! written by an [`burnmate_env::environment::Encoder`] and action indices of an
+//! [`burnmate_env::environment::Environment`]. `burn::rl`'s replay buffer and
+//! learners are not used: its buffer samples with the device's RNG (breaking
+//! seeded reproducibility across backends), and the study's DQN updates once per
+//! environment step from a small buffer, which a plain ring of host rows (one tensor
+//! upload per minibatch) expresses in a few lines.
 
+pub mod actor_critic;
+pub mod agent;
+pub mod dqn;
 pub mod endgame;
 pub mod exploration;
 pub mod init;
-pub mod knight;
 pub mod luo;
 pub mod optim;
+pub mod replay;
+pub mod schedule;
 pub mod selfplay;
+pub mod transition;
+
+#[cfg(test)]
+mod neural_tests;

@@ -30,6 +30,13 @@ pub fn encode(state: &KnightState, row: &mut [f32]) {
     row[3] = f32::from(state.king.1);
 }
 
+/// The 4 features of `state` as an array.
+pub fn row(state: &KnightState) -> [f32; FEATURES] {
+    let mut row = [0.0; FEATURES];
+    encode(state, &mut row);
+    row
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -92,6 +92,17 @@ pub struct KnightStep {
     pub outcome: KnightOutcome,
 }
 
+impl KnightStep {
+    /// The step as the [`Environment`] seam reports it (without `legal`).
+    pub fn as_step(&self) -> Step<KnightState, KnightOutcome> {
+        Step {
+            state: self.state,
+            reward: self.reward,
+            outcome: self.outcome,
+        }
+    }
+}
+
 fn on_board((r, c): Coord) -> bool {
     (0..8).contains(&r) && (0..8).contains(&c)
 }
@@ -188,6 +199,9 @@ pub fn random_start(rng: &mut (impl Rng + ?Sized)) -> KnightState {
     }
 }
 
+/// Every jump index: the knight game's legal actions in every state.
+pub const EVERY_JUMP: [usize; ACTIONS] = [0, 1, 2, 3, 4, 5, 6, 7];
+
 /// The knight game as an [`Environment`]: eight jumps, all of them actions (an
 /// off-board jump is a penalised move, not a masked one: the study does not tell the
 /// agent which jumps are legal).
@@ -212,12 +226,7 @@ impl Environment for KnightGame {
         action: usize,
         _: &mut (impl Rng + ?Sized),
     ) -> Step<KnightState, KnightOutcome> {
-        let step = state.step(action);
-        Step {
-            state: step.state,
-            reward: step.reward,
-            outcome: step.outcome,
-        }
+        state.step(action).as_step()
     }
 
     fn legal_mask(&self, _: &KnightState, mask: &mut [bool]) {

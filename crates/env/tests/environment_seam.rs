@@ -69,6 +69,10 @@ fn knight_allows_every_jump_and_steps_by_its_rules() {
         let mut mask = vec![false; game.actions()];
         game.legal_mask(&state, &mut mask);
         assert_eq!(mask, vec![true; KNIGHT_ACTIONS]);
+        assert_eq!(
+            burnmate_env::knight::EVERY_JUMP.to_vec(),
+            (0..KNIGHT_ACTIONS).collect::<Vec<_>>()
+        );
         for action in 0..KNIGHT_ACTIONS {
             let step = game.step(&state, action, &mut rng);
             let rules = state.step(action);

@@ -1,12 +1,18 @@
-//! DQN targets and loss, and actor-critic losses, on hand-made inputs.
+//! DQN targets and loss, and actor-critic losses, on hand-made inputs of the knight
+//! study's shape (4 features, 8 actions).
 
 use burn::tensor::Device;
-use burnmate_encode::knight::FEATURES;
 use burnmate_models::LayerWeights;
 
 use rand::SeedableRng;
 
-use super::*;
+use crate::actor_critic::{ActorCritic, ActorCriticConfig, CriticGradient};
+use crate::agent::Agent;
+use crate::dqn::{Dqn, DqnConfig, TargetNetwork};
+use crate::transition::Transition;
+
+const FEATURES: usize = 4;
+const ACTIONS: usize = 8;
 
 /// One linear layer 4 -> `outputs` with zero weights and the given biases, so every
 /// state gets exactly `bias`.
@@ -21,10 +27,10 @@ fn constant_layer(bias: Vec<f32>) -> Vec<LayerWeights> {
 
 fn transition(action: usize, reward: f32, done: bool) -> Transition {
     Transition {
-        state: [1.0, 2.0, 3.0, 4.0],
+        state: vec![1.0, 2.0, 3.0, 4.0],
         action,
         reward,
-        next_state: [2.0, 3.0, 4.0, 5.0],
+        next_state: vec![2.0, 3.0, 4.0, 5.0],
         done,
     }
 }
@@ -122,7 +128,7 @@ fn actor_critic_losses_on_a_hand_made_transition() {
         assert!((critic - delta * delta).abs() < 1e-5);
         assert!((actor - 8f32.ln() * delta).abs() < 1e-5);
         // A negative advantage lowers the chosen jump's probability.
-        let probs = agent.probabilities(&burnmate_env::knight::KnightState::new((1, 2), (3, 4)));
+        let probs = agent.probabilities(&[1.0, 2.0, 3.0, 4.0]);
         assert!(probs[3] < 1.0 / 8.0 && probs[0] > 1.0 / 8.0, "{probs:?}");
         // Terminal: no bootstrap.
         let [done_delta, _, _] = agent.update(&transition(3, 10.0, true)).read();

@@ -1,42 +1,8 @@
 //! A fixed-capacity replay buffer that overwrites its oldest transition.
 
-use burnmate_encode::knight::{FEATURES, encode};
-use burnmate_env::environment::Outcome as _;
-use burnmate_env::knight::{KnightState, KnightStep};
 use rand::{Rng, RngExt};
 
-/// One environment step.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Transition {
-    /// Encoded state.
-    pub state: [f32; FEATURES],
-    /// Jump taken.
-    pub action: usize,
-    /// Reward received.
-    pub reward: f32,
-    /// Encoded next state.
-    pub next_state: [f32; FEATURES],
-    /// Whether the game ended.
-    pub done: bool,
-}
-
-impl Transition {
-    /// Jump `action` from `state`, which gave `step`, with both states encoded.
-    pub fn from_step(state: &KnightState, action: usize, step: &KnightStep) -> Transition {
-        let row = |state: &KnightState| {
-            let mut row = [0.0; FEATURES];
-            encode(state, &mut row);
-            row
-        };
-        Transition {
-            state: row(state),
-            action,
-            reward: step.reward,
-            next_state: row(&step.state),
-            done: step.outcome.is_terminal(),
-        }
-    }
-}
+use crate::transition::Transition;
 
 /// Ring buffer of transitions.
 pub struct ReplayBuffer {
@@ -83,7 +49,7 @@ impl ReplayBuffer {
             .map(|i| {
                 let j = rng.random_range(i..index.len());
                 index.swap(i, j);
-                self.items[index[i]]
+                self.items[index[i]].clone()
             })
             .collect()
     }
@@ -96,10 +62,10 @@ mod tests {
 
     fn t(reward: f32) -> Transition {
         Transition {
-            state: [0.0; FEATURES],
+            state: vec![0.0; 4],
             action: 0,
             reward,
-            next_state: [0.0; FEATURES],
+            next_state: vec![0.0; 4],
             done: false,
         }
     }

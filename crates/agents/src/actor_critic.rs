@@ -1,21 +1,24 @@
-//! One-step actor-critic as in the knight study: a softmax actor and a state-value
-//! critic, `delta = r + gamma V(s') - V(s)` (V(s') = 0 after a terminal step),
-//! critic loss `delta^2`, actor loss `-log pi(a|s) * delta`, two Adam optimisers.
+//! One-step actor-critic over any encoded game, as the knight study runs it: a
+//! softmax actor and a state-value critic, two Adam optimisers, one update per step:
+//!
+//! ```text
+//! delta       = r + gamma * V(s') - V(s)       (V(s') = 0 after a terminal step)
+//! critic loss = delta^2
+//! actor loss  = -log pi(a|s) * delta
+//! ```
 
 use burn::module::Module;
 use burn::optim::{GradientsParams, ModuleOptimizer};
 
 use burn::tensor::activation::{log_softmax, softmax};
 use burn::tensor::{Device, Tensor, TensorData};
-use burnmate_encode::knight::{FEATURES, encode};
-use burnmate_env::knight::{ACTIONS, KnightState};
 use burnmate_models::{DeepMlp, LayerWeights};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
-use super::KnightAgent;
-use super::replay::Transition;
+use crate::agent::Agent;
 use crate::optim::pytorch_adam;
+use crate::transition::Transition;
 
 /// Whether the critic's gradient flows through the bootstrap term `V(s')`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,6 +46,8 @@ pub struct ActorCriticConfig {
 /// The actor-critic agent.
 pub struct ActorCritic {
     config: ActorCriticConfig,
+    width: usize,
+    actions: usize,
     device: Device,
     actor: DeepMlp,
     critic: DeepMlp,
@@ -77,7 +82,13 @@ impl ActorCritic {
         actor: &[LayerWeights],
         critic: &[LayerWeights],
     ) -> Result<ActorCritic, String> {
+        let (width, actions) = match (actor.first(), actor.last()) {
+            (Some(first), Some(last)) => (first.inputs, last.outputs),
+            _ => return Err("the actor needs at least one layer".into()),
+        };
         Ok(ActorCritic {
+            width,
+            actions,
             actor: DeepMlp::from_weights(actor, &device)?,
             critic: DeepMlp::from_weights(critic, &device)?,
             actor_optimizer: pytorch_adam(),
@@ -92,16 +103,17 @@ impl ActorCritic {
         (self.actor.weights(), self.critic.weights())
     }
 
-    fn row(&self, state: &[f32; FEATURES]) -> Tensor<2> {
-        Tensor::from_data(TensorData::new(state.to_vec(), [1, FEATURES]), &self.device)
+    fn row(&self, state: &[f32]) -> Tensor<2> {
+        Tensor::from_data(
+            TensorData::new(state.to_vec(), [1, self.width]),
+            &self.device,
+        )
     }
 
-    /// The policy's action probabilities at `state`.
-    pub fn probabilities(&self, state: &KnightState) -> Vec<f32> {
-        let mut row = [0.0; FEATURES];
-        encode(state, &mut row);
+    /// The policy's action probabilities at the encoded state `row`.
+    pub fn probabilities(&self, row: &[f32]) -> Vec<f32> {
         let inference = self.device.clone().without_autodiff();
-        let x = Tensor::from_data(TensorData::new(row.to_vec(), [1, FEATURES]), &inference);
+        let x = Tensor::from_data(TensorData::new(row.to_vec(), [1, self.width]), &inference);
         softmax(self.actor.valid().forward(x), 1)
             .into_data()
             .try_into_vec::<f32>()
@@ -111,6 +123,7 @@ impl ActorCritic {
     /// One update of critic and actor from `t`; nothing is read back from the device
     /// (the losses stay there until [`ActorCriticLosses::read`]).
     pub fn update(&mut self, t: &Transition) -> ActorCriticLosses {
+        // ALGO: delta from the critic, then one step on each loss.
         let v = self.critic.forward(self.row(&t.state));
         let v_next = self.critic.forward(self.row(&t.next_state));
         let not_done = if t.done { 0.0 } else { 1.0 };
@@ -131,9 +144,9 @@ impl ActorCritic {
             .step(self.config.critic_lr, self.critic.clone(), grads);
 
         let log_probs = log_softmax(self.actor.forward(self.row(&t.state)), 1);
-        let mut chosen = vec![0.0f32; ACTIONS];
+        let mut chosen = vec![0.0f32; self.actions];
         chosen[t.action] = 1.0;
-        let mask = Tensor::<2>::from_data(TensorData::new(chosen, [1, ACTIONS]), &self.device);
+        let mask = Tensor::<2>::from_data(TensorData::new(chosen, [1, self.actions]), &self.device);
         let actor_loss = log_probs.mul(mask).sum().mul(delta_value.clone().neg());
         let actor_value = actor_loss.clone().detach();
         let grads = GradientsParams::from_grads(actor_loss.backward(), &self.actor);
@@ -148,18 +161,19 @@ impl ActorCritic {
     }
 }
 
-impl KnightAgent for ActorCritic {
-    /// Samples from the softmax policy, in training and evaluation alike (as the study).
-    fn act(&mut self, state: &KnightState, _: f64, _: bool, rng: &mut dyn Rng) -> usize {
-        let probs = self.probabilities(state);
-        let mut u = rng.random::<f32>() * probs.iter().sum::<f32>();
-        for (a, p) in probs.iter().enumerate() {
-            if u < *p {
+impl Agent for ActorCritic {
+    /// Samples from the softmax policy restricted to `legal`, in training and
+    /// evaluation alike (as the study).
+    fn act(&mut self, row: &[f32], legal: &[usize], _: f64, _: bool, rng: &mut dyn Rng) -> usize {
+        let probs = self.probabilities(row);
+        let mut u = rng.random::<f32>() * legal.iter().map(|&a| probs[a]).sum::<f32>();
+        for &a in legal {
+            if u < probs[a] {
                 return a;
             }
-            u -= p;
+            u -= probs[a];
         }
-        ACTIONS - 1
+        *legal.last().expect("a legal action")
     }
 
     fn learn(&mut self, transition: Transition, _: &mut dyn Rng) {

@@ -1,19 +1,24 @@
-//! DQN (Mnih et al.) as in the knight study: an MLP Q-network, a replay buffer, one
-//! minibatch update after every step once more than a minibatch is stored, MSE to
-//! `r + gamma * max_a' Q_target(s', a')` (0 after a terminal step), Adam.
+//! DQN (Mnih et al.) over any encoded game, as the knight study runs it: an MLP
+//! Q-network, a replay buffer, one minibatch update after every step once more than
+//! a minibatch is stored, Adam on the mean squared error to
+//!
+//! ```text
+//! y = r + gamma * max_a' Q_target(s', a')      (y = r after a terminal step)
+//! ```
+//!
+//! The max runs over all actions (the study's game has no illegal actions).
 
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor, TensorData};
-use burnmate_encode::knight::{FEATURES, encode};
-use burnmate_env::knight::{ACTIONS, KnightState};
 use burnmate_models::{DeepMlp, LayerWeights};
-use rand::{Rng, RngExt};
+use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::KnightAgent;
-use super::replay::{ReplayBuffer, Transition};
-use crate::exploration::greedy;
+use crate::agent::Agent;
+use crate::exploration::{epsilon_greedy, greedy};
 use crate::optim::pytorch_adam;
+use crate::replay::ReplayBuffer;
+use crate::transition::Transition;
 
 /// Which network gives the bootstrap target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,7 +37,7 @@ pub enum TargetNetwork {
 /// DQN hyper-parameters (defaults: the study's).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DqnConfig {
-    /// Layer sizes, `[4, 128, 128, 8]`.
+    /// Layer sizes from the encoding's width to the action count (knight: `[4, 128, 128, 8]`).
     pub sizes: Vec<usize>,
     /// Adam learning rate (1e-4).
     pub lr: f64,
@@ -57,10 +62,6 @@ pub struct Dqn {
     optimizer: ModuleOptimizer,
     replay: ReplayBuffer,
     updates: u64,
-}
-
-fn rows_tensor(rows: Vec<f32>, n: usize, device: &Device) -> Tensor<2> {
-    Tensor::from_data(TensorData::new(rows, [n, FEATURES]), device)
 }
 
 fn host(t: Tensor<2>) -> Vec<f32> {
@@ -88,27 +89,27 @@ impl Dqn {
         self.online.weights()
     }
 
-    /// Q-values of one state.
-    pub fn q_values(&self, state: &KnightState) -> Vec<f32> {
-        let mut row = vec![0.0; FEATURES];
-        encode(state, &mut row);
-        host(
-            self.online
-                .forward(rows_tensor(row, 1, &self.device))
-                .detach(),
-        )
+    /// Floats per encoded state.
+    pub fn width(&self) -> usize {
+        self.config.sizes[0]
     }
 
-    /// Q-values of many states, `states.len() * 8` values: one forward pass and one
-    /// download for all (vectorised environments).
-    pub fn q_values_batch(&self, states: &[KnightState]) -> Vec<f32> {
-        let mut rows = vec![0.0; states.len() * FEATURES];
-        for (state, row) in states.iter().zip(rows.chunks_exact_mut(FEATURES)) {
-            encode(state, row);
-        }
+    /// Number of actions.
+    pub fn actions(&self) -> usize {
+        *self.config.sizes.last().expect("at least one layer")
+    }
+
+    fn rows_tensor(&self, rows: Vec<f32>) -> Tensor<2> {
+        let n = rows.len() / self.width();
+        Tensor::from_data(TensorData::new(rows, [n, self.width()]), &self.device)
+    }
+
+    /// Q-values of the encoded states in `rows` (one or many, `width()` floats each),
+    /// `actions()` values per state: one forward pass and one download for all.
+    pub fn q_values(&self, rows: &[f32]) -> Vec<f32> {
         host(
             self.online
-                .forward(rows_tensor(rows, states.len(), &self.device))
+                .forward(self.rows_tensor(rows.to_vec()))
                 .detach(),
         )
     }
@@ -127,17 +128,17 @@ impl Dqn {
         }
     }
 
-    /// The regression targets `r + gamma * max Q_target(s')` (or `r` when done).
+    /// ALGO: the regression targets `r + gamma * max Q_target(s')` (or `r` when done).
     pub fn targets(&self, batch: &[Transition]) -> Vec<f32> {
-        let rows: Vec<f32> = batch.iter().flat_map(|t| t.next_state).collect();
+        let rows: Vec<f32> = batch
+            .iter()
+            .flat_map(|t| t.next_state.iter().copied())
+            .collect();
         let net = self.target.as_ref().unwrap_or(&self.online);
-        let next_q = host(
-            net.forward(rows_tensor(rows, batch.len(), &self.device))
-                .detach(),
-        );
+        let next_q = host(net.forward(self.rows_tensor(rows)).detach());
         batch
             .iter()
-            .zip(next_q.chunks_exact(ACTIONS))
+            .zip(next_q.chunks_exact(self.actions()))
             .map(|(t, q)| {
                 let best = q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
                 t.reward
@@ -154,18 +155,19 @@ impl Dqn {
     /// returns the loss as a one-element tensor, left on the device (reading it is a
     /// sync point, so the training loop does not).
     pub fn update(&mut self, batch: &[Transition], targets: &[f32]) -> Tensor<1> {
-        let n = batch.len();
-        let rows: Vec<f32> = batch.iter().flat_map(|t| t.state).collect();
-        let mut chosen = vec![0.0f32; n * ACTIONS];
+        let (n, actions) = (batch.len(), self.actions());
+        let rows: Vec<f32> = batch.iter().flat_map(|t| t.state.iter().copied()).collect();
+        let mut chosen = vec![0.0f32; n * actions];
         for (i, t) in batch.iter().enumerate() {
-            chosen[i * ACTIONS + t.action] = 1.0;
+            chosen[i * actions + t.action] = 1.0;
         }
-        let mask = Tensor::<2>::from_data(TensorData::new(chosen, [n, ACTIONS]), &self.device);
+        let mask = Tensor::<2>::from_data(TensorData::new(chosen, [n, actions]), &self.device);
         let target =
             Tensor::<2>::from_data(TensorData::new(targets.to_vec(), [n, 1]), &self.device);
+        // ALGO: Q(s, a) of the chosen actions, MSE to the targets, one Adam step.
         let q = self
             .online
-            .forward(rows_tensor(rows, n, &self.device))
+            .forward(self.rows_tensor(rows))
             .mul(mask)
             .sum_dim(1);
         let loss = (q - target).powf_scalar(2.0).mean();
@@ -186,19 +188,22 @@ impl Dqn {
     }
 }
 
-impl KnightAgent for Dqn {
+impl Agent for Dqn {
+    /// Epsilon-greedy over `legal` (greedy when evaluating).
     fn act(
         &mut self,
-        state: &KnightState,
+        row: &[f32],
+        legal: &[usize],
         epsilon: f64,
         greedy_only: bool,
         rng: &mut dyn Rng,
     ) -> usize {
-        if !greedy_only && rng.random::<f64>() < epsilon {
-            return rng.random_range(0..ACTIONS);
+        let q = self.q_values(row);
+        if greedy_only {
+            greedy(&q, legal)
+        } else {
+            epsilon_greedy(&q, legal, epsilon, rng)
         }
-        let all: Vec<usize> = (0..ACTIONS).collect();
-        greedy(&self.q_values(state), &all)
     }
 
     fn learn(&mut self, transition: Transition, rng: &mut dyn Rng) {
