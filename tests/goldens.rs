@@ -18,49 +18,74 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// (config, extra arguments, FNV-1a of metrics.csv, of the checkpoint file)
-const GOLDENS: [(&str, &[&str], u64, u64); 7] = [
+/// `summary.json` without its timings (wall time, rates), as compact JSON.
+fn summary_without_timings(dir: &std::path::Path) -> String {
+    fn strip(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                map.retain(|key, _| !(key.contains("seconds") || key.contains("per_s")));
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut value = summary(dir);
+    strip(&mut value);
+    value.to_string()
+}
+
+/// (config, extra arguments, FNV-1a of metrics.csv, of the checkpoint file, of the
+/// summary without timings)
+const GOLDENS: [(&str, &[&str], u64, u64, u64); 7] = [
     (
         "queen4x4-sarsa",
         &["--episodes", "500"],
         1171061954853665199,
         12910529046732052054,
+        12451119227468010752,
     ),
     (
         "queen4x4-qlearning",
         &["--episodes", "300"],
         13263474630427216948,
         6731593458436461980,
+        13543323503211109024,
     ),
     (
         "queen4x4-impatient",
         &["--episodes", "300"],
         8923865788962546175,
         10686263947621204096,
+        6030972897928609924,
     ),
     (
         "knight-dqn",
         &["--episodes", "150"],
         2182593103683368873,
         1405229245539602154,
+        15373485307520279,
     ),
     (
         "knight-actor-critic",
         &["--episodes", "150"],
         10974225186424947859,
         5230452213903971442,
+        7924327080542258559,
     ),
     (
         "endgame-krk-engine",
         &["--episodes", "100"],
         5875213287352042642,
         16687245547046391328,
+        683801857611210840,
     ),
     (
         "selfplay",
         &["--episodes", "2"],
         14312388378724193024,
         16252000716253749285,
+        2707483318433781359,
     ),
 ];
 
@@ -68,7 +93,7 @@ const GOLDENS: [(&str, &[&str], u64, u64); 7] = [
 fn every_study_writes_its_pinned_files_for_a_fixed_seed() {
     let tmp = TempDir::new();
     let mut wrong = Vec::new();
-    for (config, extra, metrics, checkpoint) in GOLDENS {
+    for (config, extra, metrics, checkpoint, summary) in GOLDENS {
         let dir = tmp.path().join(config);
         let mut args = vec!["--seed", "7"];
         args.extend_from_slice(extra);
@@ -77,9 +102,13 @@ fn every_study_writes_its_pinned_files_for_a_fixed_seed() {
         let got = (
             fnv1a(&fs::read(dir.join("metrics.csv")).unwrap()),
             fnv1a(&fs::read(dir.join("checkpoint.json")).unwrap()),
+            fnv1a(summary_without_timings(&dir).as_bytes()),
         );
-        if got != (metrics, checkpoint) {
-            wrong.push(format!("(\"{config}\", {extra:?}, {}, {}),", got.0, got.1));
+        if got != (metrics, checkpoint, summary) {
+            wrong.push(format!(
+                "(\"{config}\", {extra:?}, {}, {}, {}),",
+                got.0, got.1, got.2
+            ));
         }
     }
     assert!(

@@ -3,8 +3,10 @@
 use std::path::Path;
 
 use anyhow::Result;
-use burnmate_encode::knight::row;
-use burnmate_env::knight::{EVERY_JUMP, KnightOutcome, random_start};
+use burnmate_agents::episode::{Mode, Play, play_episode};
+use burnmate_encode::knight::KnightEncoding;
+use burnmate_env::environment::Environment;
+use burnmate_env::knight::{KnightGame, KnightOutcome, KnightState, MOVE_LIMIT};
 use burnmate_oracle::knight::knight_optimum;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -26,20 +28,30 @@ pub fn evaluate(learner: &mut Learner, games: u64, seed: u64) -> KnightEval {
         out_of_moves_rate: 0.0,
         captured_rate: 0.0,
     };
+    let play = Play {
+        mode: Mode::Evaluate,
+        max_steps: u32::MAX,
+    };
     for _ in 0..games {
-        let mut state = random_start(&mut rng);
-        loop {
-            let action = agent.act(&row(&state), &EVERY_JUMP, 0.0, true, &mut rng);
-            let step = state.step(action);
-            totals.cumulative_reward += f64::from(step.reward);
-            totals.legal_moves += f64::from(u8::from(step.legal));
-            totals.illegal_moves += f64::from(u8::from(!step.legal));
-            match step.outcome {
-                KnightOutcome::Ongoing => state = step.state,
-                KnightOutcome::Check => break totals.win_rate += 1.0,
-                KnightOutcome::OutOfMoves => break totals.out_of_moves_rate += 1.0,
-                KnightOutcome::Captured => break totals.captured_rate += 1.0,
-            }
+        let start = KnightGame.reset(&mut rng);
+        let mut legal = 0u32;
+        let episode = play_episode(
+            &KnightGame,
+            &KnightEncoding,
+            agent,
+            start,
+            play,
+            &mut rng,
+            |state: &KnightState, action, _| legal += u32::from(state.target(action).is_some()),
+        );
+        totals.cumulative_reward += episode.reward;
+        totals.legal_moves += f64::from(legal);
+        totals.illegal_moves += f64::from(episode.steps - legal);
+        match episode.outcome {
+            KnightOutcome::Check => totals.win_rate += 1.0,
+            KnightOutcome::OutOfMoves => totals.out_of_moves_rate += 1.0,
+            KnightOutcome::Captured => totals.captured_rate += 1.0,
+            KnightOutcome::Ongoing => unreachable!("knight games end within {MOVE_LIMIT} moves"),
         }
     }
     let n = games.max(1) as f64;

@@ -5,9 +5,10 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use burnmate_agents::transition::Transition;
-use burnmate_encode::knight::{KnightEncoding, row};
-use burnmate_env::knight::{EVERY_JUMP, KnightGame, KnightOutcome, random_start};
+use burnmate_agents::episode::{Mode, Play, play_episode};
+use burnmate_encode::knight::KnightEncoding;
+use burnmate_env::environment::Environment;
+use burnmate_env::knight::{KnightGame, KnightOutcome, KnightState};
 use burnmate_oracle::knight::{knight_optimum, random_baseline};
 use indicatif::ProgressBar;
 use rand::SeedableRng;
@@ -74,31 +75,23 @@ pub fn train_run(
     } else {
         for n in 0..config.episodes {
             let epsilon = config.epsilon.at(n);
-            let mut state = random_start(&mut rng);
-            let (mut reward, mut legal, mut illegal) = (0.0f64, 0u32, 0u32);
-            let agent = learner.agent();
-            let outcome = loop {
-                let action = agent.act(&row(&state), &EVERY_JUMP, epsilon, false, &mut rng);
-                let step = state.step(action);
-                reward += f64::from(step.reward);
-                if step.legal {
-                    legal += 1
-                } else {
-                    illegal += 1
-                }
-                let done = step.outcome.is_terminal();
-                let transition = Transition::from_step::<KnightGame>(
-                    &KnightEncoding,
-                    &state,
-                    action,
-                    &step.as_step(),
-                );
-                agent.learn(transition, &mut rng);
-                if done {
-                    break step.outcome;
-                }
-                state = step.state;
+            let start = KnightGame.reset(&mut rng);
+            let mut legal = 0u32;
+            let play = Play {
+                mode: Mode::Train { epsilon },
+                max_steps: u32::MAX,
             };
+            let episode = play_episode(
+                &KnightGame,
+                &KnightEncoding,
+                learner.agent(),
+                start,
+                play,
+                &mut rng,
+                |state: &KnightState, action, _| legal += u32::from(state.target(action).is_some()),
+            );
+            let (reward, outcome, illegal) =
+                (episode.reward, episode.outcome, episode.steps - legal);
             metrics.record(
                 EpisodeRow {
                     episode: n,

@@ -13,6 +13,7 @@ pub mod actor_critic;
 pub mod agent;
 pub mod dqn;
 pub mod endgame;
+pub mod episode;
 pub mod exploration;
 pub mod init;
 pub mod luo;

@@ -198,3 +198,56 @@ fn the_critic_gradient_variants_move_the_weights_apart() {
         assert!((r - 1e-3).abs() < 1e-6, "reference {reference:?}");
     }
 }
+
+#[test]
+fn dqn_plays_and_learns_queen4x4_through_the_environment_seam() {
+    use crate::episode::{Mode, Play, play_episode};
+    use burnmate_encode::queen4x4::Queen4x4Encoding;
+    use burnmate_env::environment::{Encoder, Environment};
+    use burnmate_env::queen4x4::{MATE_REWARD, Outcome, Queen4x4Game};
+
+    let (game, encoder) = (Queen4x4Game, Queen4x4Encoding);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+    let sizes = vec![encoder.width(), 64, game.actions()];
+    let layers = crate::init::uniform_layers(&sizes, &mut rng);
+    let config = DqnConfig {
+        sizes,
+        lr: 1e-3,
+        gamma: 0.85,
+        replay_capacity: 1000,
+        batch_size: 16,
+        target: TargetNetwork::Periodic,
+        target_sync_steps: 100,
+    };
+    let mut dqn = Dqn::new(config, Device::flex().autodiff(), &layers).unwrap();
+    let play = Play {
+        mode: Mode::Train { epsilon: 0.5 },
+        max_steps: 40,
+    };
+    let mut steps = 0;
+    for _ in 0..10 {
+        let start = game.reset(&mut rng);
+        let episode = play_episode(
+            &game,
+            &encoder,
+            &mut dqn,
+            start,
+            play,
+            &mut rng,
+            |state, action, step| {
+                assert!(
+                    state.legal_action_list().contains(&action),
+                    "{state}: action {action}"
+                );
+                assert_eq!(
+                    step.reward == MATE_REWARD,
+                    step.outcome == Outcome::Checkmate
+                );
+            },
+        );
+        assert!(episode.steps <= 40);
+        steps += episode.steps;
+    }
+    assert!(steps > 16, "more steps than a minibatch, so it updated");
+    assert_ne!(dqn.weights(), layers, "the Q-network learned");
+}
