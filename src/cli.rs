@@ -5,9 +5,10 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
-use crate::backend::BackendChoice;
-use crate::config::{Experiment, load_config};
-use crate::{compare, endgame, knight, queen4x4, selfplay, solve, throughput};
+use burnmate::backend::BackendChoice;
+use burnmate::config::{Experiment, load_config};
+use burnmate::run::Overrides;
+use burnmate::{compare, endgame, knight, queen4x4, selfplay, solve, throughput};
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
 #[derive(Parser, Debug)]
@@ -38,6 +39,19 @@ pub struct RunOverrides {
     /// selfplay: continue from this run's checkpoint (into a new run directory).
     #[arg(long)]
     pub resume: Option<PathBuf>,
+}
+
+impl From<RunOverrides> for Overrides {
+    fn from(o: RunOverrides) -> Overrides {
+        Overrides {
+            out: o.out,
+            backend: o.backend,
+            seed: o.seed,
+            episodes: o.episodes,
+            envs: o.envs,
+            resume: o.resume,
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -174,21 +188,25 @@ enum StudyCommand {
 /// Runs one parsed command.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Train { config, overrides } => match load_config(&config)? {
-            Experiment::Selfplay(study) => {
+        Command::Train { config, overrides } => match (load_config(&config)?, overrides.into()) {
+            (Experiment::Selfplay(study), overrides) => {
                 selfplay::train::train_command(&config, study, &overrides)
             }
-            Experiment::Knight(study) if overrides.resume.is_none() => {
+            (Experiment::Knight(study), overrides) if overrides.resume.is_none() => {
                 knight::train::train_command(&config, study, &overrides)
             }
-            _ if overrides.envs.is_some() || overrides.resume.is_some() => {
+            (_, overrides) if overrides.envs.is_some() || overrides.resume.is_some() => {
                 anyhow::bail!("--envs applies to knight and selfplay configs, --resume to selfplay")
             }
-            Experiment::Queen4x4(study) => {
+            (Experiment::Queen4x4(study), overrides) => {
                 queen4x4::train::train_command(&config, study, &overrides)
             }
-            Experiment::Knight(study) => knight::train::train_command(&config, study, &overrides),
-            Experiment::Endgame(study) => endgame::train::train_command(&config, study, &overrides),
+            (Experiment::Knight(study), overrides) => {
+                knight::train::train_command(&config, study, &overrides)
+            }
+            (Experiment::Endgame(study), overrides) => {
+                endgame::train::train_command(&config, study, &overrides)
+            }
         },
         Command::Grid {
             config,
@@ -197,7 +215,7 @@ pub fn run(cli: Cli) -> Result<()> {
             overrides,
         } => match load_config(&config)? {
             Experiment::Queen4x4(study) => {
-                queen4x4::grid::grid_command(&config, study, beta, gamma, &overrides)
+                queen4x4::grid::grid_command(&config, study, beta, gamma, &overrides.into())
             }
             _ => anyhow::bail!("grid is defined for queen4x4 configs only"),
         },

@@ -5,7 +5,7 @@ use anyhow::{Result, ensure};
 use burnmate_agents::endgame::MateFormula;
 use serde::{Deserialize, Serialize};
 
-use crate::cli::RunOverrides;
+use crate::run::Overrides;
 
 /// Which position value drives the rewards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -186,7 +186,7 @@ impl EndgameConfig {
     }
 
     /// Applies command-line overrides (`--backend` does not apply: the table needs no device).
-    pub fn with_overrides(mut self, o: &RunOverrides) -> EndgameConfig {
+    pub fn with_overrides(mut self, o: &Overrides) -> EndgameConfig {
         self.seed = o.seed.unwrap_or(self.seed);
         self.episodes = o.episodes.unwrap_or(self.episodes);
         self

@@ -24,7 +24,7 @@ use crate::endgame::starts::{SHIPPED_STARTS, shipped_start};
 use crate::endgame::study_report::write_report;
 use crate::endgame::train::{EVAL_SEED_OFFSET, evaluate, train_table};
 use crate::files::write_atomic;
-use crate::progress::episode_bar;
+use crate::progress::{Progress, episode_bar};
 use crate::solve::load_or_build;
 
 /// Matches per bucket of the win curves.
@@ -195,7 +195,7 @@ pub fn study_command(dir: &Path, plan: &StudyPlan, jobs: usize) -> Result<()> {
             let mut file = sink.lock().expect("no worker panicked");
             writeln!(file, "{line}").context("cannot append to results.jsonl")?;
             file.flush().context("cannot flush results.jsonl")?;
-            bar.inc(1);
+            bar.advance(1);
             Ok(())
         })
     })?;

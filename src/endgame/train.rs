@@ -12,7 +12,6 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
 
-use crate::cli::RunOverrides;
 use crate::config::{Experiment, to_toml};
 use crate::endgame::config::{EndgameConfig, Exploration, RewardKind};
 use crate::endgame::game::{Arena, MatchResult, fen_of, mate_in};
@@ -21,8 +20,9 @@ use crate::endgame::table_file::{load_run, save_table};
 use crate::files::{create_run_dir, write_atomic};
 use crate::metrics::{EpisodeRow, MetricsRecorder, TrainingStats};
 use crate::outputs::write_summary_and_plots;
-use crate::progress::episode_bar;
+use crate::progress::{Progress, episode_bar};
 use crate::queen4x4::train::config_stem;
+use crate::run::Overrides;
 use crate::solve::load_or_build;
 
 /// Seed offset of the evaluation games.
@@ -177,7 +177,7 @@ pub fn exploration_name(exploration: Exploration) -> &'static str {
 }
 
 /// `burnmate train CONFIG` for an endgame config.
-pub fn train_command(path: &Path, config: EndgameConfig, overrides: &RunOverrides) -> Result<()> {
+pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) -> Result<()> {
     let config = config.with_overrides(overrides);
     config.validate()?;
     let endgame = Endgame::parse(&config.endgame).expect("validated");
@@ -217,8 +217,8 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &RunOverride
             &[excess],
         )?;
         if (n + 1) % 100 == 0 || n + 1 == config.episodes {
-            bar.set_position(n + 1);
-            bar.set_message(format!("won {wins}"));
+            bar.advance((n % 100) + 1);
+            bar.note(&format!("won {wins}"));
         }
         Ok(())
     })?;

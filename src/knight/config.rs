@@ -7,7 +7,7 @@ use burnmate_agents::schedule::EpsilonSchedule;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::BackendChoice;
-use crate::cli::RunOverrides;
+use crate::run::Overrides;
 
 /// Which agent learns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,7 +114,7 @@ impl KnightConfig {
     }
 
     /// Applies command-line overrides.
-    pub fn with_overrides(mut self, o: &RunOverrides) -> KnightConfig {
+    pub fn with_overrides(mut self, o: &Overrides) -> KnightConfig {
         self.backend = o.backend.unwrap_or(self.backend);
         self.seed = o.seed.unwrap_or(self.seed);
         self.episodes = o.episodes.unwrap_or(self.episodes);

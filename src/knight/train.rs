@@ -10,11 +10,9 @@ use burnmate_encode::knight::KnightEncoding;
 use burnmate_env::environment::Environment;
 use burnmate_env::knight::{KnightGame, KnightOutcome, KnightState};
 use burnmate_oracle::knight::{knight_optimum, random_baseline};
-use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::cli::RunOverrides;
 use crate::config::{Experiment, to_toml};
 use crate::files::{create_run_dir, write_atomic};
 use crate::knight::config::KnightConfig;
@@ -24,8 +22,9 @@ use crate::knight::summary::{KnightSummary, reported};
 use crate::knight::vector::train_vectorised;
 use crate::metrics::{EpisodeRow, MetricsRecorder};
 use crate::outputs::write_summary_and_plots;
-use crate::progress::episode_bar;
+use crate::progress::{Progress, episode_bar};
 use crate::queen4x4::train::config_stem;
+use crate::run::Overrides;
 
 /// Seed offset of the evaluation games.
 const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
@@ -33,7 +32,7 @@ const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
 const PROGRESS_EVERY: u64 = 100;
 
 /// `burnmate train CONFIG` for a knight config.
-pub fn train_command(path: &Path, config: KnightConfig, overrides: &RunOverrides) -> Result<()> {
+pub fn train_command(path: &Path, config: KnightConfig, overrides: &Overrides) -> Result<()> {
     let config = config.with_overrides(overrides);
     config.validate()?;
     let stem = config_stem(path);
@@ -59,7 +58,7 @@ pub fn train_run(
     config: &KnightConfig,
     device: burn::tensor::Device,
     dir: &Path,
-    bar: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<KnightSummary> {
     write_atomic(
         &dir.join("config.toml"),
@@ -71,7 +70,7 @@ pub fn train_run(
         MetricsRecorder::create(&dir.join("metrics.csv"), &["legal_moves", "illegal_moves"])?;
     let started = Instant::now();
     if let (true, Learner::Dqn(dqn)) = (config.envs > 1, &mut learner) {
-        train_vectorised(config, dqn, &mut rng, &mut metrics, bar)?;
+        train_vectorised(config, dqn, &mut rng, &mut metrics, progress)?;
     } else {
         for n in 0..config.episodes {
             let epsilon = config.epsilon.at(n);
@@ -104,9 +103,9 @@ pub fn train_run(
                 &[f64::from(legal), f64::from(illegal)],
             )?;
             if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
-                bar.inc((n % PROGRESS_EVERY) + 1);
+                progress.advance((n % PROGRESS_EVERY) + 1);
                 let (r, m) = metrics.latest_ema();
-                bar.set_message(format!("EMA reward {r:.2}, moves {m:.2}"));
+                progress.note(&format!("EMA reward {r:.2}, moves {m:.2}"));
             }
         }
     }

@@ -11,11 +11,11 @@ use burnmate_env::environment::Outcome as _;
 use burnmate_env::knight::{
     ACTIONS, EVERY_JUMP, KnightGame, KnightOutcome, KnightState, random_start,
 };
-use indicatif::ProgressBar;
 use rand_chacha::ChaCha8Rng;
 
 use crate::knight::config::KnightConfig;
 use crate::metrics::{EpisodeRow, MetricsRecorder};
+use crate::progress::Progress;
 
 struct Running {
     state: KnightState,
@@ -41,7 +41,7 @@ pub fn train_vectorised(
     dqn: &mut Dqn,
     rng: &mut ChaCha8Rng,
     metrics: &mut MetricsRecorder,
-    bar: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<()> {
     let mut envs: Vec<Running> = (0..config.envs.min(config.episodes as usize))
         .map(|_| Running::start(rng))
@@ -91,7 +91,7 @@ pub fn train_vectorised(
                 &[f64::from(env.legal), f64::from(env.illegal)],
             )?;
             finished += 1;
-            bar.set_position(finished);
+            progress.advance(1);
             if started < config.episodes {
                 running.push(Running::start(rng));
                 started += 1;

@@ -6,7 +6,7 @@ use burnmate_models::OutputActivation;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::BackendChoice;
-use crate::cli::RunOverrides;
+use crate::run::Overrides;
 
 /// Output activation as written in configs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,7 +138,7 @@ impl Queen4x4Config {
     }
 
     /// Applies command-line overrides.
-    pub fn with_overrides(mut self, o: &RunOverrides) -> Queen4x4Config {
+    pub fn with_overrides(mut self, o: &Overrides) -> Queen4x4Config {
         self.backend = o.backend.unwrap_or(self.backend);
         self.seed = o.seed.unwrap_or(self.seed);
         self.episodes = o.episodes.unwrap_or(self.episodes);

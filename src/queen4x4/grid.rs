@@ -6,13 +6,13 @@ use std::sync::Mutex;
 
 use anyhow::{Result, ensure};
 
-use crate::cli::RunOverrides;
 use crate::files::{create_run_dir, write_atomic};
 use crate::plot::{Series, line_chart};
 use crate::progress::episode_bar;
 use crate::queen4x4::config::Queen4x4Config;
 use crate::queen4x4::summary::Summary;
 use crate::queen4x4::train::{config_stem, grid_cell_dir, train_run};
+use crate::run::Overrides;
 
 /// `burnmate grid CONFIG [--beta ..] [--gamma ..]`.
 pub fn grid_command(
@@ -20,7 +20,7 @@ pub fn grid_command(
     config: Queen4x4Config,
     betas: Vec<f64>,
     gammas: Vec<f64>,
-    overrides: &RunOverrides,
+    overrides: &Overrides,
 ) -> Result<()> {
     let mut config = config.with_overrides(overrides);
     if !betas.is_empty() {

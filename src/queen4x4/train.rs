@@ -8,20 +8,19 @@ use anyhow::Result;
 use burnmate_agents::luo::LuoAgent;
 use burnmate_env::queen4x4::random_start;
 use burnmate_oracle::queen4x4::Queen4x4Solution;
-use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::cli::RunOverrides;
 use crate::config::{Experiment, to_toml};
 use crate::files::{create_run_dir, write_atomic};
 use crate::metrics::{EpisodeRow, MetricsRecorder};
 use crate::outputs::write_summary_and_plots;
-use crate::progress::episode_bar;
+use crate::progress::{Progress, episode_bar};
 use crate::queen4x4::config::Queen4x4Config;
 use crate::queen4x4::eval::evaluate;
 use crate::queen4x4::model_file;
 use crate::queen4x4::summary::{Summary, optimal_reward_and_moves, reported};
+use crate::run::Overrides;
 
 /// Seed offset of the evaluation games, so they never replay training's draws.
 const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
@@ -36,7 +35,7 @@ pub fn config_stem(path: &Path) -> String {
 }
 
 /// `burnmate train CONFIG`.
-pub fn train_command(path: &Path, config: Queen4x4Config, overrides: &RunOverrides) -> Result<()> {
+pub fn train_command(path: &Path, config: Queen4x4Config, overrides: &Overrides) -> Result<()> {
     let config = config.with_overrides(overrides);
     config.validate()?;
     let stem = config_stem(path);
@@ -90,7 +89,7 @@ pub fn train_run(
     config: &Queen4x4Config,
     device: burn::tensor::Device,
     dir: &Path,
-    bar: &ProgressBar,
+    progress: &dyn Progress,
     show_metrics: bool,
 ) -> Result<Summary> {
     write_atomic(
@@ -123,10 +122,10 @@ pub fn train_run(
             &[],
         )?;
         if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
-            bar.inc((n % PROGRESS_EVERY) + 1);
+            progress.advance((n % PROGRESS_EVERY) + 1);
             if show_metrics {
                 let (reward, moves) = metrics.latest_ema();
-                bar.set_message(format!("EMA reward {reward:.3}, moves {moves:.2}"));
+                progress.note(&format!("EMA reward {reward:.3}, moves {moves:.2}"));
             }
         }
     }

@@ -9,7 +9,7 @@ use burnmate_models::SelectorPadding;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::BackendChoice;
-use crate::cli::RunOverrides;
+use crate::run::Overrides;
 
 /// Settings of one selfplay run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -131,7 +131,7 @@ impl SelfplayConfig {
     }
 
     /// Applies command-line overrides.
-    pub fn with_overrides(mut self, o: &RunOverrides) -> SelfplayConfig {
+    pub fn with_overrides(mut self, o: &Overrides) -> SelfplayConfig {
         self.seed = o.seed.unwrap_or(self.seed);
         self.games = o.episodes.unwrap_or(self.games);
         self.backend = o.backend.unwrap_or(self.backend);

@@ -13,15 +13,15 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color};
 
-use crate::cli::RunOverrides;
 use crate::config::{Experiment, to_toml};
 use crate::files::{StreamedFile, create_run_dir, write_atomic};
 use crate::metrics::{EpisodeRow, MetricsRecorder, TrainingStats};
 use crate::outputs::write_summary_and_plots;
 use crate::pgn::game_pgn;
 use crate::plot::{Series, line_chart};
-use crate::progress::episode_bar;
+use crate::progress::{Progress, episode_bar};
 use crate::queen4x4::train::config_stem;
+use crate::run::Overrides;
 use crate::selfplay::config::SelfplayConfig;
 use crate::selfplay::model_file::{self, SelfplayState};
 use crate::selfplay::stockfish::StockfishMover;
@@ -141,7 +141,7 @@ fn resumed_state(run: &Path) -> Result<(SelfplayState, ChaCha8Rng)> {
 }
 
 /// `burnmate train CONFIG` for a selfplay config (`--resume RUN` continues RUN).
-pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &RunOverrides) -> Result<()> {
+pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides) -> Result<()> {
     let config = config.with_overrides(overrides);
     config.validate()?;
     let (state, mut rng) = match &overrides.resume {
@@ -223,7 +223,7 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &RunOverrid
             if let Err(e) = write() {
                 failure.get_or_insert(e);
             }
-            bar.set_position(done);
+            bar.advance(1);
         });
         if let Some(e) = failure {
             return Err(e);
