@@ -1,51 +1,124 @@
-//! Checkpoint files: JSON with a format tag and a checksum over the parameters, so
-//! a corrupt or truncated file is an error, never a silently wrong model.
+//! Checkpoint files, one format for every study: JSON `{format, checksum, payload}`
+//! where the checksum (FNV-1a) covers the format tag and the payload's whole JSON,
+//! header fields (hyper-parameters, activation, config) included. A corrupt,
+//! truncated, edited or foreign file is a one-line error, never a silently wrong model.
 
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use crate::files::write_atomic;
 
-/// FNV-1a over a stream of `f32` bit patterns.
-pub fn checksum<'a>(values: impl IntoIterator<Item = &'a f32>) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for v in values {
-        for byte in v.to_bits().to_le_bytes() {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    hash
+/// FNV-1a (64 bit) of `bytes`.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
-/// Writes a checkpoint atomically.
-pub fn save<T: Serialize>(path: &Path, checkpoint: &T) -> Result<()> {
-    let json = serde_json::to_vec(checkpoint).context("cannot serialise the checkpoint")?;
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Envelope<T> {
+    format: String,
+    checksum: u64,
+    payload: T,
+}
+
+#[derive(Deserialize)]
+struct FormatOnly {
+    format: String,
+}
+
+/// The checksum of `payload` under `format`.
+fn checksum<T: Serialize>(format: &str, payload: &T) -> Result<u64> {
+    let json = serde_json::to_vec(payload).context("cannot serialise the checkpoint")?;
+    Ok(fnv1a(format.as_bytes()) ^ fnv1a(&json))
+}
+
+/// Writes `payload` as a checkpoint of `format`, atomically.
+pub fn save<T: Serialize>(path: &Path, format: &str, payload: &T) -> Result<()> {
+    let envelope = Envelope {
+        format: format.to_string(),
+        checksum: checksum(format, payload)?,
+        payload,
+    };
+    let json = serde_json::to_vec(&envelope).context("cannot serialise the checkpoint")?;
     write_atomic(path, &json)
 }
 
-/// Reads a checkpoint; a missing, truncated or malformed file is a one-line error.
-pub fn load<T: DeserializeOwned>(path: &Path) -> Result<T> {
+/// Reads a checkpoint of `format`; a missing, truncated, malformed, foreign or
+/// edited file is a one-line error. (Serialising a payload is deterministic and
+/// floats round-trip exactly, so the payload read back re-serialises to the bytes
+/// the checksum was taken over unless something changed.)
+pub fn load<T: Serialize + DeserializeOwned>(path: &Path, format: &str) -> Result<T> {
     let bytes = std::fs::read(path)
         .with_context(|| format!("cannot read checkpoint {}", path.display()))?;
-    serde_json::from_slice(&bytes).map_err(|e| {
+    let malformed = |e: serde_json::Error| {
         anyhow::anyhow!(
             "checkpoint {} is malformed or truncated ({e})",
             path.display()
         )
-    })
-}
-
-/// Fails unless `stored` equals `computed`.
-pub fn verify(path: &Path, stored: u64, computed: u64) -> Result<()> {
-    if stored != computed {
+    };
+    let found: FormatOnly = serde_json::from_slice(&bytes).map_err(malformed)?;
+    if found.format != format {
         bail!(
-            "checkpoint {} is corrupt: checksum {stored:016x} stored, {computed:016x} computed",
-            path.display()
+            "checkpoint {} has format '{}', expected '{format}' (another study, or an older burnmate: retrain)",
+            path.display(),
+            found.format
         );
     }
-    Ok(())
+    let envelope: Envelope<T> = serde_json::from_slice(&bytes).map_err(malformed)?;
+    let computed = checksum(format, &envelope.payload)?;
+    if envelope.checksum != computed {
+        bail!(
+            "checkpoint {} is corrupt: checksum {:016x} stored, {computed:016x} computed",
+            path.display(),
+            envelope.checksum
+        );
+    }
+    Ok(envelope.payload)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::temp_dir::TempDir;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Model {
+        activation: String,
+        weights: Vec<f32>,
+    }
+
+    fn model() -> Model {
+        Model {
+            activation: "relu".into(),
+            weights: vec![0.1, -2.5e-7, 3.0],
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_round_trips_and_any_edit_is_caught() {
+        let tmp = TempDir::new();
+        let path = tmp.path().join("checkpoint.json");
+        save(&path, "test-v1", &model()).unwrap();
+        assert_eq!(load::<Model>(&path, "test-v1").unwrap(), model());
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (from, to) in [("relu", "tanh"), ("3.0", "3.5")] {
+            std::fs::write(&path, text.replace(from, to)).unwrap();
+            let error = load::<Model>(&path, "test-v1").unwrap_err().to_string();
+            assert!(error.contains("is corrupt"), "{from} -> {to}: {error}");
+        }
+        std::fs::write(&path, &text).unwrap();
+        let error = load::<Model>(&path, "other-v1").unwrap_err().to_string();
+        assert!(
+            error.contains("has format 'test-v1', expected 'other-v1'"),
+            "{error}"
+        );
+        std::fs::write(&path, &text[..text.len() / 2]).unwrap();
+        let error = load::<Model>(&path, "test-v1").unwrap_err().to_string();
+        assert!(error.contains("truncated"), "{error}");
+    }
 }

@@ -14,15 +14,10 @@ use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::{Chess, EnPassantMode};
 
+use crate::checkpoint::fnv1a;
 use crate::files::write_atomic;
 
 const MAGIC: &[u8; 8] = b"BMTB\x01\0\0\0";
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
 
 fn cache_path(dir: &Path, endgame: Endgame) -> PathBuf {
     dir.join(format!("{}.bmtb", endgame.name()))

@@ -78,7 +78,7 @@ fn selfplay_writes_its_outputs_and_resumes_exactly() {
         let v: serde_json::Value =
             serde_json::from_str(&fs::read_to_string(run.join("checkpoint.json")).unwrap())
                 .unwrap();
-        v["state"]["white"].clone()
+        v["payload"]["white"].clone()
     };
     assert_eq!(weights(&second), weights(&whole));
 }

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use burn::tensor::Device;
 use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig};
 use burnmate_agents::agent::{Agent, RandomAgent};
@@ -110,45 +110,24 @@ impl Learner {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct KnightCheckpoint {
-    format: String,
     config: KnightConfig,
-    checksum: u64,
     networks: Vec<Vec<LayerWeights>>,
-}
-
-fn networks_checksum(networks: &[Vec<LayerWeights>]) -> u64 {
-    checkpoint::checksum(
-        networks
-            .iter()
-            .flatten()
-            .flat_map(|l| l.weight.iter().chain(&l.bias)),
-    )
 }
 
 /// Saves the agent into `dir/checkpoint.json`.
 pub fn save(dir: &Path, config: &KnightConfig, learner: &Learner) -> Result<()> {
     let networks = learner.networks();
     let file = KnightCheckpoint {
-        format: FORMAT.into(),
         config: config.clone(),
-        checksum: networks_checksum(&networks),
         networks,
     };
-    checkpoint::save(&dir.join(CHECKPOINT), &file)
+    checkpoint::save(&dir.join(CHECKPOINT), FORMAT, &file)
 }
 
 /// Loads the agent saved in run directory `dir` onto `device` (with autodiff).
 pub fn load(dir: &Path, device: Device) -> Result<(KnightConfig, Learner)> {
     let path = dir.join(CHECKPOINT);
-    let file: KnightCheckpoint = checkpoint::load(&path)?;
-    if file.format != FORMAT {
-        bail!(
-            "checkpoint {} has format '{}', expected '{FORMAT}'",
-            path.display(),
-            file.format
-        );
-    }
-    checkpoint::verify(&path, file.checksum, networks_checksum(&file.networks))?;
+    let file: KnightCheckpoint = checkpoint::load(&path, FORMAT)?;
     let learner = Learner::from_networks(&file.config, device, &file.networks)
         .map_err(|e| anyhow!("checkpoint {}: {e}", path.display()))?;
     Ok((file.config, learner))

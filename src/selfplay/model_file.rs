@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use burnmate_models::SelectorWeights;
 use serde::{Deserialize, Serialize};
 
@@ -11,7 +11,7 @@ use crate::checkpoint;
 
 /// File name of the checkpoint inside a run directory.
 pub const CHECKPOINT: &str = "checkpoint.json";
-const FORMAT: &str = "burnmate-selfplay-v1";
+const FORMAT: &str = "burnmate-selfplay-v2";
 
 /// Everything a run needs to continue.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -28,44 +28,12 @@ pub struct SelfplayState {
     pub black: Vec<SelectorWeights>,
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CheckpointFile {
-    format: String,
-    checksum: u64,
-    state: SelfplayState,
-}
-
-fn state_checksum(state: &SelfplayState) -> u64 {
-    let values = state.white.iter().chain(&state.black).flat_map(|w| {
-        w.convs
-            .iter()
-            .flat_map(|c| c.weight.iter().chain(&c.bias))
-            .chain(&w.dense.weight)
-            .chain(&w.dense.bias)
-            .chain(&w.output.weight)
-            .chain(&w.output.bias)
-    });
-    checkpoint::checksum(values) ^ state.games_played
-}
-
 /// Writes the checkpoint into `dir`.
 pub fn save(dir: &Path, state: SelfplayState) -> Result<()> {
-    let file = CheckpointFile {
-        format: FORMAT.into(),
-        checksum: state_checksum(&state),
-        state,
-    };
-    checkpoint::save(&dir.join(CHECKPOINT), &file)
+    checkpoint::save(&dir.join(CHECKPOINT), FORMAT, &state)
 }
 
 /// Reads and verifies the checkpoint of the run in `dir`.
 pub fn load(dir: &Path) -> Result<SelfplayState> {
-    let path = dir.join(CHECKPOINT);
-    let file: CheckpointFile = checkpoint::load(&path)?;
-    if file.format != FORMAT {
-        bail!("{} is not a selfplay checkpoint", path.display());
-    }
-    checkpoint::verify(&path, file.checksum, state_checksum(&file.state))?;
-    Ok(file.state)
+    checkpoint::load(&dir.join(CHECKPOINT), FORMAT)
 }
