@@ -24,7 +24,6 @@ pub mod files;
 pub mod gpu_failure;
 pub mod knight;
 pub mod metrics;
-pub mod outputs;
 pub mod pgn;
 pub mod plot;
 pub mod progress;

@@ -1,8 +1,16 @@
-//! The run settings a caller may override on top of a config file.
+//! The one run pipeline every study shares: the settings a caller may override on
+//! top of a config file, and [`Run`], the directory and files every run writes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde::Serialize;
 
 use crate::backend::BackendChoice;
+use crate::config::{Experiment, to_toml};
+use crate::files::write_atomic;
+use crate::metrics::MetricsRecorder;
+use crate::plot::{Series, line_chart, thin};
 
 /// Overrides of a config file's run settings; `None` keeps the config's value.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -19,4 +27,65 @@ pub struct Overrides {
     pub envs: Option<usize>,
     /// selfplay: continue from this run's checkpoint (into a new run directory).
     pub resume: Option<PathBuf>,
+}
+
+/// One run's directory and the files every run writes, in order: `config.toml` first
+/// (the resolved config, so the run can be repeated), `metrics.csv` one row per
+/// episode, then `summary.json` and the EMA training curves. Every file is written
+/// under a temporary name and renamed, so a killed run never leaves a half-written
+/// file under a real name.
+pub struct Run {
+    dir: PathBuf,
+    /// The per-episode metrics (`metrics.csv`).
+    pub metrics: MetricsRecorder,
+}
+
+impl Run {
+    /// Starts a run of `config` in `dir` (existing and empty), with the study's
+    /// extra metric columns.
+    pub fn start(dir: &Path, config: &Experiment, extra_columns: &[&str]) -> Result<Run> {
+        write_atomic(&dir.join("config.toml"), to_toml(config)?.as_bytes())?;
+        Ok(Run {
+            dir: dir.to_path_buf(),
+            metrics: MetricsRecorder::create(&dir.join("metrics.csv"), extra_columns)?,
+        })
+    }
+
+    /// The run directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Writes `summary.json`, `ema_reward.svg` and `ema_moves.svg` (the studies'
+    /// training curves); call after `metrics.finish()`.
+    pub fn finish(&self, summary: &impl Serialize) -> Result<()> {
+        write_atomic(
+            &self.dir.join("summary.json"),
+            serde_json::to_string_pretty(summary)?.as_bytes(),
+        )?;
+        for (file, title, label, curve) in [
+            (
+                "ema_reward.svg",
+                "EMA reward per episode",
+                "reward (EMA, alpha 2/2001)",
+                &self.metrics.reward_curve,
+            ),
+            (
+                "ema_moves.svg",
+                "EMA moves per episode",
+                "moves (EMA, alpha 2/2001)",
+                &self.metrics.moves_curve,
+            ),
+        ] {
+            let series = [Series {
+                name: label.into(),
+                points: thin(curve, 2000),
+            }];
+            write_atomic(
+                &self.dir.join(file),
+                line_chart(title, "episode", label, &series).as_bytes(),
+            )?;
+        }
+        Ok(())
+    }
 }

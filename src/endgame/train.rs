@@ -12,17 +12,16 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
 
-use crate::config::{Experiment, to_toml};
+use crate::config::Experiment;
 use crate::endgame::config::{EndgameConfig, Exploration, RewardKind};
 use crate::endgame::game::{Arena, MatchResult, fen_of, mate_in};
 use crate::endgame::starts::start_position;
 use crate::endgame::table_file::{load_run, save_table};
-use crate::files::{create_run_dir, write_atomic};
-use crate::metrics::{EpisodeRow, MetricsRecorder, TrainingStats};
-use crate::outputs::write_summary_and_plots;
+use crate::files::create_run_dir;
+use crate::metrics::{EpisodeRow, TrainingStats};
 use crate::progress::{Progress, episode_bar};
 use crate::queen4x4::train::config_stem;
-use crate::run::Overrides;
+use crate::run::{Overrides, Run};
 use crate::solve::load_or_build;
 
 /// Seed offset of the evaluation games.
@@ -186,15 +185,15 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) 
     let arena = Arena::new(endgame, &tablebase, &config)?;
     let stem = config_stem(path);
     let dir = create_run_dir(overrides.out.as_deref(), &stem)?;
-    write_atomic(
-        &dir.join("config.toml"),
-        to_toml(&Experiment::Endgame(config.clone()))?.as_bytes(),
+    let mut run = Run::start(
+        &dir,
+        &Experiment::Endgame(config.clone()),
+        &["excess_moves"],
     )?;
     let optimal = Optimal {
         moves_to_mate: mate_in(&tablebase, &start),
     };
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    let mut metrics = MetricsRecorder::create(&dir.join("metrics.csv"), &["excess_moves"])?;
     let bar = episode_bar(config.episodes, &stem);
     let started = Instant::now();
     let mut wins = 0;
@@ -205,7 +204,7 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) 
             (true, Some(best)) => f64::from(result.white_moves) - f64::from(best),
             _ => f64::NAN,
         };
-        metrics.record(
+        run.metrics.record(
             EpisodeRow {
                 episode: n,
                 reward: result.reward,
@@ -224,7 +223,7 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) 
     })?;
     let wall_seconds = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    metrics.finish()?;
+    run.metrics.finish()?;
     save_table(&dir, endgame, &q)?;
 
     let eval = evaluate(
@@ -242,14 +241,16 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) 
         study: "endgame".into(),
         endgame: config.endgame.clone(),
         start_fen: fen_of(&start),
-        training: metrics.stats(wall_seconds, "none (tabular)", config.seed),
+        training: run
+            .metrics
+            .stats(wall_seconds, "none (tabular)", config.seed),
         table_entries: q.len(),
         eval,
         optimal,
         stockfish_moves_to_mate,
         study_reported_solved_percent: reported(&config.endgame, config.reward, config.exploration),
     };
-    write_summary_and_plots(&dir, &summary, &metrics)?;
+    run.finish(&summary)?;
     println!("run directory   {}", dir.display());
     println!("start           {}", summary.start_fen);
     println!(

@@ -13,18 +13,17 @@ use burnmate_oracle::knight::{knight_optimum, random_baseline};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::config::{Experiment, to_toml};
-use crate::files::{create_run_dir, write_atomic};
+use crate::config::Experiment;
+use crate::files::create_run_dir;
 use crate::knight::config::KnightConfig;
 use crate::knight::eval::{evaluate, print_table};
 use crate::knight::model_file::{self, Learner};
 use crate::knight::summary::{KnightSummary, reported};
 use crate::knight::vector::train_vectorised;
-use crate::metrics::{EpisodeRow, MetricsRecorder};
-use crate::outputs::write_summary_and_plots;
+use crate::metrics::EpisodeRow;
 use crate::progress::{Progress, episode_bar};
 use crate::queen4x4::train::config_stem;
-use crate::run::Overrides;
+use crate::run::{Overrides, Run};
 
 /// Seed offset of the evaluation games.
 const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
@@ -60,17 +59,16 @@ pub fn train_run(
     dir: &Path,
     progress: &dyn Progress,
 ) -> Result<KnightSummary> {
-    write_atomic(
-        &dir.join("config.toml"),
-        to_toml(&Experiment::Knight(config.clone()))?.as_bytes(),
+    let mut run = Run::start(
+        dir,
+        &Experiment::Knight(config.clone()),
+        &["legal_moves", "illegal_moves"],
     )?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let mut learner = Learner::new(config, device, &mut rng)?;
-    let mut metrics =
-        MetricsRecorder::create(&dir.join("metrics.csv"), &["legal_moves", "illegal_moves"])?;
     let started = Instant::now();
     if let (true, Learner::Dqn(dqn)) = (config.envs > 1, &mut learner) {
-        train_vectorised(config, dqn, &mut rng, &mut metrics, progress)?;
+        train_vectorised(config, dqn, &mut rng, &mut run.metrics, progress)?;
     } else {
         for n in 0..config.episodes {
             let epsilon = config.epsilon.at(n);
@@ -91,7 +89,7 @@ pub fn train_run(
             );
             let (reward, outcome, illegal) =
                 (episode.reward, episode.outcome, episode.steps - legal);
-            metrics.record(
+            run.metrics.record(
                 EpisodeRow {
                     episode: n,
                     reward,
@@ -104,18 +102,20 @@ pub fn train_run(
             )?;
             if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
                 progress.advance((n % PROGRESS_EVERY) + 1);
-                let (r, m) = metrics.latest_ema();
+                let (r, m) = run.metrics.latest_ema();
                 progress.note(&format!("EMA reward {r:.2}, moves {m:.2}"));
             }
         }
     }
     let wall_seconds = started.elapsed().as_secs_f64();
-    metrics.finish()?;
+    run.metrics.finish()?;
     model_file::save(dir, config, &learner)?;
     let summary = KnightSummary {
         study: "knight".into(),
         agent: config.agent,
-        training: metrics.stats(wall_seconds, config.backend.name(), config.seed),
+        training: run
+            .metrics
+            .stats(wall_seconds, config.backend.name(), config.seed),
         eval: evaluate(
             &mut learner,
             config.eval_games,
@@ -125,6 +125,6 @@ pub fn train_run(
         random_exact: random_baseline(),
         study_reported: reported(config.agent),
     };
-    write_summary_and_plots(dir, &summary, &metrics)?;
+    run.finish(&summary)?;
     Ok(summary)
 }

@@ -11,16 +11,15 @@ use burnmate_oracle::queen4x4::Queen4x4Solution;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::config::{Experiment, to_toml};
-use crate::files::{create_run_dir, write_atomic};
-use crate::metrics::{EpisodeRow, MetricsRecorder};
-use crate::outputs::write_summary_and_plots;
+use crate::config::Experiment;
+use crate::files::create_run_dir;
+use crate::metrics::EpisodeRow;
 use crate::progress::{Progress, episode_bar};
 use crate::queen4x4::config::Queen4x4Config;
 use crate::queen4x4::eval::evaluate;
 use crate::queen4x4::model_file;
 use crate::queen4x4::summary::{Summary, optimal_reward_and_moves, reported};
-use crate::run::Overrides;
+use crate::run::{Overrides, Run};
 
 /// Seed offset of the evaluation games, so they never replay training's draws.
 const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
@@ -92,13 +91,9 @@ pub fn train_run(
     progress: &dyn Progress,
     show_metrics: bool,
 ) -> Result<Summary> {
-    write_atomic(
-        &dir.join("config.toml"),
-        to_toml(&Experiment::Queen4x4(config.clone()))?.as_bytes(),
-    )?;
+    let mut run = Run::start(dir, &Experiment::Queen4x4(config.clone()), &[])?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let mut agent = LuoAgent::new(config.agent(), device, &mut rng);
-    let mut metrics = MetricsRecorder::create(&dir.join("metrics.csv"), &[])?;
     let cap = config.move_cap();
 
     let started = Instant::now();
@@ -106,7 +101,7 @@ pub fn train_run(
         let epsilon = config.epsilon(n);
         let start = random_start(&mut rng);
         let episode = agent.train_episode(start, epsilon, cap, &mut rng);
-        metrics.record(
+        run.metrics.record(
             EpisodeRow {
                 episode: n,
                 reward: episode.reward,
@@ -124,13 +119,13 @@ pub fn train_run(
         if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
             progress.advance((n % PROGRESS_EVERY) + 1);
             if show_metrics {
-                let (reward, moves) = metrics.latest_ema();
+                let (reward, moves) = run.metrics.latest_ema();
                 progress.note(&format!("EMA reward {reward:.3}, moves {moves:.2}"));
             }
         }
     }
     let wall_seconds = started.elapsed().as_secs_f64();
-    metrics.finish()?;
+    run.metrics.finish()?;
 
     model_file::save(dir, &agent)?;
     let eval = evaluate(
@@ -143,12 +138,14 @@ pub fn train_run(
         study: "queen4x4".into(),
         algorithm: config.algorithm,
         update: config.update,
-        training: metrics.stats(wall_seconds, config.backend.name(), config.seed),
+        training: run
+            .metrics
+            .stats(wall_seconds, config.backend.name(), config.seed),
         eval,
         optimal: Queen4x4Solution::solve().optimum(),
         study_reported: reported(config.algorithm),
     };
-    write_summary_and_plots(dir, &summary, &metrics)?;
+    run.finish(&summary)?;
     Ok(summary)
 }
 

@@ -13,15 +13,14 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color};
 
-use crate::config::{Experiment, to_toml};
+use crate::config::Experiment;
 use crate::files::{StreamedFile, create_run_dir, write_atomic};
-use crate::metrics::{EpisodeRow, MetricsRecorder, TrainingStats};
-use crate::outputs::write_summary_and_plots;
+use crate::metrics::{EpisodeRow, TrainingStats};
 use crate::pgn::game_pgn;
 use crate::plot::{Series, line_chart};
 use crate::progress::{Progress, episode_bar};
 use crate::queen4x4::train::config_stem;
-use crate::run::Overrides;
+use crate::run::{Overrides, Run};
 use crate::selfplay::config::SelfplayConfig;
 use crate::selfplay::model_file::{self, SelfplayState};
 use crate::selfplay::stockfish::StockfishMover;
@@ -164,11 +163,11 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
 
     let stem = config_stem(path);
     let dir = create_run_dir(overrides.out.as_deref(), &stem)?;
-    write_atomic(
-        &dir.join("config.toml"),
-        to_toml(&Experiment::Selfplay(config.clone()))?.as_bytes(),
+    let mut run = Run::start(
+        &dir,
+        &Experiment::Selfplay(config.clone()),
+        &["black_reward"],
     )?;
-    let mut metrics = MetricsRecorder::create(&dir.join("metrics.csv"), &["black_reward"])?;
     let mut pgn = StreamedFile::create(&dir.join("games.pgn"))?;
     let mut evals = StreamedFile::create(&dir.join("eval.csv"))?;
     evals.line("after_games,opponent,games,win,draw,loss,mean_plies")?;
@@ -204,7 +203,7 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
                 won: record.winner == Some(Color::White),
             };
             let mut write = || -> Result<()> {
-                metrics.record(row, &[f64::from(record.rewards[1])])?;
+                run.metrics.record(row, &[f64::from(record.rewards[1])])?;
                 if (n + 1) % config.pgn_every == 0 {
                     let round = (n + 1).to_string();
                     let tags = [
@@ -253,7 +252,7 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
     }
     let wall_seconds = started.elapsed().as_secs_f64() - eval_seconds;
     bar.finish_and_clear();
-    metrics.finish()?;
+    run.metrics.finish()?;
     pgn.finish()?;
     evals.finish()?;
     model_file::save(
@@ -281,7 +280,9 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
     }
     let summary = SelfplaySummary {
         study: "selfplay".into(),
-        training: metrics.stats(wall_seconds, config.backend.name(), config.seed),
+        training: run
+            .metrics
+            .stats(wall_seconds, config.backend.name(), config.seed),
         envs: config.envs,
         positions_per_second: plies as f64 / wall_seconds.max(1e-9),
         games_before,
@@ -290,7 +291,7 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
         eval_greedy: last[1].context("at least one evaluation")?,
         eval_stockfish: last[2],
     };
-    write_summary_and_plots(&dir, &summary, &metrics)?;
+    run.finish(&summary)?;
     println!("run directory   {}", dir.display());
     println!(
         "training        {} games ({} before) in {:.1} s: {:.2} games/s, {:.0} positions/s, {} envs, {}",
