@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! burnmate as a library: the four studies (train, evaluate, checkpoint, report),
 //! the run outputs they share, and the tools around them (tablebase solving,
 //! throughput benches). The `burnmate` binary is a thin command line over it.

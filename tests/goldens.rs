@@ -1,6 +1,7 @@
 //! Goldens: the exact files each study writes for one small seeded run on flex, pinned
 //! as FNV-1a hashes, so a refactor that changes any number (an update, the RNG's
-//! order, a reward) fails here. Pinned on x86-64 Linux only: other platforms' libm
+//! order, a reward) fails here. Every config in `configs/` but
+//! `endgame-kqk-stockfish` (its numbers depend on the installed Stockfish's version). Pinned on x86-64 Linux only: other platforms' libm
 //! may round `exp`/`ln` differently in the last bit. A deliberate behaviour change
 //! updates the hashes in the same commit and says why.
 
@@ -37,7 +38,7 @@ fn summary_without_timings(dir: &std::path::Path) -> String {
 
 /// (config, extra arguments, FNV-1a of metrics.csv, of the checkpoint file, of the
 /// summary without timings)
-const GOLDENS: [(&str, &[&str], u64, u64, u64); 7] = [
+const GOLDENS: [(&str, &[&str], u64, u64, u64); 12] = [
     (
         "queen4x4-sarsa",
         &["--episodes", "500"],
@@ -86,6 +87,41 @@ const GOLDENS: [(&str, &[&str], u64, u64, u64); 7] = [
         14312388378724193024,
         14761735495730121715,
         2707483318433781359,
+    ),
+    (
+        "knight-random",
+        &["--episodes", "150"],
+        752252680667250123,
+        7947439802957681810,
+        7714991895775391268,
+    ),
+    (
+        "endgame-kqk-engine",
+        &["--episodes", "100"],
+        4730825629128030677,
+        2813333320079834088,
+        5750116718800288050,
+    ),
+    (
+        "endgame-kqk-heuristic",
+        &["--episodes", "100"],
+        6749654297099800576,
+        15814084695765819073,
+        6147396234309553512,
+    ),
+    (
+        "endgame-kbbk-engine",
+        &["--episodes", "50"],
+        2246505792881018220,
+        10768079412019704386,
+        6313256484951614025,
+    ),
+    (
+        "selfplay-batched",
+        &["--episodes", "4", "--envs", "4", "--backend", "flex"],
+        8453549366836126730,
+        18229261980137734927,
+        7622656508239634374,
     ),
 ];
 

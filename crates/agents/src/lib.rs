@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! Learning algorithms of burnmate, generic over the Burn device: the backend is a
 //! runtime [`burn::tensor::Device`], chosen once by the caller.
 //!

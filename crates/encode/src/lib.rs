@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! State encoders: each writes one state into a `&mut [f32]` row, so a batch of
 //! states is one buffer and one tensor upload. Knows nothing of Burn.
 

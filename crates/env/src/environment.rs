@@ -31,6 +31,47 @@ pub struct Step<S, O> {
 }
 
 /// A single-agent game as a learner sees it; an opponent, if any, moves inside `step`.
+///
+/// ```
+/// use burnmate_env::environment::{Environment, Outcome, Step};
+/// use rand::Rng;
+///
+/// /// Walk right along a line of 5 cells; reaching the end pays 1.
+/// struct Line;
+///
+/// #[derive(Clone, Copy, Debug, PartialEq)]
+/// enum End { Running, Home }
+///
+/// impl Outcome for End {
+///     fn is_terminal(self) -> bool { self == End::Home }
+///     fn name(self) -> &'static str { if self == End::Home { "home" } else { "running" } }
+/// }
+///
+/// impl Environment for Line {
+///     type State = u8;
+///     type Outcome = End;
+///     fn actions(&self) -> usize { 2 } // 0 left, 1 right
+///     fn reset(&self, _: &mut (impl Rng + ?Sized)) -> u8 { 0 }
+///     fn step(&self, cell: &u8, action: usize, _: &mut (impl Rng + ?Sized)) -> Step<u8, End> {
+///         let cell = if action == 1 { cell + 1 } else { cell.saturating_sub(1) };
+///         let home = cell == 4;
+///         Step { state: cell, reward: f32::from(u8::from(home)), outcome: if home { End::Home } else { End::Running } }
+///     }
+///     fn legal_mask(&self, _: &u8, mask: &mut [bool]) { mask.fill(true); }
+/// }
+///
+/// use rand::SeedableRng;
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+/// let mut cell = Line.reset(&mut rng);
+/// let mut steps = 0;
+/// loop {
+///     let step = Line.step(&cell, 1, &mut rng);
+///     steps += 1;
+///     if step.outcome.is_terminal() { assert_eq!(step.reward, 1.0); break; }
+///     cell = step.state;
+/// }
+/// assert_eq!(steps, 4);
+/// ```
 pub trait Environment {
     /// A state the learner acts in.
     type State: Clone;

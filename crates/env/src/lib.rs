@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! Rules and environments of burnmate's games.
 //!
 //! This crate knows nothing of Burn or tensors: each game exposes positions, a fixed

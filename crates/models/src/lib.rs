@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! Burn modules used by burnmate's agents. They know nothing of chess: inputs are
 //! feature rows, outputs are one value per action.
 

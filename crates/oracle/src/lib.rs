@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! Ground truth for burnmate: exact solutions the learners are measured against.
 
 pub mod knight;
