@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 use burnmate::backend::BackendChoice;
-use burnmate::config::{Experiment, load_config};
+use burnmate::config::{Experiment, load_config, load_config_with};
 use burnmate::run::Overrides;
 use burnmate::{compare, endgame, knight, queen4x4, selfplay, solve, throughput};
 
@@ -39,6 +39,10 @@ pub struct RunOverrides {
     /// selfplay: continue from this run's checkpoint (into a new run directory).
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Sets any config key, e.g. `--set lr=0.001 --set epsilon.min=0.2` (repeatable;
+    /// unknown keys are errors).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
 }
 
 impl From<RunOverrides> for Overrides {
@@ -188,32 +192,36 @@ enum StudyCommand {
 /// Runs one parsed command.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Train { config, overrides } => match (load_config(&config)?, overrides.into()) {
-            (Experiment::Selfplay(study), overrides) => {
-                selfplay::train::train_command(&config, study, &overrides)
+        Command::Train { config, overrides } => {
+            match (load_config_with(&config, &overrides.set)?, overrides.into()) {
+                (Experiment::Selfplay(study), overrides) => {
+                    selfplay::train::train_command(&config, study, &overrides)
+                }
+                (Experiment::Knight(study), overrides) if overrides.resume.is_none() => {
+                    knight::train::train_command(&config, study, &overrides)
+                }
+                (_, overrides) if overrides.envs.is_some() || overrides.resume.is_some() => {
+                    anyhow::bail!(
+                        "--envs applies to knight and selfplay configs, --resume to selfplay"
+                    )
+                }
+                (Experiment::Queen4x4(study), overrides) => {
+                    queen4x4::train::train_command(&config, study, &overrides)
+                }
+                (Experiment::Knight(study), overrides) => {
+                    knight::train::train_command(&config, study, &overrides)
+                }
+                (Experiment::Endgame(study), overrides) => {
+                    endgame::train::train_command(&config, study, &overrides)
+                }
             }
-            (Experiment::Knight(study), overrides) if overrides.resume.is_none() => {
-                knight::train::train_command(&config, study, &overrides)
-            }
-            (_, overrides) if overrides.envs.is_some() || overrides.resume.is_some() => {
-                anyhow::bail!("--envs applies to knight and selfplay configs, --resume to selfplay")
-            }
-            (Experiment::Queen4x4(study), overrides) => {
-                queen4x4::train::train_command(&config, study, &overrides)
-            }
-            (Experiment::Knight(study), overrides) => {
-                knight::train::train_command(&config, study, &overrides)
-            }
-            (Experiment::Endgame(study), overrides) => {
-                endgame::train::train_command(&config, study, &overrides)
-            }
-        },
+        }
         Command::Grid {
             config,
             beta,
             gamma,
             overrides,
-        } => match load_config(&config)? {
+        } => match load_config_with(&config, &overrides.set)? {
             Experiment::Queen4x4(study) => {
                 queen4x4::grid::grid_command(&config, study, beta, gamma, &overrides.into())
             }

@@ -27,17 +27,74 @@ pub enum Experiment {
 
 /// Reads and validates a config file.
 pub fn load_config(path: &Path) -> Result<Experiment> {
+    load_config_with(path, &[])
+}
+
+/// Reads a config file, applies `KEY=VALUE` settings on top (dotted keys reach into
+/// tables, e.g. `epsilon.min=0.2`; a value that is not TOML is taken as a string),
+/// and validates the result.
+pub fn load_config_with(path: &Path, settings: &[String]) -> Result<Experiment> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read config {}", path.display()))?;
-    parse_config(&text).with_context(|| format!("config {}", path.display()))
+    let mut table: toml::Table = toml::from_str(&text)
+        .map_err(first_line)
+        .with_context(|| format!("config {}", path.display()))?;
+    for setting in settings {
+        apply_setting(&mut table, setting)?;
+    }
+    parse_table(table).with_context(|| match settings {
+        [] => format!("config {}", path.display()),
+        _ => format!(
+            "config {} with --set {}",
+            path.display(),
+            settings.join(" ")
+        ),
+    })
+}
+
+/// toml's message spans several lines with a source excerpt; keep its first.
+fn first_line(e: toml::de::Error) -> anyhow::Error {
+    anyhow::anyhow!("{}", e.message().lines().next().unwrap_or("invalid TOML"))
+}
+
+/// Sets one `KEY=VALUE` in `table`.
+fn apply_setting(table: &mut toml::Table, setting: &str) -> Result<()> {
+    let (key, value) = setting
+        .split_once('=')
+        .with_context(|| format!("--set expects KEY=VALUE, not '{setting}'"))?;
+    let key = key.trim();
+    anyhow::ensure!(
+        key != "study",
+        "--set cannot change the study; use another config"
+    );
+    let value = match toml::from_str::<toml::Table>(&format!("v = {value}")) {
+        Ok(mut parsed) => parsed.remove("v").expect("just parsed"),
+        Err(_) => toml::Value::String(value.to_string()),
+    };
+    let mut path: Vec<&str> = key.split('.').collect();
+    let last = path
+        .pop()
+        .filter(|k| !k.is_empty())
+        .with_context(|| format!("--set {setting}: empty key"))?;
+    let mut node = table;
+    for part in path {
+        node = node
+            .entry(part)
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+            .as_table_mut()
+            .with_context(|| format!("--set {setting}: '{part}' is not a table"))?;
+    }
+    node.insert(last.to_string(), value);
+    Ok(())
 }
 
 /// Parses config text; errors name the offending key or value.
 pub fn parse_config(text: &str) -> Result<Experiment> {
-    let experiment: Experiment = toml::from_str(text).map_err(|e| {
-        // toml's message spans several lines with a source excerpt; keep its first.
-        anyhow::anyhow!("{}", e.message().lines().next().unwrap_or("invalid TOML"))
-    })?;
+    parse_table(toml::from_str(text).map_err(first_line)?)
+}
+
+fn parse_table(table: toml::Table) -> Result<Experiment> {
+    let experiment: Experiment = toml::Value::Table(table).try_into().map_err(first_line)?;
     match &experiment {
         Experiment::Queen4x4(c) => c.validate()?,
         Experiment::Knight(c) => c.validate()?,

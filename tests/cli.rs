@@ -110,6 +110,48 @@ fn unknown_config_keys_are_named_in_a_one_line_error() {
 }
 
 #[test]
+fn set_overrides_any_config_key_and_names_unknown_ones() {
+    let tmp = TempDir::new();
+    let run = tmp.path().join("run");
+    let sets = [
+        "--set",
+        "lr=0.0005",
+        "--set",
+        "epsilon.min=0.2",
+        "--set",
+        "backend=flex",
+    ];
+    let mut args = vec!["--episodes", "5"];
+    args.extend_from_slice(&sets);
+    let out = train(&run, "configs/knight-dqn.toml", &args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let resolved = fs::read_to_string(run.join("config.toml")).unwrap();
+    assert!(
+        resolved.contains("lr = 0.0005") && resolved.contains("min = 0.2"),
+        "{resolved}"
+    );
+    let unknown = train(
+        &tmp.path().join("a"),
+        "configs/knight-dqn.toml",
+        &["--set", "nosuch=1"],
+    );
+    assert_one_line_error(&unknown, "nosuch");
+    let malformed = train(
+        &tmp.path().join("b"),
+        "configs/knight-dqn.toml",
+        &["--set", "lr"],
+    );
+    assert_one_line_error(&malformed, "KEY=VALUE");
+    let wrong_type = train(
+        &tmp.path().join("c"),
+        "configs/knight-dqn.toml",
+        &["--set", "lr=abc"],
+    );
+    assert_one_line_error(&wrong_type, "--set lr=abc");
+    assert!(!tmp.path().join("a").exists() && !tmp.path().join("c").exists());
+}
+
+#[test]
 fn malformed_values_and_missing_files_are_one_line_errors() {
     let tmp = TempDir::new();
     let path = tmp.path().join("bad.toml");
