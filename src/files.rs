@@ -53,6 +53,13 @@ impl StreamedFile {
     }
 }
 
+/// The stem of a config path, used to name run directories.
+pub fn config_stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "run".into())
+}
+
 /// Creates a fresh run directory: `out` if given (it must not exist, or be empty),
 /// else `runs/<stem>-<UTC time>` with a numeric suffix if that exists already.
 /// Older runs are never overwritten.

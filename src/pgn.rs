@@ -8,6 +8,11 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen};
 
 use crate::files::write_atomic;
 
+/// The FEN of a position (what an engine and a PGN `FEN` tag take).
+pub fn fen_of(position: &Chess) -> String {
+    Fen::from_position(position, EnPassantMode::Legal).to_string()
+}
+
 /// The PGN text of `moves` played from `start`, with the seven-tag roster filled
 /// from `tags` (name, value) and a `FEN` tag when the start is not the initial position.
 pub fn game_pgn(tags: &[(&str, &str)], start: &Chess, moves: &[Move], result: &str) -> String {

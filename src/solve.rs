@@ -10,12 +10,11 @@ use burnmate_env::endgame::{parse_start, random_start};
 use burnmate_oracle::tablebase::{Endgame, Side, Tablebase, Verdict};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shakmaty::fen::Fen;
 use shakmaty::san::San;
-use shakmaty::{Chess, EnPassantMode};
 
 use crate::checkpoint::fnv1a;
 use crate::files::write_atomic;
+use crate::pgn::fen_of;
 
 const MAGIC: &[u8; 8] = b"BMTB\x01\0\0\0";
 
@@ -95,10 +94,6 @@ fn describe(v: Verdict) -> String {
         Verdict::Draw => "draw".into(),
         Verdict::Illegal => "illegal".into(),
     }
-}
-
-fn fen_of(position: &Chess) -> String {
-    Fen::from_position(position, EnPassantMode::Legal).to_string()
 }
 
 /// `burnmate solve NAME [--fen FEN] [--starts N --seed S]`.

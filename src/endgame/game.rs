@@ -10,9 +10,10 @@ use burnmate_oracle::tablebase::{Tablebase, Verdict};
 use burnmate_oracle::uci::{Score, UciEngine};
 use rand::{Rng, RngExt};
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen};
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::endgame::config::{EndgameConfig, EndingReply, Evaluator, Opponent, RewardKind};
+use crate::pgn::fen_of;
 
 /// What a match needs besides the table.
 pub struct Arena<'a> {
@@ -45,11 +46,6 @@ pub fn mate_in(tablebase: &Tablebase, position: &Chess) -> Option<u32> {
         Some(Verdict::MateInPlies(n)) => Some(n.div_ceil(2)),
         _ => None,
     }
-}
-
-/// The FEN of a position (the engine's input).
-pub fn fen_of(position: &Chess) -> String {
-    Fen::from_position(position, EnPassantMode::Legal).to_string()
 }
 
 impl<'a> Arena<'a> {
@@ -224,6 +220,7 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
     use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
 
     /// Every white move in every position after one white move and one black reply
     /// from `start` is worth -1, so a bootstrapped future term is -1.

@@ -10,10 +10,11 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Position};
 
-use crate::endgame::game::{Arena, fen_of, mate_in};
+use crate::endgame::game::{Arena, mate_in};
 use crate::endgame::starts::start_position;
 use crate::endgame::table_file::load_run;
 use crate::endgame::train::reward_name;
+use crate::pgn::fen_of;
 use crate::pgn::{game_pgn, write_pgn};
 use crate::solve::load_or_build;
 

@@ -14,13 +14,13 @@ use shakmaty::Chess;
 
 use crate::config::Experiment;
 use crate::endgame::config::{EndgameConfig, Exploration, RewardKind};
-use crate::endgame::game::{Arena, MatchResult, fen_of, mate_in};
+use crate::endgame::game::{Arena, MatchResult, mate_in};
 use crate::endgame::starts::start_position;
 use crate::endgame::table_file::{load_run, save_table};
-use crate::files::create_run_dir;
+use crate::files::{config_stem, create_run_dir};
 use crate::metrics::{EpisodeRow, TrainingStats};
+use crate::pgn::fen_of;
 use crate::progress::{Progress, episode_bar};
-use crate::queen4x4::train::config_stem;
 use crate::run::{Overrides, Run};
 use crate::solve::load_or_build;
 

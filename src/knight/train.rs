@@ -14,7 +14,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::Experiment;
-use crate::files::create_run_dir;
+use crate::files::{config_stem, create_run_dir};
 use crate::knight::config::KnightConfig;
 use crate::knight::eval::{evaluate, print_table};
 use crate::knight::model_file::{self, Learner};
@@ -22,7 +22,6 @@ use crate::knight::summary::{KnightSummary, reported};
 use crate::knight::vector::train_vectorised;
 use crate::metrics::EpisodeRow;
 use crate::progress::{Progress, episode_bar};
-use crate::queen4x4::train::config_stem;
 use crate::run::{Overrides, Run};
 
 /// Seed offset of the evaluation games.

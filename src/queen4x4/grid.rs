@@ -6,12 +6,12 @@ use std::sync::Mutex;
 
 use anyhow::{Result, ensure};
 
-use crate::files::{create_run_dir, write_atomic};
+use crate::files::{config_stem, create_run_dir, write_atomic};
 use crate::plot::{Series, line_chart};
 use crate::progress::episode_bar;
 use crate::queen4x4::config::Queen4x4Config;
 use crate::queen4x4::summary::Summary;
-use crate::queen4x4::train::{config_stem, grid_cell_dir, train_run};
+use crate::queen4x4::train::{grid_cell_dir, train_run};
 use crate::run::Overrides;
 
 /// `burnmate grid CONFIG [--beta ..] [--gamma ..]`.

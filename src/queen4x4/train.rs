@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::Experiment;
-use crate::files::create_run_dir;
+use crate::files::{config_stem, create_run_dir};
 use crate::metrics::EpisodeRow;
 use crate::progress::{Progress, episode_bar};
 use crate::queen4x4::config::Queen4x4Config;
@@ -25,13 +25,6 @@ use crate::run::{Overrides, Run};
 const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
 /// How often the progress bar's metrics are refreshed.
 const PROGRESS_EVERY: u64 = 1000;
-
-/// The stem of a config path, used to name run directories.
-pub fn config_stem(path: &Path) -> String {
-    path.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "run".into())
-}
 
 /// `burnmate train CONFIG`.
 pub fn train_command(path: &Path, config: Queen4x4Config, overrides: &Overrides) -> Result<()> {

@@ -6,7 +6,7 @@ use burnmate_oracle::uci::UciEngine;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move};
 
-use crate::endgame::game::fen_of;
+use crate::pgn::fen_of;
 use crate::selfplay::config::SelfplayConfig;
 
 /// A running, weakened Stockfish that answers with an index into the legal moves.

@@ -14,12 +14,11 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color};
 
 use crate::config::Experiment;
-use crate::files::{StreamedFile, create_run_dir, write_atomic};
+use crate::files::{StreamedFile, config_stem, create_run_dir, write_atomic};
 use crate::metrics::{EpisodeRow, TrainingStats};
 use crate::pgn::game_pgn;
 use crate::plot::{Series, line_chart};
 use crate::progress::{Progress, episode_bar};
-use crate::queen4x4::train::config_stem;
 use crate::run::{Overrides, Run};
 use crate::selfplay::config::SelfplayConfig;
 use crate::selfplay::model_file::{self, SelfplayState};
