@@ -38,7 +38,7 @@ fn summary_without_timings(dir: &std::path::Path) -> String {
 
 /// (config, extra arguments, FNV-1a of metrics.csv, of the checkpoint file, of the
 /// summary without timings)
-const GOLDENS: [(&str, &[&str], u64, u64, u64); 12] = [
+const GOLDENS: [(&str, &[&str], u64, u64, u64); 13] = [
     (
         "queen4x4-sarsa",
         &["--episodes", "500"],
@@ -66,6 +66,13 @@ const GOLDENS: [(&str, &[&str], u64, u64, u64); 12] = [
         2182593103683368873,
         6572866483451027441,
         15373485307520279,
+    ),
+    (
+        "knight-dqn",
+        &["--episodes", "150", "--envs", "4"],
+        13110526518804989381,
+        15931312017172220171,
+        17661502417211357361,
     ),
     (
         "knight-actor-critic",
@@ -129,8 +136,8 @@ const GOLDENS: [(&str, &[&str], u64, u64, u64); 12] = [
 fn every_study_writes_its_pinned_files_for_a_fixed_seed() {
     let tmp = TempDir::new();
     let mut wrong = Vec::new();
-    for (config, extra, metrics, checkpoint, summary) in GOLDENS {
-        let dir = tmp.path().join(config);
+    for (i, (config, extra, metrics, checkpoint, summary)) in GOLDENS.into_iter().enumerate() {
+        let dir = tmp.path().join(format!("{i}-{config}"));
         let mut args = vec!["--seed", "7"];
         args.extend_from_slice(extra);
         let out = train(&dir, &format!("configs/{config}.toml"), &args);
