@@ -23,6 +23,7 @@ pub mod replay;
 pub mod schedule;
 pub mod selfplay;
 pub mod transition;
+pub mod vector;
 
 #[cfg(test)]
 mod neural_tests;

@@ -251,3 +251,48 @@ fn dqn_plays_and_learns_queen4x4_through_the_environment_seam() {
     assert!(steps > 16, "more steps than a minibatch, so it updated");
     assert_ne!(dqn.weights(), layers, "the Q-network learned");
 }
+
+#[test]
+fn vectorised_dqn_finishes_every_episode_once_in_order_with_its_own_tally() {
+    use crate::vector::Vectorised;
+    use burnmate_encode::queen4x4::Queen4x4Encoding;
+    use burnmate_env::environment::{Encoder, Environment, Outcome as _};
+    use burnmate_env::queen4x4::Queen4x4Game;
+
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+    let sizes = vec![Queen4x4Encoding.width(), 32, Queen4x4Game.actions()];
+    let layers = crate::init::uniform_layers(&sizes, &mut rng);
+    let config = DqnConfig {
+        sizes,
+        lr: 1e-3,
+        gamma: 0.85,
+        replay_capacity: 500,
+        batch_size: 8,
+        target: TargetNetwork::Periodic,
+        target_sync_steps: 50,
+    };
+    let mut dqn = Dqn::new(config, Device::flex().autodiff(), &layers).unwrap();
+    let vectorised = Vectorised {
+        env: &Queen4x4Game,
+        encoder: &Queen4x4Encoding,
+        envs: 3,
+        episodes: 7,
+    };
+    let mut seen = Vec::new();
+    vectorised
+        .train(
+            &mut dqn,
+            |_| 1.0,
+            &mut rng,
+            |steps: &mut u32, _, _, _| *steps += 1,
+            |n, episode, steps, _| {
+                assert!(episode.outcome.is_terminal());
+                assert_eq!(steps, episode.steps, "each copy keeps its own tally");
+                seen.push(n);
+                Ok::<(), ()>(())
+            },
+        )
+        .unwrap();
+    assert_eq!(seen, (0..7).collect::<Vec<u64>>());
+    assert_ne!(dqn.weights(), layers, "it updated");
+}
