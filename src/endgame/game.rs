@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use anyhow::{Context, Result};
 use burnmate_agents::endgame::{LeastBestQ, engine_value, heuristic_value, win_reward};
 use burnmate_env::endgame::{Endgame, Match, MatchEnd, black_king_region};
+use burnmate_env::endgame_game::Defender;
 use burnmate_oracle::tablebase::{Tablebase, Verdict};
 use burnmate_oracle::uci::{Score, UciEngine};
 use rand::{Rng, RngExt};
@@ -120,16 +121,7 @@ impl<'a> Arena<'a> {
                 let moves = position.legal_moves();
                 moves[rng.random_range(0..moves.len())]
             }
-            Opponent::Perfect => {
-                let ranked = self.tablebase.move_verdicts(position);
-                let best = ranked[0].1;
-                let ties: Vec<&Move> = ranked
-                    .iter()
-                    .filter(|(_, v)| *v == best)
-                    .map(|(m, _)| m)
-                    .collect();
-                *ties[rng.random_range(0..ties.len())]
-            }
+            Opponent::Perfect => self.tablebase.reply(position, rng),
         })
     }
 

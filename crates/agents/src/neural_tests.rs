@@ -296,3 +296,55 @@ fn vectorised_dqn_finishes_every_episode_once_in_order_with_its_own_tally() {
     assert_eq!(seen, (0..7).collect::<Vec<u64>>());
     assert_ne!(dqn.weights(), layers, "it updated");
 }
+
+#[test]
+fn dqn_plays_an_8x8_endgame_through_the_environment_seam() {
+    use crate::episode::{Mode, Play, play_episode};
+    use burnmate_encode::endgame::EndgameEncoding;
+    use burnmate_env::endgame::Endgame;
+    use burnmate_env::endgame_game::{EndgameGame, RandomDefender, move_of};
+    use burnmate_env::environment::{Encoder, Environment};
+
+    let game = EndgameGame {
+        endgame: Endgame::Krk,
+        defender: RandomDefender,
+        max_moves: 15,
+        starts: Vec::new(),
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let sizes = vec![EndgameEncoding.width(), 64, game.actions()];
+    let layers = crate::init::uniform_layers(&sizes, &mut rng);
+    let config = DqnConfig {
+        sizes,
+        lr: 1e-3,
+        gamma: 0.99,
+        replay_capacity: 500,
+        batch_size: 8,
+        target: TargetNetwork::Periodic,
+        target_sync_steps: 50,
+    };
+    let mut dqn = Dqn::new(config, Device::flex().autodiff(), &layers).unwrap();
+    let play = Play {
+        mode: Mode::Train { epsilon: 0.3 },
+        max_steps: 15,
+    };
+    for _ in 0..3 {
+        let start = game.reset(&mut rng);
+        let episode = play_episode(
+            &game,
+            &EndgameEncoding,
+            &mut dqn,
+            start,
+            play,
+            &mut rng,
+            |state, action, _| {
+                assert!(
+                    move_of(state.position(), action).is_some(),
+                    "action {action} is a legal move"
+                );
+            },
+        );
+        assert!(episode.steps <= 15);
+    }
+    assert_ne!(dqn.weights(), layers, "it learned");
+}

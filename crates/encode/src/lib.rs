@@ -2,6 +2,7 @@
 //! State encoders: each writes one state into a `&mut [f32]` row, so a batch of
 //! states is one buffer and one tensor upload. Knows nothing of Burn.
 
+pub mod endgame;
 pub mod knight;
 pub mod queen4x4;
 pub mod selfplay;

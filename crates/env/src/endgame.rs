@@ -134,7 +134,7 @@ pub fn has_material(endgame: Endgame, board: &Board) -> bool {
 /// distinct square, no two pieces on adjacent squares, a legal position with white to
 /// move (black not in check); KBBK's bishops on opposite colours (same-coloured
 /// bishops cannot mate).
-pub fn random_start(endgame: Endgame, rng: &mut impl Rng) -> Chess {
+pub fn random_start(endgame: Endgame, rng: &mut (impl Rng + ?Sized)) -> Chess {
     loop {
         let count = 2 + endgame.pieces().len();
         let squares: Vec<Square> = (0..count)
@@ -273,6 +273,7 @@ impl MatchEnd {
 
 /// One match from a start position: the position, its history for repetitions,
 /// and the count of white moves.
+#[derive(Clone, Debug)]
 pub struct Match {
     endgame: Endgame,
     position: Chess,

@@ -6,6 +6,7 @@
 //! explicit random number generator.
 
 pub mod endgame;
+pub mod endgame_game;
 pub mod environment;
 pub mod knight;
 pub mod queen4x4;

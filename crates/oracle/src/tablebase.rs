@@ -14,6 +14,8 @@ use shakmaty::attacks::{attacks, king_attacks};
 use shakmaty::{Bitboard, Chess, Color, File, Move, Piece, Position, Rank, Role, Square};
 
 use burnmate_env::endgame::has_material;
+use burnmate_env::endgame_game::Defender;
+use rand::{Rng, RngExt};
 
 pub use burnmate_env::endgame::Endgame;
 
@@ -396,6 +398,21 @@ impl Placement {
 /// A square from file and rank indices 0..8.
 pub fn square(file: u32, rank: u32) -> Square {
     Square::from_coords(File::new(file), Rank::new(rank))
+}
+
+/// The perfect defender: a reply to a drawn position if there is one, else the one
+/// that delays mate longest; ties broken at random.
+impl Defender for Tablebase {
+    fn reply<R: Rng + ?Sized>(&self, position: &Chess, rng: &mut R) -> Move {
+        let ranked = self.move_verdicts(position);
+        let best = ranked[0].1;
+        let ties: Vec<Move> = ranked
+            .iter()
+            .filter(|(_, v)| *v == best)
+            .map(|(m, _)| *m)
+            .collect();
+        ties[rng.random_range(0..ties.len())]
+    }
 }
 
 #[cfg(test)]
