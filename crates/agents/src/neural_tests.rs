@@ -199,6 +199,30 @@ fn the_critic_gradient_variants_move_the_weights_apart() {
     }
 }
 
+/// A small DQN (`width` -> `hidden` -> `actions`), weights drawn from `rng`: the
+/// agent and its initial layers.
+fn small_dqn(
+    width: usize,
+    hidden: usize,
+    actions: usize,
+    batch_size: usize,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> (Dqn, Vec<LayerWeights>) {
+    let sizes = vec![width, hidden, actions];
+    let layers = crate::init::uniform_layers(&sizes, rng);
+    let config = DqnConfig {
+        sizes,
+        lr: 1e-3,
+        gamma: 0.9,
+        replay_capacity: 500,
+        batch_size,
+        target: TargetNetwork::Periodic,
+        target_sync_steps: 50,
+    };
+    let dqn = Dqn::new(config, Device::flex().autodiff(), &layers).unwrap();
+    (dqn, layers)
+}
+
 #[test]
 fn dqn_plays_and_learns_queen4x4_through_the_environment_seam() {
     use crate::episode::{Mode, Play, play_episode};
@@ -208,18 +232,7 @@ fn dqn_plays_and_learns_queen4x4_through_the_environment_seam() {
 
     let (game, encoder) = (Queen4x4Game, Queen4x4Encoding);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
-    let sizes = vec![encoder.width(), 64, game.actions()];
-    let layers = crate::init::uniform_layers(&sizes, &mut rng);
-    let config = DqnConfig {
-        sizes,
-        lr: 1e-3,
-        gamma: 0.85,
-        replay_capacity: 1000,
-        batch_size: 16,
-        target: TargetNetwork::Periodic,
-        target_sync_steps: 100,
-    };
-    let mut dqn = Dqn::new(config, Device::flex().autodiff(), &layers).unwrap();
+    let (mut dqn, layers) = small_dqn(encoder.width(), 64, game.actions(), 16, &mut rng);
     let play = Play {
         mode: Mode::Train { epsilon: 0.5 },
         max_steps: 40,
@@ -260,18 +273,13 @@ fn vectorised_dqn_finishes_every_episode_once_in_order_with_its_own_tally() {
     use burnmate_env::queen4x4::Queen4x4Game;
 
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
-    let sizes = vec![Queen4x4Encoding.width(), 32, Queen4x4Game.actions()];
-    let layers = crate::init::uniform_layers(&sizes, &mut rng);
-    let config = DqnConfig {
-        sizes,
-        lr: 1e-3,
-        gamma: 0.85,
-        replay_capacity: 500,
-        batch_size: 8,
-        target: TargetNetwork::Periodic,
-        target_sync_steps: 50,
-    };
-    let mut dqn = Dqn::new(config, Device::flex().autodiff(), &layers).unwrap();
+    let (mut dqn, layers) = small_dqn(
+        Queen4x4Encoding.width(),
+        32,
+        Queen4x4Game.actions(),
+        8,
+        &mut rng,
+    );
     let vectorised = Vectorised {
         env: &Queen4x4Game,
         encoder: &Queen4x4Encoding,
@@ -312,18 +320,7 @@ fn dqn_plays_an_8x8_endgame_through_the_environment_seam() {
         starts: Vec::new(),
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-    let sizes = vec![EndgameEncoding.width(), 64, game.actions()];
-    let layers = crate::init::uniform_layers(&sizes, &mut rng);
-    let config = DqnConfig {
-        sizes,
-        lr: 1e-3,
-        gamma: 0.99,
-        replay_capacity: 500,
-        batch_size: 8,
-        target: TargetNetwork::Periodic,
-        target_sync_steps: 50,
-    };
-    let mut dqn = Dqn::new(config, Device::flex().autodiff(), &layers).unwrap();
+    let (mut dqn, layers) = small_dqn(EndgameEncoding.width(), 64, game.actions(), 8, &mut rng);
     let play = Play {
         mode: Mode::Train { epsilon: 0.3 },
         max_steps: 15,
