@@ -98,8 +98,8 @@ pub fn train_run(
             EpisodeRow {
                 episode: n,
                 reward: episode.reward,
-                moves: episode.moves,
-                outcome: if episode.moves == cap && !episode.outcome.is_terminal() {
+                moves: episode.steps,
+                outcome: if episode.steps == cap && !episode.outcome.is_terminal() {
                     "capped"
                 } else {
                     episode.outcome.name()

@@ -1,5 +1,6 @@
 //! Luo's TD agents for the queen4x4 study: SARSA, Q-learning and the "impatient"
-//! SARSA, each with one of two update rules.
+//! SARSA, each with one of two update rules, on any `Environment` with an `Encoder`
+//! (`LuoAgent::train_episode_in`; `train_episode` plays the study's game).
 //!
 //! Both rules are one plain SGD step (learning rate `eta`) on the chosen action's
 //! output only, written as tensor operations on a non-autodiff device. Autodiff and
@@ -24,7 +25,6 @@ mod update;
 
 pub use agent::{AgentError, LuoAgent};
 pub use config::{Algorithm, LuoConfig, UpdateRule};
-pub use episode::Episode;
 
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,4 @@
-//! The network, its forward passes on positions, and the manual update.
+//! The network, its forward passes on encoded rows, and the manual update.
 
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::queen4x4::{FEATURES, encode};
@@ -16,8 +16,12 @@ use crate::init::scaled_normal;
 #[derive(Debug, Error)]
 pub enum AgentError {
     /// Loaded weights do not match the configured network shape.
-    #[error("checkpoint weights do not fit a 58-{hidden}-32 network: {reason}")]
+    #[error("checkpoint weights do not fit a {width}-{hidden}-{actions} network: {reason}")]
     Weights {
+        /// Floats per encoded state.
+        width: usize,
+        /// Action count.
+        actions: usize,
         /// Configured hidden units.
         hidden: usize,
         /// Which tensor mismatched.
@@ -25,20 +29,22 @@ pub enum AgentError {
     },
 }
 
-/// One forward pass over a batch of positions.
+/// One forward pass over a batch of encoded states.
 pub(crate) struct Forward {
-    /// The encoded rows, `[batch, 58]`.
+    /// The encoded rows, `[batch, width]`.
     pub x: Tensor<2>,
     /// Hidden activations and outputs.
     pub parts: TwoLayerOutput,
-    /// Host copy of the outputs, row-major `[batch, 32]`.
+    /// Host copy of the outputs, row-major `[batch, actions]`.
     pub q: Vec<f32>,
+    /// Outputs per row.
+    actions: usize,
 }
 
 impl Forward {
     /// Outputs of row `row`.
     pub fn q_row(&self, row: usize) -> &[f32] {
-        &self.q[row * ACTIONS..(row + 1) * ACTIONS]
+        &self.q[row * self.actions..(row + 1) * self.actions]
     }
 
     /// Input and hidden activations of row `row`, each `[1, n]`.
@@ -47,52 +53,73 @@ impl Forward {
         if batch == 1 {
             return (self.x.clone(), self.parts.hidden.clone());
         }
+        let width = self.x.dims()[1];
         (
-            self.x.clone().slice([row..row + 1, 0..FEATURES]),
+            self.x.clone().slice([row..row + 1, 0..width]),
             self.parts.hidden.clone().slice([row..row + 1, 0..hidden]),
         )
     }
 }
 
-/// A queen4x4 TD agent: the 58-H-32 network on a Burn device and its update rule.
+/// A one-output TD agent (the queen4x4 study's): a width-H-actions network on a Burn
+/// device and its update rule. The study's shape is 58-200-32.
 pub struct LuoAgent {
     /// Always `Some` between calls; taken out only while an update rebuilds it.
     net: Option<TwoLayerMlp>,
     pub(crate) config: LuoConfig,
     device: Device,
-    rows: Vec<f32>,
+    width: usize,
+    actions: usize,
 }
 
 impl LuoAgent {
-    /// A fresh agent: weights `N(0,1) * sqrt(1/fan_in)` drawn from `rng`, biases 0.
+    /// A fresh agent for the queen4x4 study (58 features, 32 actions).
     pub fn new(config: LuoConfig, device: Device, rng: &mut impl Rng) -> LuoAgent {
+        LuoAgent::with_shape(config, FEATURES, ACTIONS, device, rng)
+    }
+
+    /// A fresh agent for `width` features and `actions` actions: weights
+    /// `N(0,1) * sqrt(1/fan_in)` drawn from `rng`, biases 0.
+    pub fn with_shape(
+        config: LuoConfig,
+        width: usize,
+        actions: usize,
+        device: Device,
+        rng: &mut impl Rng,
+    ) -> LuoAgent {
         let h = config.hidden;
         let weights = MlpWeights {
-            w1: scaled_normal(FEATURES * h, FEATURES, rng),
+            w1: scaled_normal(width * h, width, rng),
             b1: vec![0.0; h],
-            w2: scaled_normal(h * ACTIONS, h, rng),
-            b2: vec![0.0; ACTIONS],
+            w2: scaled_normal(h * actions, h, rng),
+            b2: vec![0.0; actions],
         };
         LuoAgent::from_weights(config, &weights, device).expect("weights built to shape")
     }
 
-    /// An agent with the given weights (e.g. from a checkpoint).
+    /// An agent with the given weights (e.g. from a checkpoint); the shape comes from
+    /// the weights and `config.hidden`.
     pub fn from_weights(
         config: LuoConfig,
         weights: &MlpWeights,
         device: Device,
     ) -> Result<LuoAgent, AgentError> {
-        let net = TwoLayerMlpConfig::new(FEATURES, config.hidden, ACTIONS, config.activation)
+        let hidden = config.hidden;
+        let (width, actions) = (weights.w1.len() / hidden.max(1), weights.b2.len());
+        let net = TwoLayerMlpConfig::new(width, hidden, actions, config.activation)
             .init_with(weights, &device)
             .map_err(|reason| AgentError::Weights {
-                hidden: config.hidden,
+                width,
+                actions,
+                hidden,
                 reason,
             })?;
         Ok(LuoAgent {
             net: Some(net),
             config,
             device,
-            rows: Vec::with_capacity(2 * FEATURES),
+            width,
+            actions,
         })
     }
 
@@ -106,9 +133,9 @@ impl LuoAgent {
         self.net().weights()
     }
 
-    /// The network's 32 outputs for `position` (white to move).
+    /// The network's 32 outputs for the queen4x4 `position` (white to move).
     pub fn q_values(&mut self, position: &Position) -> Vec<f32> {
-        self.forward(&[position]).q
+        self.forward(&queen4x4_row(position)).q
     }
 
     /// The legal action with the highest output (first on ties).
@@ -120,7 +147,7 @@ impl LuoAgent {
     /// One semi-gradient TD step of output `action` at `position` towards `target`
     /// (the step every semi-gradient episode makes after a move).
     pub fn update_towards(&mut self, position: &Position, action: usize, target: f32) {
-        let current = self.forward(&[position]);
+        let current = self.forward(&queen4x4_row(position));
         self.semi_gradient_update(&current, 0, action, target);
     }
 
@@ -128,14 +155,10 @@ impl LuoAgent {
         self.net.as_ref().expect("network present between updates")
     }
 
-    /// Encodes `positions` into one batch and runs the network once.
-    pub(crate) fn forward(&mut self, positions: &[&Position]) -> Forward {
-        self.rows.resize(positions.len() * FEATURES, 0.0);
-        for (row, position) in self.rows.chunks_exact_mut(FEATURES).zip(positions) {
-            encode(position, row);
-        }
+    /// Runs the network once on the encoded states in `rows` (`width` floats each).
+    pub(crate) fn forward(&mut self, rows: &[f32]) -> Forward {
         let x = Tensor::<2>::from_data(
-            TensorData::new(self.rows.clone(), [positions.len(), FEATURES]),
+            TensorData::new(rows.to_vec(), [rows.len() / self.width, self.width]),
             &self.device,
         );
         let parts = self.net().forward_parts(x.clone());
@@ -145,7 +168,12 @@ impl LuoAgent {
             .into_data()
             .try_into_vec::<f32>()
             .expect("f32 outputs");
-        Forward { x, parts, q }
+        Forward {
+            x,
+            parts,
+            q,
+            actions: self.actions,
+        }
     }
 
     /// One SGD step on output `action` (see [`step_chosen_output`]).
@@ -160,4 +188,11 @@ impl LuoAgent {
             self.config.eta,
         ));
     }
+}
+
+/// The queen4x4 encoding of `position`, one row.
+fn queen4x4_row(position: &Position) -> [f32; FEATURES] {
+    let mut row = [0.0; FEATURES];
+    encode(position, &mut row);
+    row
 }

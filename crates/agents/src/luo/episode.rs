@@ -1,74 +1,112 @@
 //! The training episodes, one function per (algorithm, rule) family, following the
-//! study's listings step by step.
+//! study's listings step by step, over any [`Environment`] (the study's is
+//! [`Queen4x4Game`]).
 
-use burnmate_env::environment::Outcome as _;
-use burnmate_env::queen4x4::{Action, Outcome, Position};
+use burnmate_encode::queen4x4::Queen4x4Encoding;
+use burnmate_env::environment::{Encoder, Environment, Outcome as _};
+use burnmate_env::queen4x4::{Outcome, Position, Queen4x4Game};
 use rand::Rng;
 
 use super::agent::{Forward, LuoAgent};
 use super::config::{Algorithm, UpdateRule};
 use super::update::StepSignal;
+use crate::agent::legal_actions;
+use crate::episode::Episode;
 use crate::exploration::{epsilon_greedy, greedy};
 
-/// What one training episode did.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Episode {
-    /// The study's logged reward: 1 for mate and 0 otherwise, or minus the number of
-    /// white moves for the impatient agent.
-    pub reward: f64,
-    /// White moves played.
-    pub moves: u32,
-    /// How the game ended; `Ongoing` if it hit the move cap.
-    pub outcome: Outcome,
+/// The game an episode runs on: the environment and its encoder.
+struct Game<'a, E, X> {
+    env: &'a E,
+    encoder: &'a X,
+}
+
+impl<E: Environment, X: Encoder<E::State>> Game<'_, E, X> {
+    /// The encoded rows of `states`, one after another.
+    fn rows(&self, states: &[&E::State]) -> Vec<f32> {
+        let width = self.encoder.width();
+        let mut rows = vec![0.0; states.len() * width];
+        for (row, state) in rows.chunks_exact_mut(width).zip(states) {
+            self.encoder.encode(state, row);
+        }
+        rows
+    }
+
+    /// The legal actions of `state`.
+    fn legal(&self, state: &E::State) -> Vec<usize> {
+        let mut mask = vec![false; self.env.actions()];
+        self.env.legal_mask(state, &mut mask);
+        legal_actions(&mask)
+    }
 }
 
 impl LuoAgent {
-    /// Plays one episode from `start` with epsilon-greedy exploration, learning after
-    /// every white move. `max_moves` caps the episode (`u32::MAX` for none, as in the
-    /// study); a capped episode ends without a terminal update.
+    /// Plays one queen4x4 episode from `start` (the study's game); see
+    /// [`LuoAgent::train_episode_in`].
     pub fn train_episode(
         &mut self,
         start: Position,
         epsilon: f64,
         max_moves: u32,
         rng: &mut impl Rng,
-    ) -> Episode {
-        let (outcome, moves) = match (self.config.algorithm, self.config.update) {
+    ) -> Episode<Outcome> {
+        self.train_episode_in(
+            &Queen4x4Game,
+            &Queen4x4Encoding,
+            start,
+            epsilon,
+            max_moves,
+            rng,
+        )
+    }
+
+    /// Plays one episode of `env` from `start` with epsilon-greedy exploration,
+    /// learning after every move. `max_moves` caps the episode (`u32::MAX` for none,
+    /// as in the study); a capped episode ends without a terminal update. The logged
+    /// reward is the sum of the game's rewards, or minus the number of moves for the
+    /// impatient agent.
+    pub fn train_episode_in<E: Environment, X: Encoder<E::State>>(
+        &mut self,
+        env: &E,
+        encoder: &X,
+        start: E::State,
+        epsilon: f64,
+        max_moves: u32,
+        rng: &mut impl Rng,
+    ) -> Episode<E::Outcome> {
+        let game = Game { env, encoder };
+        let (outcome, moves, total) = match (self.config.algorithm, self.config.update) {
             (Algorithm::QLearning, UpdateRule::Reference) => {
-                self.q_learning_reference(start, epsilon, max_moves, rng)
+                self.q_learning_reference(&game, start, epsilon, max_moves, rng)
             }
             (Algorithm::QLearning, UpdateRule::SemiGradient) => {
-                self.q_learning_semi_gradient(start, epsilon, max_moves, rng)
+                self.q_learning_semi_gradient(&game, start, epsilon, max_moves, rng)
             }
-            (_, UpdateRule::Reference) => self.sarsa_reference(start, epsilon, max_moves, rng),
+            (_, UpdateRule::Reference) => {
+                self.sarsa_reference(&game, start, epsilon, max_moves, rng)
+            }
             (_, UpdateRule::SemiGradient) => {
-                self.sarsa_semi_gradient(start, epsilon, max_moves, rng)
+                self.sarsa_semi_gradient(&game, start, epsilon, max_moves, rng)
             }
         };
         let reward = match self.config.algorithm {
             Algorithm::Impatient => -f64::from(moves),
-            _ => f64::from(u8::from(outcome == Outcome::Checkmate)),
+            _ => total,
         };
         Episode {
             reward,
-            moves,
+            steps: moves,
             outcome,
         }
     }
 
-    /// Reward of a move: at the end the terminal target (1 for mate, else 0), before
-    /// it 0, or -1 for the impatient agent.
-    fn reward(&self, outcome: Outcome) -> f32 {
-        match (self.config.algorithm, outcome) {
-            (Algorithm::Impatient, Outcome::Ongoing) => -1.0,
-            (Algorithm::Impatient, _) => 0.0,
-            (_, Outcome::Checkmate) => 1.0,
-            _ => 0.0,
+    /// The learning reward of a move: the game's, or for the impatient agent -1 on
+    /// every move but the last (target 0 at the end).
+    fn reward(&self, game_reward: f32, terminal: bool) -> f32 {
+        match (self.config.algorithm, terminal) {
+            (Algorithm::Impatient, false) => -1.0,
+            (Algorithm::Impatient, true) => 0.0,
+            _ => game_reward,
         }
-    }
-
-    fn choose(q: &[f32], position: &Position, epsilon: f64, rng: &mut impl Rng) -> usize {
-        epsilon_greedy(q, &position.legal_action_list(), epsilon, rng)
     }
 
     /// The study's update signal: the output error is `delta` times the output
@@ -108,34 +146,39 @@ impl LuoAgent {
     }
 
     /// Listing 2 of the study (SARSA; also the impatient agent).
-    fn sarsa_reference(
+    fn sarsa_reference<E: Environment, X: Encoder<E::State>>(
         &mut self,
-        start: Position,
+        game: &Game<'_, E, X>,
+        start: E::State,
         epsilon: f64,
         max_moves: u32,
         rng: &mut impl Rng,
-    ) -> (Outcome, u32) {
+    ) -> (E::Outcome, u32, f64) {
         let mut state = start;
-        let mut last = self.forward(&[&state]);
-        let mut action = Self::choose(last.q_row(0), &state, epsilon, rng);
+        let mut last = self.forward(&game.rows(&[&state]));
+        let mut action = epsilon_greedy(last.q_row(0), &game.legal(&state), epsilon, rng);
         let mut q = last.q_row(0)[action];
         let mut x = last.x.clone();
-        let mut moves = 1;
+        let (mut moves, mut total) = (1, 0.0);
         loop {
-            let (next, outcome) = state.step(Action::from_index(action), rng);
-            if outcome.is_terminal() {
-                let delta = self.reward(outcome) - q;
+            let step = game.env.step(&state, action, rng);
+            total += f64::from(step.reward);
+            let reward = self.reward(step.reward, step.outcome.is_terminal());
+            if step.outcome.is_terminal() {
+                let delta = reward - q;
                 let signal = self.reference_signal(delta, last.q_row(0)[action]);
                 self.apply(x, last.parts.hidden.clone(), action, signal);
-                return (outcome, moves);
+                return (step.outcome, moves, total);
             }
             if moves == max_moves {
-                return (Outcome::Ongoing, moves);
+                return (step.outcome, moves, total);
             }
-            last = self.forward(&[&next]);
-            let next_action = Self::choose(last.q_row(0), &next, epsilon, rng);
+            let next = step.state;
+            last = self.forward(&game.rows(&[&next]));
+            let next_action = epsilon_greedy(last.q_row(0), &game.legal(&next), epsilon, rng);
             let q_next = last.q_row(0)[next_action];
-            let delta = self.reward(outcome) + self.config.gamma * q_next - q;
+            // ALGO: delta = r + gamma Q(S', A') - Q(S, A), Q(S, A) as saved when A was chosen.
+            let delta = reward + self.config.gamma * q_next - q;
             let signal = self.reference_signal(delta, last.q_row(0)[action]);
             self.apply(x, last.parts.hidden.clone(), action, signal);
             (state, action, q, x) = (next, next_action, q_next, last.x.clone());
@@ -144,36 +187,41 @@ impl LuoAgent {
     }
 
     /// Listing 3 of the study (Q-learning).
-    fn q_learning_reference(
+    fn q_learning_reference<E: Environment, X: Encoder<E::State>>(
         &mut self,
-        start: Position,
+        game: &Game<'_, E, X>,
+        start: E::State,
         epsilon: f64,
         max_moves: u32,
         rng: &mut impl Rng,
-    ) -> (Outcome, u32) {
+    ) -> (E::Outcome, u32, f64) {
         let mut state = start;
-        let mut moves = 1;
+        let (mut moves, mut total) = (1, 0.0);
         loop {
-            let current = self.forward(&[&state]);
-            let action = Self::choose(current.q_row(0), &state, epsilon, rng);
+            let current = self.forward(&game.rows(&[&state]));
+            let action = epsilon_greedy(current.q_row(0), &game.legal(&state), epsilon, rng);
             let q = current.q_row(0)[action];
-            let (next, outcome) = state.step(Action::from_index(action), rng);
-            if outcome.is_terminal() {
-                let delta = self.reward(outcome) - q;
+            let step = game.env.step(&state, action, rng);
+            total += f64::from(step.reward);
+            let reward = self.reward(step.reward, step.outcome.is_terminal());
+            if step.outcome.is_terminal() {
+                let delta = reward - q;
                 let signal = self.reference_signal(delta, q);
                 self.apply(current.x, current.parts.hidden, action, signal);
-                return (outcome, moves);
+                return (step.outcome, moves, total);
             }
             if moves == max_moves {
-                return (Outcome::Ongoing, moves);
+                return (step.outcome, moves, total);
             }
-            let last = self.forward(&[&next]);
+            let next = step.state;
+            let last = self.forward(&game.rows(&[&next]));
+            // ALGO: delta = r + gamma max over all outputs of Q(S', .) - Q(S, A).
             let q_max = last
                 .q_row(0)
                 .iter()
                 .copied()
                 .fold(f32::NEG_INFINITY, f32::max);
-            let delta = self.reward(outcome) + self.config.gamma * q_max - q;
+            let delta = reward + self.config.gamma * q_max - q;
             let signal = self.reference_signal(delta, last.q_row(0)[action]);
             self.apply(current.x, last.parts.hidden, action, signal);
             state = next;
@@ -183,30 +231,35 @@ impl LuoAgent {
 
     /// Semi-gradient SARSA: the next action is chosen and the current state is
     /// re-evaluated in one batched forward pass `[next, current]`.
-    fn sarsa_semi_gradient(
+    fn sarsa_semi_gradient<E: Environment, X: Encoder<E::State>>(
         &mut self,
-        start: Position,
+        game: &Game<'_, E, X>,
+        start: E::State,
         epsilon: f64,
         max_moves: u32,
         rng: &mut impl Rng,
-    ) -> (Outcome, u32) {
+    ) -> (E::Outcome, u32, f64) {
         let mut state = start;
-        let first = self.forward(&[&state]);
-        let mut action = Self::choose(first.q_row(0), &state, epsilon, rng);
-        let mut moves = 1;
+        let first = self.forward(&game.rows(&[&state]));
+        let mut action = epsilon_greedy(first.q_row(0), &game.legal(&state), epsilon, rng);
+        let (mut moves, mut total) = (1, 0.0);
         loop {
-            let (next, outcome) = state.step(Action::from_index(action), rng);
-            if outcome.is_terminal() {
-                let current = self.forward(&[&state]);
-                self.semi_gradient_update(&current, 0, action, self.reward(outcome));
-                return (outcome, moves);
+            let step = game.env.step(&state, action, rng);
+            total += f64::from(step.reward);
+            let reward = self.reward(step.reward, step.outcome.is_terminal());
+            if step.outcome.is_terminal() {
+                let current = self.forward(&game.rows(&[&state]));
+                self.semi_gradient_update(&current, 0, action, reward);
+                return (step.outcome, moves, total);
             }
             if moves == max_moves {
-                return (Outcome::Ongoing, moves);
+                return (step.outcome, moves, total);
             }
-            let both = self.forward(&[&next, &state]);
-            let next_action = Self::choose(both.q_row(0), &next, epsilon, rng);
-            let target = self.reward(outcome) + self.config.gamma * both.q_row(0)[next_action];
+            let next = step.state;
+            let both = self.forward(&game.rows(&[&next, &state]));
+            let next_action = epsilon_greedy(both.q_row(0), &game.legal(&next), epsilon, rng);
+            // ALGO: target = r + gamma Q(S', A'); one step on Q(S, A) towards it.
+            let target = reward + self.config.gamma * both.q_row(0)[next_action];
             self.semi_gradient_update(&both, 1, action, target);
             (state, action) = (next, next_action);
             moves += 1;
@@ -214,29 +267,34 @@ impl LuoAgent {
     }
 
     /// Semi-gradient Q-learning, bootstrapping from the best legal next action.
-    fn q_learning_semi_gradient(
+    fn q_learning_semi_gradient<E: Environment, X: Encoder<E::State>>(
         &mut self,
-        start: Position,
+        game: &Game<'_, E, X>,
+        start: E::State,
         epsilon: f64,
         max_moves: u32,
         rng: &mut impl Rng,
-    ) -> (Outcome, u32) {
+    ) -> (E::Outcome, u32, f64) {
         let mut state = start;
-        let mut moves = 1;
+        let (mut moves, mut total) = (1, 0.0);
         loop {
-            let current = self.forward(&[&state]);
-            let action = Self::choose(current.q_row(0), &state, epsilon, rng);
-            let (next, outcome) = state.step(Action::from_index(action), rng);
-            if outcome.is_terminal() {
-                self.semi_gradient_update(&current, 0, action, self.reward(outcome));
-                return (outcome, moves);
+            let current = self.forward(&game.rows(&[&state]));
+            let action = epsilon_greedy(current.q_row(0), &game.legal(&state), epsilon, rng);
+            let step = game.env.step(&state, action, rng);
+            total += f64::from(step.reward);
+            let reward = self.reward(step.reward, step.outcome.is_terminal());
+            if step.outcome.is_terminal() {
+                self.semi_gradient_update(&current, 0, action, reward);
+                return (step.outcome, moves, total);
             }
             if moves == max_moves {
-                return (Outcome::Ongoing, moves);
+                return (step.outcome, moves, total);
             }
-            let after = self.forward(&[&next]);
-            let best = greedy(after.q_row(0), &next.legal_action_list());
-            let target = self.reward(outcome) + self.config.gamma * after.q_row(0)[best];
+            let next = step.state;
+            let after = self.forward(&game.rows(&[&next]));
+            // ALGO: target = r + gamma max over legal a' of Q(S', a').
+            let best = greedy(after.q_row(0), &game.legal(&next));
+            let target = reward + self.config.gamma * after.q_row(0)[best];
             self.semi_gradient_update(&current, 0, action, target);
             state = next;
             moves += 1;

@@ -34,6 +34,13 @@ fn agent(activation: OutputActivation, update: UpdateRule) -> LuoAgent {
     )
 }
 
+/// The queen4x4 encoding of one position.
+fn row_of(position: &burnmate_env::queen4x4::Position) -> Vec<f32> {
+    let mut row = vec![0.0; FEATURES];
+    encode(position, &mut row);
+    row
+}
+
 fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
     a.iter()
         .zip(b)
@@ -126,7 +133,7 @@ fn semi_gradient_step_equals_the_autodiff_gradient_for_every_activation() {
     ] {
         let mut agent = agent(activation, UpdateRule::SemiGradient);
         let before = agent.weights();
-        let current = agent.forward(&[&position]);
+        let current = agent.forward(&row_of(&position));
         // Pick the action with the largest output so ReLU's derivative is not zero.
         let a = (0..ACTIONS)
             .max_by(|&i, &j| current.q[i].total_cmp(&current.q[j]))
@@ -210,8 +217,8 @@ fn reference_update_uses_the_next_states_activations_like_the_study() {
     ] {
         let mut agent = agent(activation, UpdateRule::Reference);
         let before = agent.weights();
-        let current = agent.forward(&[&state]);
-        let last = agent.forward(&[&next]);
+        let current = agent.forward(&row_of(&state));
+        let last = agent.forward(&row_of(&next));
         let a = 25;
         let delta = 0.3;
         let signal = agent.reference_signal(delta, last.q[a]);
@@ -254,7 +261,7 @@ fn one_step_by_hand_on_a_two_unit_network() {
     cfg.hidden = hidden;
     cfg.eta = 0.1;
     let mut agent = LuoAgent::from_weights(cfg, &w, Device::flex()).unwrap();
-    let current = agent.forward(&[&position]);
+    let current = agent.forward(&row_of(&position));
     assert!((current.q[a] - 0.3).abs() < 1e-6);
     agent.semi_gradient_update(&current, 0, a, 1.0);
     let got = agent.weights();
@@ -292,7 +299,7 @@ fn training_episodes_end_in_mate_or_stalemate_and_log_the_studys_reward() {
             let episode = agent.train_episode(start, 0.2, u32::MAX, &mut rng);
             assert!(episode.outcome.is_terminal());
             let expected = match algorithm {
-                Algorithm::Impatient => -f64::from(episode.moves),
+                Algorithm::Impatient => -f64::from(episode.steps),
                 _ => f64::from(u8::from(
                     episode.outcome == burnmate_env::queen4x4::Outcome::Checkmate,
                 )),
@@ -326,6 +333,30 @@ fn a_move_cap_stops_an_episode_without_an_outcome() {
         "precondition: no mate or stalemate in one"
     );
     let episode = agent.train_episode(start, 1.0, 1, &mut rng);
-    assert_eq!(episode.moves, 1);
+    assert_eq!(episode.steps, 1);
     assert_eq!(episode.outcome, burnmate_env::queen4x4::Outcome::Ongoing);
+}
+
+#[test]
+fn the_td_agent_trains_on_another_game_through_the_environment_seam() {
+    use burnmate_encode::knight::KnightEncoding;
+    use burnmate_env::environment::Environment;
+    use burnmate_env::knight::{ACTIONS as JUMPS, KnightGame, MOVE_LIMIT};
+
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let cfg = config(
+        Algorithm::Sarsa,
+        UpdateRule::SemiGradient,
+        OutputActivation::Linear,
+    );
+    let mut agent = LuoAgent::with_shape(cfg, 4, JUMPS, Device::flex(), &mut rng);
+    let before = agent.weights();
+    for _ in 0..20 {
+        let start = KnightGame.reset(&mut rng);
+        let episode =
+            agent.train_episode_in(&KnightGame, &KnightEncoding, start, 0.3, u32::MAX, &mut rng);
+        assert!(episode.outcome.is_terminal());
+        assert!(episode.steps <= u32::from(MOVE_LIMIT));
+    }
+    assert_ne!(agent.weights().w2, before.w2, "it learned");
 }
