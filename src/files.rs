@@ -15,27 +15,34 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     fs::rename(&tmp, path).with_context(|| format!("cannot rename to {}", path.display()))
 }
 
+/// A temporary name beside `path`, unique to this process and call, so two
+/// processes writing the same file never share (and rename away) each other's
+/// temporary file.
 fn tmp_path(path: &Path) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
+    name.push(format!(".{}.{n}.tmp", std::process::id()));
     path.with_file_name(name)
 }
 
 /// A file written line by line under a temporary name and renamed on `finish`;
-/// an interrupted run leaves only `<name>.tmp`.
+/// an interrupted run leaves only `<name>.<pid>.<n>.tmp`.
 pub struct StreamedFile {
     path: PathBuf,
+    tmp: PathBuf,
     writer: BufWriter<fs::File>,
 }
 
 impl StreamedFile {
-    /// Creates `<path>.tmp`.
+    /// Creates the temporary file of `path`.
     pub fn create(path: &Path) -> Result<StreamedFile> {
         let tmp = tmp_path(path);
         let file =
             fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
         Ok(StreamedFile {
             path: path.to_path_buf(),
+            tmp,
             writer: BufWriter::new(file),
         })
     }
@@ -48,7 +55,7 @@ impl StreamedFile {
     /// Flushes and renames the file to its real name.
     pub fn finish(mut self) -> Result<()> {
         self.writer.flush().context("cannot flush")?;
-        fs::rename(tmp_path(&self.path), &self.path)
+        fs::rename(&self.tmp, &self.path)
             .with_context(|| format!("cannot rename to {}", self.path.display()))
     }
 }

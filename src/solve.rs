@@ -16,7 +16,17 @@ use crate::checkpoint::fnv1a;
 use crate::files::write_atomic;
 use crate::pgn::fen_of;
 
-const MAGIC: &[u8; 8] = b"BMTB\x01\0\0\0";
+/// File tag and format version (2: the header names the endgame).
+const MAGIC: &[u8; 8] = b"BMTB\x02\0\0\0";
+/// Header bytes: tag, endgame name (8 bytes, zero-padded), checksum, length.
+const HEADER: usize = 32;
+
+/// The endgame's name as the header's 8-byte field.
+fn endgame_field(endgame: Endgame) -> [u8; 8] {
+    let mut field = [0u8; 8];
+    field[..endgame.name().len()].copy_from_slice(endgame.name().as_bytes());
+    field
+}
 
 fn cache_path(dir: &Path, endgame: Endgame) -> PathBuf {
     dir.join(format!("{}.bmtb", endgame.name()))
@@ -25,12 +35,21 @@ fn cache_path(dir: &Path, endgame: Endgame) -> PathBuf {
 /// Reads a cached table; `Err` says why it cannot be trusted.
 fn read_cache(path: &Path, endgame: Endgame) -> Result<Tablebase> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if bytes.len() < 24 || &bytes[..8] != MAGIC {
-        bail!("{} is not a burnmate tablebase", path.display());
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        bail!("{} is not a burnmate tablebase (version 2)", path.display());
     }
-    let stored = u64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes"));
-    let length = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
-    let data = &bytes[24..];
+    if bytes[8..16] != endgame_field(endgame) {
+        let held = String::from_utf8_lossy(&bytes[8..16]);
+        bail!(
+            "{} holds a {} table, not {}",
+            path.display(),
+            held.trim_end_matches('\0'),
+            endgame.name()
+        );
+    }
+    let stored = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
+    let length = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
+    let data = &bytes[HEADER..];
     if data.len() as u64 != length {
         bail!("{} is truncated", path.display());
     }
@@ -43,8 +62,9 @@ fn read_cache(path: &Path, endgame: Endgame) -> Result<Tablebase> {
 
 fn write_cache(path: &Path, tb: &Tablebase) -> Result<()> {
     let data = tb.bytes();
-    let mut bytes = Vec::with_capacity(24 + data.len());
+    let mut bytes = Vec::with_capacity(HEADER + data.len());
     bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&endgame_field(tb.endgame()));
     bytes.extend_from_slice(&fnv1a(data).to_le_bytes());
     bytes.extend_from_slice(&(data.len() as u64).to_le_bytes());
     bytes.extend_from_slice(data);

@@ -399,6 +399,58 @@ fn solve_builds_caches_and_rebuilds_a_corrupt_cache() {
 }
 
 #[test]
+fn a_cached_table_of_another_endgame_is_refused_and_rebuilt() {
+    // Probe: KQK and KRK tables have the same size; a KRK file under the KQK name
+    // once answered "mate in 11" for a mate in 7.
+    let tmp = TempDir::new();
+    let cache = tmp.path().to_str().unwrap();
+    assert!(
+        burnmate(&["solve", "krk", "--cache", cache])
+            .status
+            .success()
+    );
+    fs::copy(tmp.path().join("krk.bmtb"), tmp.path().join("kqk.bmtb")).unwrap();
+    let fen = "7K/8/8/8/8/6k1/8/Q7 w - - 0 1";
+    let out = burnmate(&["solve", "kqk", "--cache", cache, "--fen", fen]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("holds a krk table, not kqk"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains(&format!("{fen}: white mates in 7 ")),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn two_solves_on_one_fresh_cache_both_succeed() {
+    let tmp = TempDir::new();
+    let cache = tmp.path().to_str().unwrap();
+    let spawn = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
+            .args(["solve", "kqk", "--cache", cache])
+            .output()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(spawn);
+        let b = s.spawn(spawn);
+        (a.join().unwrap().unwrap(), b.join().unwrap().unwrap())
+    });
+    for out in [a, b] {
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let leftovers: Vec<_> = fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
 fn solve_analyses_a_fen_and_lists_generated_starts() {
     let tmp = TempDir::new();
     let cache = tmp.path().to_str().unwrap();
