@@ -93,7 +93,33 @@ pub fn parse_config(text: &str) -> Result<Experiment> {
     parse_table(toml::from_str(text).map_err(first_line)?)
 }
 
+/// Fails on the first float in `table` that is not finite (TOML allows `nan` and
+/// `inf`), naming its key.
+fn check_finite(table: &toml::Table, prefix: &str) -> Result<()> {
+    for (key, value) in table {
+        let name = format!("{prefix}{key}");
+        match value {
+            toml::Value::Float(x) if !x.is_finite() => {
+                anyhow::bail!("{name} must be a finite number, not {x}")
+            }
+            toml::Value::Table(inner) => check_finite(inner, &format!("{name}."))?,
+            toml::Value::Array(items) => {
+                for item in items {
+                    if let toml::Value::Float(x) = item
+                        && !x.is_finite()
+                    {
+                        anyhow::bail!("{name} must hold finite numbers, not {x}");
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 fn parse_table(table: toml::Table) -> Result<Experiment> {
+    check_finite(&table, "")?;
     let experiment: Experiment = toml::Value::Table(table).try_into().map_err(first_line)?;
     match &experiment {
         Experiment::Queen4x4(c) => c.validate()?,

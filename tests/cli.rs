@@ -152,6 +152,49 @@ fn set_overrides_any_config_key_and_names_unknown_ones() {
 }
 
 #[test]
+fn non_finite_and_out_of_range_settings_are_one_line_errors() {
+    let tmp = TempDir::new();
+    for (config, sets, needle) in [
+        (
+            "configs/endgame-kqk-engine.toml",
+            &["draw_reward=nan"][..],
+            "draw_reward must be a finite number",
+        ),
+        (
+            "configs/knight-dqn.toml",
+            &["epsilon.max=-1", "epsilon.min=2"][..],
+            "min <= max",
+        ),
+        (
+            "configs/knight-dqn.toml",
+            &["epsilon.beta=inf"][..],
+            "epsilon.beta must be a finite number",
+        ),
+    ] {
+        let mut args = Vec::new();
+        for set in sets {
+            args.extend(["--set", set]);
+        }
+        let out = train(&tmp.path().join("run"), config, &args);
+        assert_one_line_error(&out, needle);
+        assert!(
+            !tmp.path().join("run").exists(),
+            "{config}: no run directory"
+        );
+    }
+    let study = tmp.path().join("study");
+    let study = study.to_str().unwrap();
+    assert_one_line_error(
+        &burnmate(&["study", "endgame", "--decay", "nan", "--out", study]),
+        "decay",
+    );
+    assert_one_line_error(
+        &burnmate(&["study", "endgame", "--endgames", "kqk,kqk", "--out", study]),
+        "listed twice",
+    );
+}
+
+#[test]
 fn malformed_values_and_missing_files_are_one_line_errors() {
     let tmp = TempDir::new();
     let path = tmp.path().join("bad.toml");

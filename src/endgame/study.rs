@@ -95,14 +95,22 @@ impl StudyPlan {
         if self.endgames.is_empty() {
             bail!("no endgame selected");
         }
+        for (i, name) in self.endgames.iter().enumerate() {
+            if self.endgames[..i].contains(name) {
+                bail!("endgame {name} is listed twice");
+            }
+        }
         if !(1..=SHIPPED_STARTS).contains(&self.starts) {
             bail!("starts must lie in 1..={SHIPPED_STARTS}");
         }
         if self.runs == 0 || self.matches == 0 {
             bail!("runs and matches must be positive");
         }
-        if self.decay < 1.0 {
-            bail!("decay must be at least 1");
+        if !(self.decay >= 1.0 && self.decay.is_finite()) {
+            bail!(
+                "decay must be a finite number of at least 1, not {}",
+                self.decay
+            );
         }
         Ok(())
     }

@@ -129,6 +129,7 @@ pub fn evaluate(
 
 /// `burnmate eval RUN` for an endgame run: the frozen table from the run's start.
 pub fn eval_command(run: &Path, games: u64, seed: u64) -> Result<()> {
+    anyhow::ensure!(games > 0, "--games must be positive");
     let (config, endgame, mut q) = load_run(run)?;
     let start = start_position(endgame, &config)?;
     let tablebase = load_or_build(endgame, Path::new("tablebases"))?;

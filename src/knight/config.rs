@@ -87,6 +87,7 @@ impl KnightConfig {
     /// Checks value ranges; errors name the key.
     pub fn validate(&self) -> Result<()> {
         ensure!(self.episodes > 0, "episodes must be positive");
+        self.epsilon.validate().map_err(anyhow::Error::msg)?;
         ensure!(
             (0.0..=1.0).contains(&self.gamma),
             "gamma must lie in [0, 1]"

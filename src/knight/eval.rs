@@ -133,6 +133,7 @@ pub fn print_table(eval: &KnightEval, study: Option<&serde_json::Value>) {
 
 /// `burnmate eval RUN` for a knight run.
 pub fn eval_command(run: &Path, games: u64, seed: u64, backend: BackendChoice) -> Result<()> {
+    anyhow::ensure!(games > 0, "--games must be positive");
     let (config, mut learner) = model_file::load(run, backend.device()?.autodiff())?;
     let eval = evaluate(&mut learner, games, seed);
     println!("run {}", run.display());
