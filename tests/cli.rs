@@ -195,6 +195,28 @@ fn non_finite_and_out_of_range_settings_are_one_line_errors() {
 }
 
 #[test]
+fn a_diverging_run_stops_naming_the_episode_and_the_learning_rate() {
+    let tmp = TempDir::new();
+    for (i, (config, set, rate)) in [
+        ("configs/queen4x4-sarsa.toml", "eta=5", "lower eta"),
+        ("configs/knight-dqn.toml", "lr=1e10", "lower lr"),
+        ("configs/knight-actor-critic.toml", "critic_lr=1e10", "critic_lr"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let run = tmp.path().join(i.to_string());
+        let out = train(&run, config, &["--episodes", "300", "--set", set]);
+        assert_one_line_error(&out, "training diverged in episode");
+        assert_one_line_error(&out, rate);
+        assert!(
+            !run.join("checkpoint.json").exists(),
+            "{config}: no checkpoint of NaNs"
+        );
+    }
+}
+
+#[test]
 fn malformed_values_and_missing_files_are_one_line_errors() {
     let tmp = TempDir::new();
     let path = tmp.path().join("bad.toml");

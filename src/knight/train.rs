@@ -5,6 +5,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
+use burnmate_agents::agent::Agent as _;
 use burnmate_agents::episode::{Mode, Play, play_episode};
 use burnmate_encode::knight::KnightEncoding;
 use burnmate_env::environment::Environment;
@@ -15,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::config::Experiment;
 use crate::files::{config_stem, create_run_dir};
-use crate::knight::config::KnightConfig;
+use crate::knight::config::{KnightAgentKind, KnightConfig};
 use crate::knight::eval::{evaluate, print_table};
 use crate::knight::model_file::{self, Learner};
 use crate::knight::summary::{KnightSummary, reported};
@@ -51,6 +52,17 @@ pub fn train_command(path: &Path, config: KnightConfig, overrides: &Overrides) -
     Ok(())
 }
 
+/// What to lower when training diverges.
+fn learning_rate_hint(config: &KnightConfig) -> String {
+    match config.agent {
+        KnightAgentKind::ActorCritic => format!(
+            "lower lr (now {}) or critic_lr (now {})",
+            config.lr, config.critic_lr
+        ),
+        _ => format!("lower lr (now {})", config.lr),
+    }
+}
+
 /// Trains one run into the empty directory `dir` and writes every output file.
 pub fn train_run(
     config: &KnightConfig,
@@ -68,6 +80,12 @@ pub fn train_run(
     let started = Instant::now();
     if let (true, Learner::Dqn(dqn)) = (config.envs > 1, &mut learner) {
         train_vectorised(config, dqn, &mut rng, &mut run.metrics, progress)?;
+        anyhow::ensure!(
+            !dqn.diverged(),
+            "training diverged: Q-values became NaN or infinite during the {} episodes; {}",
+            config.episodes,
+            learning_rate_hint(config)
+        );
     } else {
         for n in 0..config.episodes {
             let epsilon = config.epsilon.at(n);
@@ -85,6 +103,11 @@ pub fn train_run(
                 play,
                 &mut rng,
                 |state: &KnightState, action, _| legal += u32::from(state.target(action).is_some()),
+            );
+            anyhow::ensure!(
+                !learner.agent().diverged(),
+                "training diverged in episode {n}: the network's outputs became NaN or infinite; {}",
+                learning_rate_hint(config)
             );
             let (reward, outcome, illegal) =
                 (episode.reward, episode.outcome, episode.steps - legal);

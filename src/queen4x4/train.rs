@@ -94,6 +94,11 @@ pub fn train_run(
         let epsilon = config.epsilon(n);
         let start = random_start(&mut rng);
         let episode = agent.train_episode(start, epsilon, cap, &mut rng);
+        anyhow::ensure!(
+            !agent.diverged(),
+            "training diverged in episode {n}: the network's outputs became NaN or infinite; lower eta (now {})",
+            config.eta
+        );
         run.metrics.record(
             EpisodeRow {
                 episode: n,

@@ -53,6 +53,8 @@ pub struct ActorCritic {
     critic: DeepMlp,
     actor_optimizer: ModuleOptimizer,
     critic_optimizer: ModuleOptimizer,
+    /// Set once action probabilities read to the host are not finite.
+    diverged: std::cell::Cell<bool>,
 }
 
 /// The losses of one update, still on the device, for tests and logs.
@@ -93,6 +95,7 @@ impl ActorCritic {
             critic: DeepMlp::from_weights(critic, &device)?,
             actor_optimizer: pytorch_adam(),
             critic_optimizer: pytorch_adam(),
+            diverged: std::cell::Cell::new(false),
             config,
             device,
         })
@@ -114,10 +117,14 @@ impl ActorCritic {
     pub fn probabilities(&self, row: &[f32]) -> Vec<f32> {
         let inference = self.device.clone().without_autodiff();
         let x = Tensor::from_data(TensorData::new(row.to_vec(), [1, self.width]), &inference);
-        softmax(self.actor.valid().forward(x), 1)
+        let probabilities = softmax(self.actor.valid().forward(x), 1)
             .into_data()
             .try_into_vec::<f32>()
-            .expect("f32 probabilities")
+            .expect("f32 probabilities");
+        if probabilities.iter().any(|p| !p.is_finite()) {
+            self.diverged.set(true);
+        }
+        probabilities
     }
 
     /// One update of critic and actor from `t`; nothing is read back from the device
@@ -178,5 +185,9 @@ impl Agent for ActorCritic {
 
     fn learn(&mut self, transition: Transition, _: &mut dyn Rng) {
         self.update(&transition);
+    }
+
+    fn diverged(&self) -> bool {
+        self.diverged.get()
     }
 }

@@ -21,6 +21,10 @@ pub trait Agent {
 
     /// Learns from one transition.
     fn learn(&mut self, transition: Transition, rng: &mut dyn Rng);
+
+    /// Whether a network output has become non-finite (NaN or infinite): training
+    /// diverged, usually from too high a learning rate.
+    fn diverged(&self) -> bool;
 }
 
 /// Uniformly random legal actions (a baseline; learns nothing).
@@ -32,6 +36,10 @@ impl Agent for RandomAgent {
     }
 
     fn learn(&mut self, _: Transition, _: &mut dyn Rng) {}
+
+    fn diverged(&self) -> bool {
+        false
+    }
 }
 
 /// The legal action indices of a mask.

@@ -62,6 +62,8 @@ pub struct Dqn {
     optimizer: ModuleOptimizer,
     replay: ReplayBuffer,
     updates: u64,
+    /// Set once a Q-value read to the host is not finite.
+    diverged: std::cell::Cell<bool>,
 }
 
 fn host(t: Tensor<2>) -> Vec<f32> {
@@ -75,6 +77,7 @@ impl Dqn {
         let target = (config.target != TargetNetwork::None).then(|| online.clone());
         Ok(Dqn {
             replay: ReplayBuffer::new(config.replay_capacity),
+            diverged: std::cell::Cell::new(false),
             optimizer: pytorch_adam(),
             config,
             device,
@@ -107,11 +110,15 @@ impl Dqn {
     /// Q-values of the encoded states in `rows` (one or many, `width()` floats each),
     /// `actions()` values per state: one forward pass and one download for all.
     pub fn q_values(&self, rows: &[f32]) -> Vec<f32> {
-        host(
+        let q = host(
             self.online
                 .forward(self.rows_tensor(rows.to_vec()))
                 .detach(),
-        )
+        );
+        if q.iter().any(|v| !v.is_finite()) {
+            self.diverged.set(true);
+        }
+        q
     }
 
     /// Stores one step of every environment, then makes one minibatch update (once
@@ -204,6 +211,10 @@ impl Agent for Dqn {
         } else {
             epsilon_greedy(&q, legal, epsilon, rng)
         }
+    }
+
+    fn diverged(&self) -> bool {
+        self.diverged.get()
     }
 
     fn learn(&mut self, transition: Transition, rng: &mut dyn Rng) {

@@ -70,6 +70,7 @@ pub struct LuoAgent {
     device: Device,
     width: usize,
     actions: usize,
+    diverged: bool,
 }
 
 impl LuoAgent {
@@ -120,7 +121,14 @@ impl LuoAgent {
             device,
             width,
             actions,
+            diverged: false,
         })
+    }
+
+    /// Whether a network output has become non-finite (NaN or infinite): training
+    /// diverged, usually from too high a learning rate `eta`.
+    pub fn diverged(&self) -> bool {
+        self.diverged
     }
 
     /// The agent's hyper-parameters.
@@ -168,6 +176,7 @@ impl LuoAgent {
             .into_data()
             .try_into_vec::<f32>()
             .expect("f32 outputs");
+        self.diverged |= q.iter().any(|v| !v.is_finite());
         Forward {
             x,
             parts,
