@@ -283,7 +283,15 @@ pub fn run(cli: Cli) -> Result<()> {
             batch,
             seconds,
         } => {
-            println!("{}", throughput::TABLE_HEADER);
+            anyhow::ensure!(
+                batch.iter().all(|&b| b > 0),
+                "--batch sizes must be positive"
+            );
+            anyhow::ensure!(
+                seconds.is_finite() && seconds > 0.0,
+                "--seconds must be a positive number, not {seconds}"
+            );
+            burnmate::say!("{}", throughput::TABLE_HEADER);
             for choice in backend {
                 let device = choice.device()?;
                 let rows = throughput::table(
@@ -294,7 +302,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     seconds,
                 );
                 for row in rows {
-                    println!("{row}");
+                    burnmate::say!("{row}");
                 }
             }
             Ok(())

@@ -42,25 +42,25 @@ pub fn compare_command(runs: &[PathBuf]) -> Result<()> {
             |n| n.to_string_lossy().into_owned(),
         )
     };
-    print!("{:<30}", "");
+    say_inline!("{:<30}", "");
     for run in runs {
-        print!(" {:>20}", name(run));
+        say_inline!(" {:>20}", name(run));
     }
-    println!();
+    say!();
     for label in ["study", "agent", "algorithm", "update", "episodes"] {
         if summaries.iter().any(|s| s.get(label).is_some()) {
-            print!("{label:<30}");
+            say_inline!("{label:<30}");
             for s in &summaries {
                 let v = s.get(label).map_or("-".to_string(), |v| {
                     v.as_str().map_or(v.to_string(), str::to_string)
                 });
-                print!(" {v:>20}");
+                say_inline!(" {v:>20}");
             }
-            println!();
+            say!();
         }
     }
     for (section, key) in rows {
-        print!("{:<30}", format!("{section}.{key}"));
+        say_inline!("{:<30}", format!("{section}.{key}"));
         for s in &summaries {
             let v = s.get(&section).and_then(|o| o.get(&key));
             let text = match v.and_then(Value::as_f64) {
@@ -68,9 +68,9 @@ pub fn compare_command(runs: &[PathBuf]) -> Result<()> {
                 Some(x) => format!("{x}"),
                 None => "-".into(),
             };
-            print!(" {text:>20}");
+            say_inline!(" {text:>20}");
         }
-        println!();
+        say!();
     }
     Ok(())
 }

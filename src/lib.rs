@@ -14,6 +14,40 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 
+/// `println!` for the commands' reports: a closed pipe (`burnmate ... | head -1`) is
+/// ignored, so the command goes on and finishes its files; any other failure to write
+/// (`> /dev/full`) ends the process with a one-line error (see [`stdout_write`]).
+#[macro_export]
+macro_rules! say {
+    () => {
+        $crate::stdout_write(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::stdout_write(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` for the commands' reports (see [`say!`]).
+#[macro_export]
+macro_rules! say_inline {
+    ($($arg:tt)*) => {
+        $crate::stdout_write(format_args!($($arg)*))
+    };
+}
+
+/// Writes to standard output: a closed pipe is ignored; another error (a full disk)
+/// ends the process with `error: cannot write to standard output: ...` and status 1.
+pub fn stdout_write(text: std::fmt::Arguments) {
+    use std::io::Write as _;
+    match std::io::stdout().write_fmt(text) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write to standard output: {e}");
+            std::process::exit(1);
+        }
+        _ => {}
+    }
+}
+
 pub mod backend;
 #[cfg(test)]
 mod backend_agreement;

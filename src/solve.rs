@@ -130,9 +130,9 @@ pub fn solve_command(request: &SolveRequest) -> Result<()> {
     let tb = load_or_build(endgame, request.cache_dir)?;
     if let Some(position) = position {
         let verdict = tb.probe_position(&position).expect("material checked");
-        println!("{}: {}", fen_of(&position), describe(verdict));
+        say!("{}: {}", fen_of(&position), describe(verdict));
         for (m, v) in tb.move_verdicts(&position) {
-            println!(
+            say!(
                 "  {:<8} {}",
                 San::from_move(&position, m).to_string(),
                 describe(v)
@@ -147,7 +147,7 @@ pub fn solve_command(request: &SolveRequest) -> Result<()> {
             let verdict = tb
                 .probe_position(&start)
                 .expect("generated with the material");
-            println!("{}  # {}", fen_of(&start), describe(verdict));
+            say!("{}  # {}", fen_of(&start), describe(verdict));
         }
         return Ok(());
     }
@@ -174,30 +174,32 @@ pub fn solve_command(request: &SolveRequest) -> Result<()> {
         }
         legal[side] += 1;
     }
-    println!("endgame          {}", endgame.name().to_uppercase());
-    println!(
+    say!("endgame          {}", endgame.name().to_uppercase());
+    say!(
         "cache            {}",
         cache_path(cache_dir, endgame).display()
     );
-    println!(
+    say!(
         "positions        {} white to move, {} black to move",
-        legal[0], legal[1]
+        legal[0],
+        legal[1]
     );
-    println!(
+    say!(
         "white wins       {} (white to move), {} (black to move)",
-        wins[0], wins[1]
+        wins[0],
+        wins[1]
     );
-    println!(
+    say!(
         "draws            {} (white to move), {} (black to move)",
         legal[0] - wins[0],
         legal[1] - wins[1]
     );
     if let Some((moves, fen)) = longest {
-        println!("longest mate     {moves} moves: {fen}");
+        say!("longest mate     {moves} moves: {fen}");
     }
-    println!("mate-in-N histogram, white to move (N moves: positions):");
+    say!("mate-in-N histogram, white to move (N moves: positions):");
     for (moves, count) in histogram.iter().enumerate().filter(|(_, c)| **c > 0) {
-        println!("  {moves:>3}: {count}");
+        say!("  {moves:>3}: {count}");
     }
     Ok(())
 }

@@ -200,7 +200,11 @@ fn a_diverging_run_stops_naming_the_episode_and_the_learning_rate() {
     for (i, (config, set, rate)) in [
         ("configs/queen4x4-sarsa.toml", "eta=5", "lower eta"),
         ("configs/knight-dqn.toml", "lr=1e10", "lower lr"),
-        ("configs/knight-actor-critic.toml", "critic_lr=1e10", "critic_lr"),
+        (
+            "configs/knight-actor-critic.toml",
+            "critic_lr=1e10",
+            "critic_lr",
+        ),
     ]
     .into_iter()
     .enumerate()
@@ -214,6 +218,40 @@ fn a_diverging_run_stops_naming_the_episode_and_the_learning_rate() {
             "{config}: no checkpoint of NaNs"
         );
     }
+}
+
+#[test]
+fn a_closed_stdout_is_quiet_and_a_full_one_is_a_one_line_error() {
+    let tmp = TempDir::new();
+    let cache = tmp.path().to_str().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(["solve", "kqk", "--cache", cache])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away before anything is printed
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    assert!(
+        tmp.path().join("kqk.bmtb").is_file(),
+        "the cache is still written"
+    );
+    if let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
+            .args(["solve", "kqk", "--cache", cache])
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_one_line_error(&out, "cannot write to standard output");
+    }
+}
+
+#[test]
+fn bench_refuses_an_empty_batch_and_a_nan_duration() {
+    assert_one_line_error(&burnmate(&["bench", "--batch", "0"]), "--batch");
+    assert_one_line_error(&burnmate(&["bench", "--seconds", "nan"]), "--seconds");
 }
 
 #[test]

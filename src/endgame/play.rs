@@ -43,8 +43,8 @@ pub fn play_command(request: &EndgamePlay) -> Result<()> {
     let game = arena.play(&mut q, &start, 0.0, false, &mut rng)?;
 
     let optimal = mate_in(&tablebase, &start);
-    println!("start   {}", fen_of(&start));
-    println!(
+    say!("start   {}", fen_of(&start));
+    say!(
         "optimal {}",
         optimal.map_or("no forced mate".into(), |m| format!("mate in {m}"))
     );
@@ -62,7 +62,7 @@ pub fn play_command(request: &EndgamePlay) -> Result<()> {
             mate_in(&tablebase, &position)
                 .map_or("no forced mate".into(), |m| format!("mate in {m} left"))
         };
-        println!("{number:>3}. {white:<8} {black:<8} {verdict}");
+        say!("{number:>3}. {white:<8} {black:<8} {verdict}");
     }
     let extra = match (game.end, optimal) {
         (MatchEnd::Checkmate, Some(best)) => {
@@ -70,7 +70,7 @@ pub fn play_command(request: &EndgamePlay) -> Result<()> {
         }
         _ => String::new(),
     };
-    println!(
+    say!(
         "result  {} after {} white moves{extra}",
         game.end.name(),
         game.white_moves
@@ -97,7 +97,7 @@ pub fn play_command(request: &EndgamePlay) -> Result<()> {
             ("Termination", game.end.name()),
         ];
         write_pgn(path, &game_pgn(&tags, &start, &game.moves, result))?;
-        println!("pgn     {}", path.display());
+        say!("pgn     {}", path.display());
     }
     Ok(())
 }

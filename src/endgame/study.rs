@@ -164,7 +164,7 @@ pub fn study_command(dir: &Path, plan: &StudyPlan, jobs: usize) -> Result<()> {
         .into_iter()
         .filter(|c| !done.iter().any(|r| r.cell == *c))
         .collect();
-    println!(
+    say!(
         "study           {} runs: {} done, {} to run",
         plan.cells().len(),
         done.len(),
@@ -209,7 +209,7 @@ pub fn study_command(dir: &Path, plan: &StudyPlan, jobs: usize) -> Result<()> {
     })?;
     bar.finish_and_clear();
     if !pending.is_empty() {
-        println!(
+        say!(
             "ran             {} runs in {:.1} s on {jobs} threads",
             pending.len(),
             started.elapsed().as_secs_f64()

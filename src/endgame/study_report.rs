@@ -164,8 +164,8 @@ pub fn write_report(dir: &Path, plan: &StudyPlan, results: &[CellResult]) -> Res
         &dir.join("table-3-2.json"),
         serde_json::to_string_pretty(&rows)?.as_bytes(),
     )?;
-    print!("{table}");
-    println!("report          {}", dir.display());
+    say_inline!("{table}");
+    say!("report          {}", dir.display());
     Ok(())
 }
 

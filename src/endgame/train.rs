@@ -135,8 +135,8 @@ pub fn eval_command(run: &Path, games: u64, seed: u64) -> Result<()> {
     let tablebase = load_or_build(endgame, Path::new("tablebases"))?;
     let arena = Arena::new(endgame, &tablebase, &config)?;
     let eval = evaluate(&arena, &mut q, &start, games, seed)?;
-    println!("run             {}", run.display());
-    println!(
+    say!("run             {}", run.display());
+    say!(
         "frozen table    mates in {:.1} % of {} games, {:.2} moves (optimal {})",
         100.0 * eval.win_rate,
         eval.games,
@@ -252,16 +252,16 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) 
         study_reported_solved_percent: reported(&config.endgame, config.reward, config.exploration),
     };
     run.finish(&summary)?;
-    println!("run directory   {}", dir.display());
-    println!("start           {}", summary.start_fen);
-    println!(
+    say!("run directory   {}", dir.display());
+    say!("start           {}", summary.start_fen);
+    say!(
         "training        {} matches in {:.1} s ({:.0}/s), {:.1} % won",
         summary.training.episodes,
         wall_seconds,
         summary.training.episodes_per_second,
         100.0 * summary.training.win_rate
     );
-    println!(
+    say!(
         "frozen table    mates in {:.0} % of {} games, {:.2} moves (optimal {}{})",
         100.0 * eval.win_rate,
         eval.games,

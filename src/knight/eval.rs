@@ -77,7 +77,7 @@ pub fn print_table(eval: &KnightEval, study: Option<&serde_json::Value>) {
             .and_then(|v| v.as_f64())
             .map_or("-".to_string(), |v| format!("{v:.3}"))
     };
-    println!(
+    say!(
         "{:<22} {:>10} {:>10} {:>10}",
         format!("over {} games", eval.games),
         "ours",
@@ -124,7 +124,7 @@ pub fn print_table(eval: &KnightEval, study: Option<&serde_json::Value>) {
         ),
     ];
     for (label, ours, key, best) in rows {
-        println!(
+        say!(
             "{label:<22} {ours:>10.3} {:>10} {best:>10}",
             study_value(key)
         );
@@ -136,7 +136,7 @@ pub fn eval_command(run: &Path, games: u64, seed: u64, backend: BackendChoice) -
     anyhow::ensure!(games > 0, "--games must be positive");
     let (config, mut learner) = model_file::load(run, backend.device()?.autodiff())?;
     let eval = evaluate(&mut learner, games, seed);
-    println!("run {}", run.display());
+    say!("run {}", run.display());
     print_table(
         &eval,
         crate::knight::summary::reported(config.agent).as_ref(),

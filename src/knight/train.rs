@@ -40,8 +40,8 @@ pub fn train_command(path: &Path, config: KnightConfig, overrides: &Overrides) -
     let bar = episode_bar(config.episodes, &stem);
     let summary = train_run(&config, device, &dir, &bar)?;
     bar.finish_and_clear();
-    println!("run directory   {}", dir.display());
-    println!(
+    say!("run directory   {}", dir.display());
+    say!(
         "training        {} episodes in {:.1} s ({:.0} episodes/s) on {}",
         summary.training.episodes,
         summary.training.wall_seconds,

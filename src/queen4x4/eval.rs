@@ -54,24 +54,26 @@ pub fn eval_command(run: &Path, games: u64, seed: u64, backend: BackendChoice) -
     let mut agent = model_file::load(run, backend.device()?)?;
     let report = evaluate(&mut agent, games, 100, seed);
     let optimum = Queen4x4Solution::solve().optimum();
-    println!("run        {}", run.display());
-    println!("games      {}", report.games);
-    println!("             {:>10} {:>10}", "agent", "optimal");
-    println!(
+    say!("run        {}", run.display());
+    say!("games      {}", report.games);
+    say!("             {:>10} {:>10}", "agent", "optimal");
+    say!(
         "win rate     {:>10.4} {:>10.4}",
-        report.win_rate, optimum.win_rate
+        report.win_rate,
+        optimum.win_rate
     );
-    println!(
+    say!(
         "draw rate    {:>10.4} {:>10.4}",
         report.draw_rate,
         1.0 - optimum.win_rate
     );
-    println!(
+    say!(
         "mean moves   {:>10.4} {:>10.4}",
-        report.mean_moves, optimum.mean_moves
+        report.mean_moves,
+        optimum.mean_moves
     );
     if report.capped_rate > 0.0 {
-        println!("capped at 100 moves: {:.4}", report.capped_rate);
+        say!("capped at 100 moves: {:.4}", report.capped_rate);
     }
     Ok(())
 }

@@ -87,8 +87,8 @@ pub fn grid_command(
     });
     write_tables(&root, &results)?;
     write_plots(&root, &config, &results)?;
-    println!("grid directory  {}", root.display());
-    print!("{}", markdown(&results));
+    say!("grid directory  {}", root.display());
+    say_inline!("{}", markdown(&results));
     Ok(())
 }
 

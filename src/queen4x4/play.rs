@@ -28,8 +28,8 @@ pub fn play_command(run: &Path, start: &str, seed: u64, max_moves: u32) -> Resul
     let mut agent = model_file::load(run, BackendChoice::Flex.device()?)?;
     let oracle = Queen4x4Solution::solve();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    println!("{position}");
-    println!(
+    say!("{position}");
+    say!(
         "optimal play mates in {:.2} moves on average from here\n",
         oracle.expected_moves(&position)
     );
@@ -43,13 +43,13 @@ pub fn play_command(run: &Path, start: &str, seed: u64, max_moves: u32) -> Resul
             Outcome::Stalemate => "   stalemate (draw)".to_string(),
             Outcome::Ongoing => format!(" K{}", next.black_king),
         };
-        println!("{number}. {played}{reply}    (optimal: {best})");
-        println!("{next}\n");
+        say!("{number}. {played}{reply}    (optimal: {best})");
+        say!("{next}\n");
         if outcome.is_terminal() {
             return Ok(());
         }
         position = next;
     }
-    println!("stopped after {max_moves} moves without a result");
+    say!("stopped after {max_moves} moves without a result");
     Ok(())
 }

@@ -41,36 +41,41 @@ pub fn train_command(path: &Path, config: Queen4x4Config, overrides: &Overrides)
 }
 
 fn print_summary(dir: &Path, s: &Summary) {
-    println!("run directory   {}", dir.display());
-    println!(
+    say!("run directory   {}", dir.display());
+    say!(
         "training        {} episodes in {:.1} s ({:.0} episodes/s) on {}",
         s.training.episodes,
         s.training.wall_seconds,
         s.training.episodes_per_second,
         s.training.backend
     );
-    println!(
+    say!(
         "                {:>12} {:>12} {:>12}",
-        "ours", "study", "optimal"
+        "ours",
+        "study",
+        "optimal"
     );
     let study = s.study_reported;
     let (best_reward, best_moves) = optimal_reward_and_moves(s.algorithm, &s.optimal);
     let fmt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.5}"));
-    println!(
+    say!(
         "mean reward     {:>12.5} {:>12} {:>12.5}",
         s.training.mean_reward,
         fmt(study.map(|r| r.mean_reward)),
         best_reward
     );
-    println!(
+    say!(
         "mean moves      {:>12.5} {:>12} {:>12.5}",
         s.training.mean_moves,
         fmt(study.and_then(|r| r.mean_moves)),
         best_moves
     );
-    println!(
+    say!(
         "greedy eval     win {:.4}, draw {:.4}, {:.3} moves over {} games",
-        s.eval.win_rate, s.eval.draw_rate, s.eval.mean_moves, s.eval.games
+        s.eval.win_rate,
+        s.eval.draw_rate,
+        s.eval.mean_moves,
+        s.eval.games
     );
 }
 

@@ -291,8 +291,8 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
         eval_stockfish: last[2],
     };
     run.finish(&summary)?;
-    println!("run directory   {}", dir.display());
-    println!(
+    say!("run directory   {}", dir.display());
+    say!(
         "training        {} games ({} before) in {:.1} s: {:.2} games/s, {:.0} positions/s, {} envs, {}",
         done,
         games_before,
@@ -308,9 +308,13 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
         ("vs Stockfish", summary.eval_stockfish.as_ref()),
     ];
     for (name, e) in opponents.into_iter().filter_map(|(n, e)| Some((n, e?))) {
-        println!(
+        say!(
             "{name:<15} win {:.2}, draw {:.2}, loss {:.2}, {:.1} plies over {} games",
-            e.win, e.draw, e.loss, e.mean_plies, e.games
+            e.win,
+            e.draw,
+            e.loss,
+            e.mean_plies,
+            e.games
         );
     }
     Ok(())
