@@ -60,6 +60,55 @@ impl StreamedFile {
     }
 }
 
+/// Name of the lock file in run and study directories.
+pub const LOCK_FILE: &str = ".burnmate.lock";
+
+/// An exclusive lock on a run or study directory, held until dropped (or the
+/// process ends, however it ends): a second burnmate writing the same directory
+/// gets a one-line error naming the holder.
+pub struct DirLock {
+    _file: fs::File,
+}
+
+/// Locks `dir` (which exists) for this process.
+pub fn lock_dir(dir: &Path) -> Result<DirLock> {
+    let path = dir.join(LOCK_FILE);
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => {
+            file.set_len(0)?;
+            writeln!(file, "{}", std::process::id()).context("cannot write the lock file")?;
+            Ok(DirLock { _file: file })
+        }
+        Err(fs::TryLockError::WouldBlock) => {
+            let holder = fs::read_to_string(&path).unwrap_or_default();
+            bail!(
+                "{} is in use by another burnmate (pid {}); wait for it to finish or choose another --out",
+                dir.display(),
+                holder.trim()
+            )
+        }
+        Err(fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("cannot lock {}", path.display()))
+        }
+    }
+}
+
+/// Whether `dir` holds nothing but, perhaps, a lock file.
+pub fn is_empty_dir(dir: &Path) -> bool {
+    fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .flatten()
+            .all(|entry| entry.file_name() == LOCK_FILE)
+    })
+}
+
 /// The stem of a config path, used to name run directories.
 pub fn config_stem(path: &Path) -> String {
     path.file_stem()
@@ -72,11 +121,7 @@ pub fn config_stem(path: &Path) -> String {
 /// Older runs are never overwritten.
 pub fn create_run_dir(out: Option<&Path>, stem: &str) -> Result<PathBuf> {
     if let Some(dir) = out {
-        if dir.exists()
-            && fs::read_dir(dir)
-                .map(|mut d| d.next().is_some())
-                .unwrap_or(true)
-        {
+        if dir.exists() && !is_empty_dir(dir) {
             bail!(
                 "output directory {} already exists and is not empty; choose another --out",
                 dir.display()

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::backend::BackendChoice;
 use crate::config::{Experiment, to_toml};
-use crate::files::write_atomic;
+use crate::files::{DirLock, is_empty_dir, lock_dir, write_atomic};
 use crate::metrics::MetricsRecorder;
 use crate::plot::{Series, line_chart, thin};
 
@@ -29,7 +29,8 @@ pub struct Overrides {
     pub resume: Option<PathBuf>,
 }
 
-/// One run's directory and the files every run writes, in order: `config.toml` first
+/// One run's directory, locked while the run writes, and the files every run
+/// writes, in order: `config.toml` first
 /// (the resolved config, so the run can be repeated), `metrics.csv` one row per
 /// episode, then `summary.json` and the EMA training curves. Every file is written
 /// under a temporary name and renamed, so a killed run never leaves a half-written
@@ -38,16 +39,25 @@ pub struct Run {
     dir: PathBuf,
     /// The per-episode metrics (`metrics.csv`).
     pub metrics: MetricsRecorder,
+    /// Held while the run writes: a second process gets a one-line error.
+    _lock: DirLock,
 }
 
 impl Run {
     /// Starts a run of `config` in `dir` (existing and empty), with the study's
     /// extra metric columns.
     pub fn start(dir: &Path, config: &Experiment, extra_columns: &[&str]) -> Result<Run> {
+        let lock = lock_dir(dir)?;
+        anyhow::ensure!(
+            is_empty_dir(dir),
+            "output directory {} already holds a run; choose another --out",
+            dir.display()
+        );
         write_atomic(&dir.join("config.toml"), to_toml(config)?.as_bytes())?;
         Ok(Run {
             dir: dir.to_path_buf(),
             metrics: MetricsRecorder::create(&dir.join("metrics.csv"), extra_columns)?,
+            _lock: lock,
         })
     }
 

@@ -255,6 +255,88 @@ fn bench_refuses_an_empty_batch_and_a_nan_duration() {
 }
 
 #[test]
+fn two_runs_on_one_directory_never_mix_their_files() {
+    let tmp = TempDir::new();
+    let out = tmp.path().join("run");
+    let spawn = |seed: &'static str| {
+        let out = out.clone();
+        move || {
+            std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
+                .args([
+                    "train",
+                    "configs/queen4x4-sarsa.toml",
+                    "--episodes",
+                    "3000",
+                    "--seed",
+                    seed,
+                ])
+                .arg("--out")
+                .arg(&out)
+                .output()
+                .unwrap()
+        }
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(spawn("1"));
+        let b = s.spawn(spawn("2"));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let ok: Vec<_> = [&a, &b]
+        .into_iter()
+        .filter(|o| o.status.success())
+        .collect();
+    assert_eq!(ok.len(), 1, "exactly one run owns the directory");
+    let refused = if a.status.success() { &b } else { &a };
+    assert_eq!(stderr(refused).lines().count(), 1, "{}", stderr(refused));
+    let seed = summary(&out)["seed"].as_u64().unwrap();
+    let config = fs::read_to_string(out.join("config.toml")).unwrap();
+    assert!(config.contains(&format!("seed = {seed}")), "{config}");
+}
+
+#[test]
+fn two_studies_on_one_directory_record_each_run_once() {
+    let tmp = TempDir::new();
+    let out = tmp.path().join("study");
+    let args = [
+        "study",
+        "endgame",
+        "--endgames",
+        "kqk",
+        "--starts",
+        "1",
+        "--runs",
+        "2",
+        "--matches",
+        "300",
+    ];
+    let spawn = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(spawn);
+        let b = s.spawn(spawn);
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    for o in [&a, &b] {
+        assert!(
+            o.status.success() || stderr(o).contains("in use by another burnmate"),
+            "{}",
+            stderr(o)
+        );
+    }
+    let lines = fs::read_to_string(out.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .count();
+    assert_eq!(lines, 4 * 2, "4 settings x 2 runs, each once");
+}
+
+#[test]
 fn malformed_values_and_missing_files_are_one_line_errors() {
     let tmp = TempDir::new();
     let path = tmp.path().join("bad.toml");

@@ -23,7 +23,7 @@ use crate::endgame::game::{Arena, mate_in};
 use crate::endgame::starts::{SHIPPED_STARTS, shipped_start};
 use crate::endgame::study_report::write_report;
 use crate::endgame::train::{EVAL_SEED_OFFSET, evaluate, train_table};
-use crate::files::write_atomic;
+use crate::files::{DirLock, is_empty_dir, lock_dir, write_atomic};
 use crate::progress::{Progress, episode_bar};
 use crate::solve::load_or_build;
 
@@ -158,7 +158,7 @@ impl StudyPlan {
 /// Runs every run of `plan` not yet in `dir`, on `jobs` threads, then writes the report.
 pub fn study_command(dir: &Path, plan: &StudyPlan, jobs: usize) -> Result<()> {
     plan.validate()?;
-    let done = open_study_dir(dir, plan)?;
+    let (_lock, done) = open_study_dir(dir, plan)?;
     let pending: Vec<Cell> = plan
         .cells()
         .into_iter()
@@ -255,7 +255,9 @@ pub fn run_cell(plan: &StudyPlan, cell: &Cell, tablebase: &Tablebase) -> Result<
 
 /// Creates the study directory, or checks that an existing one holds the same plan;
 /// returns the runs already finished there.
-fn open_study_dir(dir: &Path, plan: &StudyPlan) -> Result<Vec<CellResult>> {
+fn open_study_dir(dir: &Path, plan: &StudyPlan) -> Result<(DirLock, Vec<CellResult>)> {
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let lock = lock_dir(dir)?;
     let plan_path = dir.join("study.toml");
     let text = toml::to_string(plan).context("cannot write the study plan")?;
     if plan_path.exists() {
@@ -270,21 +272,16 @@ fn open_study_dir(dir: &Path, plan: &StudyPlan) -> Result<Vec<CellResult>> {
                 dir.display()
             );
         }
-        return read_results(&dir.join("results.jsonl"));
+        return Ok((lock, read_results(&dir.join("results.jsonl"))?));
     }
-    if dir.exists()
-        && fs::read_dir(dir)
-            .map(|mut d| d.next().is_some())
-            .unwrap_or(true)
-    {
+    if !is_empty_dir(dir) {
         bail!(
             "{} exists and is not a study directory; choose another --out",
             dir.display()
         );
     }
-    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     write_atomic(&plan_path, text.as_bytes())?;
-    Ok(Vec::new())
+    Ok((lock, Vec::new()))
 }
 
 /// Reads `results.jsonl`, dropping a last line cut short by a kill (the file is
