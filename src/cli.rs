@@ -121,9 +121,10 @@ enum Command {
     Play {
         /// A run directory written by `train`.
         run: PathBuf,
-        /// queen4x4: start position, e.g. "Qa1 Ka2 / Kc2" (white pieces / black king).
-        #[arg(long, default_value = "Qa1 Ka2 / Kc2")]
-        start: String,
+        /// queen4x4: start position, e.g. "Qa1 Ka2 / Kc2" (white pieces / black king;
+        /// the default).
+        #[arg(long)]
+        start: Option<String>,
         /// endgame: start position as FEN, white to move (default: the run's start).
         #[arg(long)]
         fen: Option<String>,
@@ -133,9 +134,9 @@ enum Command {
         /// Seed of the defender's random moves or tie breaks.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// queen4x4: stop after this many white moves.
-        #[arg(long, default_value_t = 50)]
-        max_moves: u32,
+        /// queen4x4: stop after this many white moves (default 50).
+        #[arg(long)]
+        max_moves: Option<u32>,
     },
     /// Measure forward and training-step throughput of every study's network.
     Bench {
@@ -262,13 +263,26 @@ pub fn run(cli: Cli) -> Result<()> {
             seed,
             max_moves,
         } => match load_config(&run.join("config.toml"))? {
-            Experiment::Queen4x4(_) => queen4x4::play::play_command(&run, &start, seed, max_moves),
-            Experiment::Endgame(_) => endgame::play::play_command(&endgame::play::EndgamePlay {
-                run: &run,
-                fen: fen.as_deref(),
-                seed,
-                pgn: pgn.as_deref(),
-            }),
+            Experiment::Queen4x4(_) => {
+                anyhow::ensure!(
+                    fen.is_none() && pgn.is_none(),
+                    "--fen and --pgn apply to endgame runs; a queen4x4 run takes --start"
+                );
+                let start = start.as_deref().unwrap_or("Qa1 Ka2 / Kc2");
+                queen4x4::play::play_command(&run, start, seed, max_moves.unwrap_or(50))
+            }
+            Experiment::Endgame(_) => {
+                anyhow::ensure!(
+                    start.is_none() && max_moves.is_none(),
+                    "--start and --max-moves apply to queen4x4 runs; an endgame run takes --fen"
+                );
+                endgame::play::play_command(&endgame::play::EndgamePlay {
+                    run: &run,
+                    fen: fen.as_deref(),
+                    seed,
+                    pgn: pgn.as_deref(),
+                })
+            }
             Experiment::Knight(_) => {
                 anyhow::bail!("play shows queen4x4 and endgame runs; use eval for knight runs")
             }

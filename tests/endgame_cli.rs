@@ -144,6 +144,35 @@ fn play_shows_the_game_with_verdicts_and_exports_pgn_once() {
         "8/8/1K6/8/3k4/7R/8/8 w - - 0 1",
     ]);
     assert_one_line_error(&wrong, "not KQK");
+    // Flags of the other study are refused, not ignored.
+    let start = burnmate(&["play", run.to_str().unwrap(), "--start", "Qa1 Ka2 / Kc2"]);
+    assert_one_line_error(&start, "--start and --max-moves apply to queen4x4 runs");
+}
+
+#[test]
+fn flags_and_keys_that_do_not_apply_are_refused() {
+    let tmp = TempDir::new();
+    let queen = tmp.path().join("queen");
+    assert!(
+        train(&queen, "configs/queen4x4-sarsa.toml", &["--episodes", "20"])
+            .status
+            .success()
+    );
+    for flag in [
+        ["--fen", "8/8/1K6/8/3k4/7Q/8/8 w - - 0 1"],
+        ["--pgn", "game.pgn"],
+    ] {
+        let mut args = vec!["play", queen.to_str().unwrap()];
+        args.extend(flag);
+        assert_one_line_error(&burnmate(&args), "apply to endgame runs");
+    }
+    // A config naming both a shipped start and a FEN is ambiguous.
+    let both = train(
+        &tmp.path().join("both"),
+        "configs/endgame-kqk-engine.toml",
+        &["--set", "fen=8/8/1K6/8/3k4/7Q/8/8 w - - 0 1"],
+    );
+    assert_one_line_error(&both, "set start or fen, not both");
 }
 
 /// Needs Stockfish (CI installs Debian's `stockfish` and sets

@@ -78,8 +78,9 @@ pub enum EndingReply {
 pub struct EndgameConfig {
     /// `kqk`, `krk` or `kbbk`.
     pub endgame: String,
-    /// Index into `assets/endgame-<endgame>.fen` (0-9), used when `fen` is empty.
-    pub start: usize,
+    /// Index into `assets/endgame-<endgame>.fen` (0-9); without `start` and `fen`,
+    /// start 0. Setting both is an error.
+    pub start: Option<usize>,
     /// A start position as FEN (white to move); overrides `start`.
     pub fen: String,
     /// Matches to play (study: 5000).
@@ -122,7 +123,7 @@ impl Default for EndgameConfig {
     fn default() -> EndgameConfig {
         EndgameConfig {
             endgame: "kqk".into(),
-            start: 0,
+            start: None,
             fen: String::new(),
             episodes: 5000,
             seed: 0,
@@ -154,8 +155,12 @@ impl EndgameConfig {
             self.endgame
         );
         ensure!(
-            self.start < 10,
+            self.start.is_none_or(|s| s < 10),
             "start must be 0..9 (the shipped start positions)"
+        );
+        ensure!(
+            self.start.is_none() || self.fen.trim().is_empty(),
+            "set start or fen, not both"
         );
         ensure!(self.episodes > 0, "episodes must be positive");
         ensure!(

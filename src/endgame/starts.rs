@@ -14,7 +14,7 @@ pub fn start_position(endgame: Endgame, config: &EndgameConfig) -> Result<Chess>
     if !config.fen.trim().is_empty() {
         return Ok(parse_start(endgame, &config.fen)?);
     }
-    shipped_start(endgame, config.start)
+    shipped_start(endgame, config.start.unwrap_or(0))
 }
 
 /// Shipped start number `index` of `endgame`.

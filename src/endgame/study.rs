@@ -143,7 +143,7 @@ impl StudyPlan {
     pub fn config(&self, cell: &Cell) -> EndgameConfig {
         EndgameConfig {
             endgame: cell.endgame.name().into(),
-            start: cell.start,
+            start: Some(cell.start),
             episodes: self.matches,
             seed: cell.run,
             reward: cell.reward,
