@@ -7,9 +7,14 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
 
 use thiserror::Error;
+
+/// How long the engine may take to answer `uci` and `isready`.
+pub const HANDSHAKE: Duration = Duration::from_secs(10);
 
 /// Where an engine is looked for when no path is given, after `$PATH`.
 const FALLBACK_DIRS: [&str; 2] = ["/usr/games", "/usr/local/bin"];
@@ -29,6 +34,14 @@ pub enum UciError {
         path: String,
         /// What failed.
         message: String,
+    },
+    /// The program did not answer in time: it is not a UCI engine, or it hangs.
+    #[error("engine {path}: no answer within {seconds} s; is it a UCI chess engine?")]
+    Timeout {
+        /// The executable.
+        path: String,
+        /// The wait, in seconds.
+        seconds: f64,
     },
     /// The engine said something this client does not understand.
     #[error("engine {path}: unexpected reply '{line}'")]
@@ -63,7 +76,8 @@ pub struct UciEngine {
     path: String,
     child: Child,
     input: ChildStdin,
-    output: BufReader<ChildStdout>,
+    /// The engine's output lines, read on their own thread so waits can time out.
+    lines: Receiver<std::io::Result<String>>,
     depth: u32,
     cache: HashMap<String, Analysis>,
     randomised: bool,
@@ -91,8 +105,18 @@ pub fn locate(name: &str) -> Result<PathBuf, UciError> {
 
 impl UciEngine {
     /// Starts the engine `name` and sets it up to search to `depth` with one thread
-    /// and a 16 MB hash.
+    /// and a 16 MB hash; a program that does not complete the UCI handshake within
+    /// [`HANDSHAKE`] is an error.
     pub fn start(name: &str, depth: u32) -> Result<UciEngine, UciError> {
+        UciEngine::start_within(name, depth, HANDSHAKE)
+    }
+
+    /// [`UciEngine::start`] with another handshake timeout.
+    pub fn start_within(
+        name: &str,
+        depth: u32,
+        handshake: Duration,
+    ) -> Result<UciEngine, UciError> {
         let path = locate(name)?;
         let shown = path.display().to_string();
         let io = |e: std::io::Error| UciError::Io {
@@ -106,22 +130,33 @@ impl UciEngine {
             .spawn()
             .map_err(io)?;
         let input = child.stdin.take().expect("piped stdin");
-        let output = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let mut output = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            loop {
+                let mut line = String::new();
+                let read = output.read_line(&mut line);
+                let end = !matches!(read, Ok(n) if n > 0);
+                if sender.send(read.map(|_| line)).is_err() || end {
+                    return;
+                }
+            }
+        });
         let mut engine = UciEngine {
             path: shown,
             child,
             input,
-            output,
+            lines,
             depth,
             cache: HashMap::new(),
             randomised: false,
         };
         engine.send("uci")?;
-        engine.read_until("uciok")?;
+        engine.read_until("uciok", handshake)?;
         engine.send("setoption name Threads value 1")?;
         engine.send("setoption name Hash value 16")?;
         engine.send("isready")?;
-        engine.read_until("readyok")?;
+        engine.read_until("readyok", handshake)?;
         Ok(engine)
     }
 
@@ -135,7 +170,7 @@ impl UciEngine {
             level.min(20)
         ))?;
         self.send("isready")?;
-        self.read_until("readyok")?;
+        self.read_until("readyok", HANDSHAKE)?;
         self.randomised = true;
         self.cache.clear();
         Ok(self)
@@ -150,11 +185,11 @@ impl UciEngine {
         self.send("ucinewgame")?;
         self.send(&format!("position fen {fen}"))?;
         self.send("isready")?;
-        self.read_until("readyok")?;
+        self.read_until("readyok", HANDSHAKE)?;
         self.send(&format!("go depth {}", self.depth))?;
         let mut score = None;
         loop {
-            let line = self.read_line()?;
+            let line = self.read_line(None)?;
             if line.starts_with("info") {
                 score = parse_score(&line).or(score);
             } else if let Some(rest) = line.strip_prefix("bestmove") {
@@ -190,24 +225,35 @@ impl UciEngine {
             })
     }
 
-    fn read_line(&mut self) -> Result<String, UciError> {
-        let mut line = String::new();
-        match self.output.read_line(&mut line) {
-            Ok(0) => Err(UciError::Io {
+    /// The next line of output, waiting at most `timeout` (`None`: as long as it
+    /// takes, e.g. a deep search).
+    fn read_line(&mut self, timeout: Option<Duration>) -> Result<String, UciError> {
+        let received = match timeout {
+            Some(limit) => self.lines.recv_timeout(limit),
+            None => self
+                .lines
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        let io = |message: String| UciError::Io {
+            path: self.path.clone(),
+            message,
+        };
+        match received {
+            Ok(Ok(line)) if !line.is_empty() => Ok(line.trim_end().to_string()),
+            Ok(Ok(_)) | Err(RecvTimeoutError::Disconnected) => Err(io("the engine exited".into())),
+            Ok(Err(e)) => Err(io(e.to_string())),
+            Err(RecvTimeoutError::Timeout) => Err(UciError::Timeout {
                 path: self.path.clone(),
-                message: "the engine exited".into(),
-            }),
-            Ok(_) => Ok(line.trim_end().to_string()),
-            Err(e) => Err(UciError::Io {
-                path: self.path.clone(),
-                message: e.to_string(),
+                seconds: timeout.unwrap_or_default().as_secs_f64(),
             }),
         }
     }
 
-    fn read_until(&mut self, token: &str) -> Result<(), UciError> {
+    /// Reads until the line `token`, each line within `timeout`.
+    fn read_until(&mut self, token: &str, timeout: Duration) -> Result<(), UciError> {
         for _ in 0..10_000 {
-            if self.read_line()?.trim() == token {
+            if self.read_line(Some(timeout))?.trim() == token {
                 return Ok(());
             }
         }
@@ -219,8 +265,11 @@ impl UciEngine {
 }
 
 impl Drop for UciEngine {
+    /// Asks the engine to quit and ends the process (a program that ignores `quit`,
+    /// like one that is no engine at all, would otherwise keep the caller waiting).
     fn drop(&mut self) {
         let _ = self.send("quit");
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
@@ -258,6 +307,22 @@ mod tests {
         );
         assert_eq!(parse_score("info string NNUE evaluation enabled"), None);
         assert_eq!(parse_score("info depth 3 score lowerbound"), None);
+    }
+
+    #[test]
+    fn a_program_that_is_no_uci_engine_fails_the_handshake_quickly() {
+        // `cat` echoes "uci" back and never says "uciok".
+        if locate("cat").is_err() {
+            return;
+        }
+        let started = std::time::Instant::now();
+        let err = UciEngine::start_within("cat", 10, Duration::from_millis(300))
+            .err()
+            .expect("cat is no engine");
+        let text = err.to_string();
+        assert!(text.contains("is it a UCI chess engine?"), "{text}");
+        assert!(!text.contains('\n'));
+        assert!(started.elapsed() < Duration::from_secs(5));
     }
 
     #[test]
