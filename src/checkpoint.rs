@@ -53,8 +53,13 @@ pub fn save<T: Serialize>(path: &Path, format: &str, payload: &T) -> Result<()> 
 /// floats round-trip exactly, so the payload read back re-serialises to the bytes
 /// the checksum was taken over unless something changed.)
 pub fn load<T: Serialize + DeserializeOwned>(path: &Path, format: &str) -> Result<T> {
-    let bytes = std::fs::read(path)
-        .with_context(|| format!("cannot read checkpoint {}", path.display()))?;
+    let bytes = match std::fs::read(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+            "{} has no checkpoint: the run did not finish (killed or failed before its end); train it again",
+            path.parent().unwrap_or(path).display()
+        ),
+        read => read.with_context(|| format!("cannot read checkpoint {}", path.display()))?,
+    };
     let malformed = |e: serde_json::Error| {
         anyhow::anyhow!(
             "checkpoint {} is malformed or truncated ({e})",

@@ -453,6 +453,12 @@ fn a_corrupt_checkpoint_is_a_one_line_error() {
     assert_one_line_error(&burnmate(&["eval", run.to_str().unwrap()]), "corrupt");
     fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
     assert_one_line_error(&burnmate(&["eval", run.to_str().unwrap()]), "truncated");
+    // A run killed before its end has a config and no checkpoint.
+    fs::remove_file(&path).unwrap();
+    assert_one_line_error(
+        &burnmate(&["eval", run.to_str().unwrap()]),
+        "did not finish",
+    );
 }
 
 #[test]

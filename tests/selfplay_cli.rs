@@ -81,6 +81,21 @@ fn selfplay_writes_its_outputs_and_resumes_exactly() {
         v["payload"]["white"].clone()
     };
     assert_eq!(weights(&second), weights(&whole));
+    // Resuming with another network shape is refused, not run with the old one.
+    let changed = train(
+        &tmp.path().join("changed"),
+        config,
+        &[
+            "--episodes",
+            "2",
+            "--resume",
+            first.to_str().unwrap(),
+            "--set",
+            "padding=same",
+        ],
+    );
+    assert_one_line_error(&changed, "padding");
+    assert!(!tmp.path().join("changed").exists());
 }
 
 #[test]

@@ -146,6 +146,17 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
         Some(run) => resumed_state(run)?,
         None => fresh_state(config.seed, &config),
     };
+    if let Some(run) = &overrides.resume {
+        let held = state.white.iter().chain(&state.black).map(|w| w.padding);
+        if let Some(padding) = held.into_iter().find(|&p| p != config.padding) {
+            anyhow::bail!(
+                "--resume {}: its selectors use padding {padding:?}, the config says {:?}; resume with the run's own config ({})",
+                run.display(),
+                config.padding,
+                run.join("config.toml").display()
+            );
+        }
+    }
     let device = config.backend.device()?.autodiff();
     let side = |weights: &[burnmate_models::SelectorWeights]| {
         SelectorSet::new(config.net(), device.clone(), weights)
