@@ -1,7 +1,9 @@
-//! Checkpoint files, one format for every study: JSON `{format, checksum, payload}`
-//! where the checksum (FNV-1a) covers the format tag and the payload's whole JSON,
-//! header fields (hyper-parameters, activation, config) included. A corrupt,
-//! truncated, edited or foreign file is a one-line error, never a silently wrong model.
+//! Checkpoint files, one format for every study: JSON `{format, config_digest,
+//! checksum, payload}`. The config digest is the FNV-1a of the run's `config.toml`
+//! beside the checkpoint; the checksum covers the format tag, the digest and the
+//! payload's whole JSON, header fields (hyper-parameters, activation, config)
+//! included. A corrupt, truncated, edited or foreign file, or a checkpoint whose
+//! run config was edited since, is a one-line error, never a silently wrong model.
 
 use std::path::Path;
 
@@ -22,6 +24,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 #[serde(deny_unknown_fields)]
 struct Envelope<T> {
     format: String,
+    config_digest: u64,
     checksum: u64,
     payload: T,
 }
@@ -31,17 +34,28 @@ struct FormatOnly {
     format: String,
 }
 
-/// The checksum of `payload` under `format`.
-fn checksum<T: Serialize>(format: &str, payload: &T) -> Result<u64> {
-    let json = serde_json::to_vec(payload).context("cannot serialise the checkpoint")?;
-    Ok(fnv1a(format.as_bytes()) ^ fnv1a(&json))
+/// The checksum of `payload` under `format` and `config_digest`.
+fn checksum<T: Serialize>(format: &str, config_digest: u64, payload: &T) -> Result<u64> {
+    let mut bytes = format.as_bytes().to_vec();
+    bytes.extend_from_slice(&config_digest.to_le_bytes());
+    bytes.extend(serde_json::to_vec(payload).context("cannot serialise the checkpoint")?);
+    Ok(fnv1a(&bytes))
 }
 
-/// Writes `payload` as a checkpoint of `format`, atomically.
+/// The digest of the `config.toml` beside `path` (0 when there is none).
+fn config_digest(path: &Path) -> u64 {
+    let config = path.with_file_name("config.toml");
+    std::fs::read(config).map_or(0, |bytes| fnv1a(&bytes))
+}
+
+/// Writes `payload` as a checkpoint of `format`, atomically, bound to the run's
+/// `config.toml` beside it.
 pub fn save<T: Serialize>(path: &Path, format: &str, payload: &T) -> Result<()> {
+    let digest = config_digest(path);
     let envelope = Envelope {
         format: format.to_string(),
-        checksum: checksum(format, payload)?,
+        config_digest: digest,
+        checksum: checksum(format, digest, payload)?,
         payload,
     };
     let json = serde_json::to_vec(&envelope).context("cannot serialise the checkpoint")?;
@@ -75,12 +89,18 @@ pub fn load<T: Serialize + DeserializeOwned>(path: &Path, format: &str) -> Resul
         );
     }
     let envelope: Envelope<T> = serde_json::from_slice(&bytes).map_err(malformed)?;
-    let computed = checksum(format, &envelope.payload)?;
+    let computed = checksum(format, envelope.config_digest, &envelope.payload)?;
     if envelope.checksum != computed {
         bail!(
             "checkpoint {} is corrupt: checksum {:016x} stored, {computed:016x} computed",
             path.display(),
             envelope.checksum
+        );
+    }
+    if config_digest(path) != envelope.config_digest {
+        bail!(
+            "{} changed since its checkpoint was written; restore it or train again",
+            path.with_file_name("config.toml").display()
         );
     }
     Ok(envelope.payload)
@@ -125,5 +145,20 @@ mod tests {
         std::fs::write(&path, &text[..text.len() / 2]).unwrap();
         let error = load::<Model>(&path, "test-v1").unwrap_err().to_string();
         assert!(error.contains("truncated"), "{error}");
+    }
+
+    #[test]
+    fn a_checkpoint_is_bound_to_the_run_config_beside_it() {
+        let tmp = TempDir::new();
+        let path = tmp.path().join("checkpoint.json");
+        std::fs::write(tmp.path().join("config.toml"), "lr = 0.1\n").unwrap();
+        save(&path, "test-v1", &model()).unwrap();
+        assert_eq!(load::<Model>(&path, "test-v1").unwrap(), model());
+        std::fs::write(tmp.path().join("config.toml"), "lr = 0.2\n").unwrap();
+        let error = load::<Model>(&path, "test-v1").unwrap_err().to_string();
+        assert!(
+            error.contains("config.toml changed since its checkpoint"),
+            "{error}"
+        );
     }
 }

@@ -462,6 +462,21 @@ fn a_corrupt_checkpoint_is_a_one_line_error() {
 }
 
 #[test]
+fn a_checkpoint_whose_run_config_was_edited_is_refused() {
+    let tmp = TempDir::new();
+    let run = tmp.path().join("run");
+    let out = train(&run, "configs/knight-dqn.toml", &["--episodes", "20"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let config = run.join("config.toml");
+    let text = fs::read_to_string(&config).unwrap();
+    fs::write(&config, text.replace("gamma = 0.99", "gamma = 0.5")).unwrap();
+    assert_one_line_error(
+        &burnmate(&["eval", run.to_str().unwrap()]),
+        "changed since its checkpoint",
+    );
+}
+
+#[test]
 fn grid_writes_a_table_and_plots() {
     let tmp = TempDir::new();
     let root = tmp.path().join("grid");
