@@ -84,6 +84,18 @@ fn the_study_grid_writes_table_3_2_and_resumes_after_a_kill() {
     after.sort();
     assert_eq!(before, after, "the repeated run gives the same result");
 
+    // Runs recorded twice (two processes, before the directory lock) count once,
+    // and the file is repaired.
+    fs::write(&results, format!("{after_text}{after_text}")).unwrap();
+    let out = study(&dir, &[]);
+    assert!(
+        stdout(&out).contains("32 done, 0 to run"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(fs::read_to_string(dir.join("table-3-2.md")).unwrap(), table);
+    assert_eq!(fs::read_to_string(&results).unwrap().lines().count(), 32);
+
     // Other settings in the same directory are refused.
     assert_one_line_error(&study(&dir, &["--decay", "1.01"]), "other settings");
 }

@@ -297,6 +297,9 @@ fn read_results(path: &Path) -> Result<Vec<CellResult>> {
     let lines: Vec<&str> = text.lines().collect();
     for (i, line) in lines.iter().enumerate() {
         match serde_json::from_str::<CellResult>(line) {
+            // A run recorded twice (two processes on one directory, before the lock)
+            // counts once: the first record stays, the file is repaired.
+            Ok(r) if results.iter().any(|done: &CellResult| done.cell == r.cell) => {}
             Ok(r) => {
                 results.push(r);
                 kept.push_str(line);
