@@ -96,7 +96,7 @@ enum Command {
     },
     /// Build (or load from cache) an exact distance-to-mate table and print its statistics.
     Solve {
-        /// kqk, krk or kbbk.
+        /// kqk, krk, kbbk or kbnk.
         endgame: String,
         /// Directory of cached tables.
         #[arg(long, default_value = "tablebases")]

@@ -76,7 +76,7 @@ pub enum EndingReply {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct EndgameConfig {
-    /// `kqk`, `krk` or `kbbk`.
+    /// `kqk`, `krk`, `kbbk` or `kbnk`.
     pub endgame: String,
     /// Index into `assets/endgame-<endgame>.fen` (0-9); without `start` and `fen`,
     /// start 0. Setting both is an error.
@@ -151,7 +151,7 @@ impl EndgameConfig {
     pub fn validate(&self) -> Result<()> {
         ensure!(
             burnmate_env::endgame::Endgame::parse(&self.endgame).is_some(),
-            "endgame must be kqk, krk or kbbk, not '{}'",
+            "endgame must be kqk, krk, kbbk or kbnk, not '{}'",
             self.endgame
         );
         ensure!(

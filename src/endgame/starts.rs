@@ -40,5 +40,6 @@ fn shipped_text(endgame: Endgame) -> &'static str {
         Endgame::Kqk => include_str!("../../assets/endgame-kqk.fen"),
         Endgame::Krk => include_str!("../../assets/endgame-krk.fen"),
         Endgame::Kbbk => include_str!("../../assets/endgame-kbbk.fen"),
+        Endgame::Kbnk => include_str!("../../assets/endgame-kbnk.fen"),
     }
 }

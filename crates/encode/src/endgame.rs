@@ -4,8 +4,8 @@
 //! | slice   | meaning                                                   |
 //! |---------|-----------------------------------------------------------|
 //! | 0-63    | white king                                                |
-//! | 64-127  | white piece in action slot 1 (queen, rook, light bishop)  |
-//! | 128-191 | white piece in action slot 2 (dark bishop; empty in KQK, KRK) |
+//! | 64-127  | white piece in action slot 1 (queen, rook, light bishop, knight) |
+//! | 128-191 | white piece in action slot 2 (dark bishop, KBNK's bishop; empty in KQK, KRK) |
 //! | 192-255 | black king                                                |
 //!
 //! The planes follow the action slots of `burnmate_env::endgame_game`, so a piece's

@@ -18,11 +18,13 @@ pub enum Endgame {
     Krk,
     /// King and two bishops against king.
     Kbbk,
+    /// King, bishop and knight against king (not in the study; the hardest basic mate).
+    Kbnk,
 }
 
 impl Endgame {
-    /// All three, in the study's order.
-    pub const ALL: [Endgame; 3] = [Endgame::Kqk, Endgame::Krk, Endgame::Kbbk];
+    /// Every endgame: the study's three, in its order, then KBNK.
+    pub const ALL: [Endgame; 4] = [Endgame::Kqk, Endgame::Krk, Endgame::Kbbk, Endgame::Kbnk];
 
     /// White's pieces besides the king.
     pub fn pieces(self) -> &'static [Role] {
@@ -30,6 +32,7 @@ impl Endgame {
             Endgame::Kqk => &[Role::Queen],
             Endgame::Krk => &[Role::Rook],
             Endgame::Kbbk => &[Role::Bishop, Role::Bishop],
+            Endgame::Kbnk => &[Role::Bishop, Role::Knight],
         }
     }
 
@@ -39,10 +42,11 @@ impl Endgame {
             Endgame::Kqk => "kqk",
             Endgame::Krk => "krk",
             Endgame::Kbbk => "kbbk",
+            Endgame::Kbnk => "kbnk",
         }
     }
 
-    /// Parses "kqk", "krk" or "kbbk" (any case).
+    /// Parses "kqk", "krk", "kbbk" or "kbnk" (any case).
     pub fn parse(name: &str) -> Option<Endgame> {
         Endgame::ALL
             .into_iter()

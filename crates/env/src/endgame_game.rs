@@ -4,7 +4,8 @@
 //! Actions: `64 * slot + destination`, [`SLOTS`] slots: 0 the white king, then the
 //! other white pieces ordered by role (knight, bishop, rook, queen) and, for two
 //! pieces of one role, by square colour (light first): a bishop keeps its slot for
-//! the whole match. KQK and KRK use slots 0-1, KBBK slots 0-2. Rewards: 1 for the
+//! the whole match. KQK and KRK use slots 0-1, KBBK and KBNK (knight 1, bishop 2)
+//! slots 0-2. Rewards: 1 for the
 //! mating move, 0 for every other move; a draw (stalemate, repetition, fifty moves, a
 //! lost piece) or the move cap ends the episode with 0.
 

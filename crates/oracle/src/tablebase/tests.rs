@@ -21,7 +21,12 @@ fn longest_white_to_move_mate(tb: &Tablebase) -> u32 {
 /// "Checkmate pattern"/"Endgame tablebase").
 #[test]
 fn longest_mates_are_the_known_ones() {
-    for (endgame, moves) in [(Endgame::Kqk, 10), (Endgame::Krk, 16), (Endgame::Kbbk, 19)] {
+    for (endgame, moves) in [
+        (Endgame::Kqk, 10),
+        (Endgame::Krk, 16),
+        (Endgame::Kbbk, 19),
+        (Endgame::Kbnk, 33),
+    ] {
         let tb = Tablebase::solve(endgame);
         let plies = longest_white_to_move_mate(&tb);
         assert_eq!(plies.div_ceil(2), moves, "{}", endgame.name());
@@ -54,7 +59,7 @@ fn white_to_move_facts(tb: &Tablebase) -> (u64, u64, Vec<u64>) {
 /// change to move generation, legality or the retrograde pass moves these numbers.
 #[test]
 fn legal_won_counts_and_mate_histograms_are_pinned() {
-    let expected: [(Endgame, u64, u64, &[u64]); 3] = [
+    let expected: [(Endgame, u64, u64, &[u64]); 4] = [
         (
             Endgame::Kqk,
             144_508,
@@ -79,6 +84,17 @@ fn legal_won_counts_and_mate_histograms_are_pinned() {
             &[
                 0, 12624, 5216, 29872, 36864, 61344, 75024, 113616, 172432, 248528, 362512, 499312,
                 589168, 709520, 721072, 632112, 492144, 218720, 26896, 240,
+            ],
+        ),
+        (
+            Endgame::Kbnk,
+            10_875_504,
+            10_822_184,
+            &[
+                0, 1840, 1200, 3216, 15960, 39752, 45192, 48396, 40408, 42720, 56240, 95208,
+                142084, 189592, 190296, 139684, 118004, 114200, 119780, 127480, 216552, 350136,
+                484868, 576832, 584456, 729040, 949808, 1278384, 1531500, 1434268, 859400, 261004,
+                33580, 1104,
             ],
         ),
     ];
