@@ -258,29 +258,20 @@ fn bench_refuses_an_empty_batch_and_a_nan_duration() {
 fn two_runs_on_one_directory_never_mix_their_files() {
     let tmp = TempDir::new();
     let out = tmp.path().join("run");
-    let spawn = |seed: &'static str| {
-        let out = out.clone();
-        move || {
-            std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
-                .args([
-                    "train",
-                    "configs/queen4x4-sarsa.toml",
-                    "--episodes",
-                    "3000",
-                    "--seed",
-                    seed,
-                ])
-                .arg("--out")
-                .arg(&out)
-                .output()
-                .unwrap()
-        }
+    let out_arg = out.to_str().unwrap();
+    let run = |seed| {
+        [
+            "train",
+            "configs/queen4x4-sarsa.toml",
+            "--episodes",
+            "3000",
+            "--seed",
+            seed,
+            "--out",
+            out_arg,
+        ]
     };
-    let (a, b) = std::thread::scope(|s| {
-        let a = s.spawn(spawn("1"));
-        let b = s.spawn(spawn("2"));
-        (a.join().unwrap(), b.join().unwrap())
-    });
+    let (a, b) = burnmate_twice_at_once(&run("1"), &run("2"));
     let ok: Vec<_> = [&a, &b]
         .into_iter()
         .filter(|o| o.status.success())
@@ -308,20 +299,10 @@ fn two_studies_on_one_directory_record_each_run_once() {
         "2",
         "--matches",
         "300",
+        "--out",
+        out.to_str().unwrap(),
     ];
-    let spawn = || {
-        std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
-            .args(args)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap()
-    };
-    let (a, b) = std::thread::scope(|s| {
-        let a = s.spawn(spawn);
-        let b = s.spawn(spawn);
-        (a.join().unwrap(), b.join().unwrap())
-    });
+    let (a, b) = burnmate_twice_at_once(&args, &args);
     for o in [&a, &b] {
         assert!(
             o.status.success() || stderr(o).contains("in use by another burnmate"),
@@ -635,16 +616,8 @@ fn a_cached_table_of_another_endgame_is_refused_and_rebuilt() {
 fn two_solves_on_one_fresh_cache_both_succeed() {
     let tmp = TempDir::new();
     let cache = tmp.path().to_str().unwrap();
-    let spawn = || {
-        std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
-            .args(["solve", "kqk", "--cache", cache])
-            .output()
-    };
-    let (a, b) = std::thread::scope(|s| {
-        let a = s.spawn(spawn);
-        let b = s.spawn(spawn);
-        (a.join().unwrap().unwrap(), b.join().unwrap().unwrap())
-    });
+    let solve = ["solve", "kqk", "--cache", cache];
+    let (a, b) = burnmate_twice_at_once(&solve, &solve);
     for out in [a, b] {
         assert!(out.status.success(), "{}", stderr(&out));
     }

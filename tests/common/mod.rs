@@ -16,6 +16,15 @@ pub fn burnmate(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Runs the binary twice at the same time, with `a` and `b` as arguments.
+pub fn burnmate_twice_at_once(a: &[&str], b: &[&str]) -> (Output, Output) {
+    std::thread::scope(|s| {
+        let first = s.spawn(|| burnmate(a));
+        let second = s.spawn(|| burnmate(b));
+        (first.join().unwrap(), second.join().unwrap())
+    })
+}
+
 /// The run's stderr as text.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

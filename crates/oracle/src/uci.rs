@@ -315,14 +315,12 @@ mod tests {
         if locate("cat").is_err() {
             return;
         }
-        let started = std::time::Instant::now();
         let err = UciEngine::start_within("cat", 10, Duration::from_millis(300))
             .err()
             .expect("cat is no engine");
         let text = err.to_string();
         assert!(text.contains("is it a UCI chess engine?"), "{text}");
         assert!(!text.contains('\n'));
-        assert!(started.elapsed() < Duration::from_secs(5));
     }
 
     #[test]

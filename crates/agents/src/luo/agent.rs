@@ -143,7 +143,7 @@ impl LuoAgent {
 
     /// The network's 32 outputs for the queen4x4 `position` (white to move).
     pub fn q_values(&mut self, position: &Position) -> Vec<f32> {
-        self.forward(&queen4x4_row(position)).q
+        self.forward(queen4x4_row(position)).q
     }
 
     /// The legal action with the highest output (first on ties).
@@ -155,7 +155,7 @@ impl LuoAgent {
     /// One semi-gradient TD step of output `action` at `position` towards `target`
     /// (the step every semi-gradient episode makes after a move).
     pub fn update_towards(&mut self, position: &Position, action: usize, target: f32) {
-        let current = self.forward(&queen4x4_row(position));
+        let current = self.forward(queen4x4_row(position));
         self.semi_gradient_update(&current, 0, action, target);
     }
 
@@ -164,11 +164,9 @@ impl LuoAgent {
     }
 
     /// Runs the network once on the encoded states in `rows` (`width` floats each).
-    pub(crate) fn forward(&mut self, rows: &[f32]) -> Forward {
-        let x = Tensor::<2>::from_data(
-            TensorData::new(rows.to_vec(), [rows.len() / self.width, self.width]),
-            &self.device,
-        );
+    pub(crate) fn forward(&mut self, rows: Vec<f32>) -> Forward {
+        let batch = rows.len() / self.width;
+        let x = Tensor::<2>::from_data(TensorData::new(rows, [batch, self.width]), &self.device);
         let parts = self.net().forward_parts(x.clone());
         let q = parts
             .output
@@ -200,8 +198,8 @@ impl LuoAgent {
 }
 
 /// The queen4x4 encoding of `position`, one row.
-fn queen4x4_row(position: &Position) -> [f32; FEATURES] {
-    let mut row = [0.0; FEATURES];
+fn queen4x4_row(position: &Position) -> Vec<f32> {
+    let mut row = vec![0.0; FEATURES];
     encode(position, &mut row);
     row
 }

@@ -155,7 +155,7 @@ impl LuoAgent {
         rng: &mut impl Rng,
     ) -> (E::Outcome, u32, f64) {
         let mut state = start;
-        let mut last = self.forward(&game.rows(&[&state]));
+        let mut last = self.forward(game.rows(&[&state]));
         let mut action = epsilon_greedy(last.q_row(0), &game.legal(&state), epsilon, rng);
         let mut q = last.q_row(0)[action];
         let mut x = last.x.clone();
@@ -174,7 +174,7 @@ impl LuoAgent {
                 return (step.outcome, moves, total);
             }
             let next = step.state;
-            last = self.forward(&game.rows(&[&next]));
+            last = self.forward(game.rows(&[&next]));
             let next_action = epsilon_greedy(last.q_row(0), &game.legal(&next), epsilon, rng);
             let q_next = last.q_row(0)[next_action];
             // ALGO: delta = r + gamma Q(S', A') - Q(S, A), Q(S, A) as saved when A was chosen.
@@ -198,7 +198,7 @@ impl LuoAgent {
         let mut state = start;
         let (mut moves, mut total) = (1, 0.0);
         loop {
-            let current = self.forward(&game.rows(&[&state]));
+            let current = self.forward(game.rows(&[&state]));
             let action = epsilon_greedy(current.q_row(0), &game.legal(&state), epsilon, rng);
             let q = current.q_row(0)[action];
             let step = game.env.step(&state, action, rng);
@@ -214,7 +214,7 @@ impl LuoAgent {
                 return (step.outcome, moves, total);
             }
             let next = step.state;
-            let last = self.forward(&game.rows(&[&next]));
+            let last = self.forward(game.rows(&[&next]));
             // ALGO: delta = r + gamma max over all outputs of Q(S', .) - Q(S, A).
             let q_max = last
                 .q_row(0)
@@ -240,7 +240,7 @@ impl LuoAgent {
         rng: &mut impl Rng,
     ) -> (E::Outcome, u32, f64) {
         let mut state = start;
-        let first = self.forward(&game.rows(&[&state]));
+        let first = self.forward(game.rows(&[&state]));
         let mut action = epsilon_greedy(first.q_row(0), &game.legal(&state), epsilon, rng);
         let (mut moves, mut total) = (1, 0.0);
         loop {
@@ -248,7 +248,7 @@ impl LuoAgent {
             total += f64::from(step.reward);
             let reward = self.reward(step.reward, step.outcome.is_terminal());
             if step.outcome.is_terminal() {
-                let current = self.forward(&game.rows(&[&state]));
+                let current = self.forward(game.rows(&[&state]));
                 self.semi_gradient_update(&current, 0, action, reward);
                 return (step.outcome, moves, total);
             }
@@ -256,7 +256,7 @@ impl LuoAgent {
                 return (step.outcome, moves, total);
             }
             let next = step.state;
-            let both = self.forward(&game.rows(&[&next, &state]));
+            let both = self.forward(game.rows(&[&next, &state]));
             let next_action = epsilon_greedy(both.q_row(0), &game.legal(&next), epsilon, rng);
             // ALGO: target = r + gamma Q(S', A'); one step on Q(S, A) towards it.
             let target = reward + self.config.gamma * both.q_row(0)[next_action];
@@ -278,7 +278,7 @@ impl LuoAgent {
         let mut state = start;
         let (mut moves, mut total) = (1, 0.0);
         loop {
-            let current = self.forward(&game.rows(&[&state]));
+            let current = self.forward(game.rows(&[&state]));
             let action = epsilon_greedy(current.q_row(0), &game.legal(&state), epsilon, rng);
             let step = game.env.step(&state, action, rng);
             total += f64::from(step.reward);
@@ -291,7 +291,7 @@ impl LuoAgent {
                 return (step.outcome, moves, total);
             }
             let next = step.state;
-            let after = self.forward(&game.rows(&[&next]));
+            let after = self.forward(game.rows(&[&next]));
             // ALGO: target = r + gamma max over legal a' of Q(S', a').
             let best = greedy(after.q_row(0), &game.legal(&next));
             let target = reward + self.config.gamma * after.q_row(0)[best];

@@ -133,7 +133,7 @@ fn semi_gradient_step_equals_the_autodiff_gradient_for_every_activation() {
     ] {
         let mut agent = agent(activation, UpdateRule::SemiGradient);
         let before = agent.weights();
-        let current = agent.forward(&row_of(&position));
+        let current = agent.forward(row_of(&position));
         // Pick the action with the largest output so ReLU's derivative is not zero.
         let a = (0..ACTIONS)
             .max_by(|&i, &j| current.q[i].total_cmp(&current.q[j]))
@@ -217,8 +217,8 @@ fn reference_update_uses_the_next_states_activations_like_the_study() {
     ] {
         let mut agent = agent(activation, UpdateRule::Reference);
         let before = agent.weights();
-        let current = agent.forward(&row_of(&state));
-        let last = agent.forward(&row_of(&next));
+        let current = agent.forward(row_of(&state));
+        let last = agent.forward(row_of(&next));
         let a = 25;
         let delta = 0.3;
         let signal = agent.reference_signal(delta, last.q[a]);
@@ -261,7 +261,7 @@ fn one_step_by_hand_on_a_two_unit_network() {
     cfg.hidden = hidden;
     cfg.eta = 0.1;
     let mut agent = LuoAgent::from_weights(cfg, &w, Device::flex()).unwrap();
-    let current = agent.forward(&row_of(&position));
+    let current = agent.forward(row_of(&position));
     assert!((current.q[a] - 0.3).abs() < 1e-6);
     agent.semi_gradient_update(&current, 0, a, 1.0);
     let got = agent.weights();
