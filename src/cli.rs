@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 use burnmate::backend::BackendChoice;
 use burnmate::config::{Experiment, load_config, load_config_with};
 use burnmate::run::Overrides;
-use burnmate::{compare, endgame, knight, queen4x4, selfplay, solve, throughput};
+use burnmate::{compare, endgame, knight, matrix, queen4x4, selfplay, solve, throughput};
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
 #[derive(Parser, Debug)]
@@ -149,6 +149,43 @@ enum Command {
         /// Minimum seconds timed per measurement.
         #[arg(long, default_value_t = 0.5)]
         seconds: f64,
+    },
+    /// Every algorithm on every game, each cell next to the exact optimum: trains
+    /// games x algorithms x seeds in parallel and writes matrix.md/.json/.svg
+    /// (resumable: rerun with the same options).
+    Matrix {
+        /// Matrix directory; rerunning with the same options resumes it.
+        #[arg(long, default_value = "runs/matrix")]
+        out: PathBuf,
+        /// Games (comma-separated): queen4x4, knight, kqk, krk, kbbk, kbnk.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "queen4x4,knight,kqk,krk,kbbk,kbnk"
+        )]
+        games: Vec<String>,
+        /// Algorithms (comma-separated): tabular, td, dqn, actor-critic.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "tabular,td,dqn,actor-critic"
+        )]
+        algorithms: Vec<String>,
+        /// Seeds per cell.
+        #[arg(long, default_value_t = 3)]
+        seeds: u64,
+        /// Multiplies every cell's training episodes.
+        #[arg(long, default_value_t = 1.0)]
+        budget: f64,
+        /// Endgame starts: won (drawn from all won positions) or shipped (the study's 10).
+        #[arg(long, default_value = "won")]
+        starts: String,
+        /// Burn backend of the neural learners.
+        #[arg(long, value_enum, default_value = "flex")]
+        backend: BackendChoice,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Run a study's whole grid of runs and write its tables and plots (resumable).
     Study {
@@ -321,6 +358,34 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
+        Command::Matrix {
+            out,
+            games,
+            algorithms,
+            seeds,
+            budget,
+            starts,
+            backend,
+            jobs,
+        } => {
+            let plan = matrix::MatrixPlan {
+                games: parse_names(&games, "game", matrix::game::Game::parse)?,
+                algorithms: parse_names(
+                    &algorithms,
+                    "algorithm",
+                    matrix::algorithm::Algorithm::parse,
+                )?,
+                seeds,
+                budget,
+                starts: match starts.as_str() {
+                    "won" => matrix::game::StartSource::Won,
+                    "shipped" => matrix::game::StartSource::Shipped,
+                    other => anyhow::bail!("--starts must be won or shipped, not '{other}'"),
+                },
+                backend,
+            };
+            matrix::matrix_command(&out, &plan, jobs.unwrap_or_else(default_jobs).max(1))
+        }
         Command::Study { study } => match study {
             StudyCommand::Endgame {
                 out,
@@ -340,10 +405,21 @@ pub fn run(cli: Cli) -> Result<()> {
                     decay,
                     opponent: endgame::config::parse_opponent(&opponent)?,
                 };
-                let jobs = jobs
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-                endgame::study::study_command(&out, &plan, jobs.max(1))
+                endgame::study::study_command(&out, &plan, jobs.unwrap_or_else(default_jobs).max(1))
             }
         },
     }
+}
+
+/// Worker threads when `--jobs` is not given: every core.
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// Parses comma-separated names; an unknown one is an error naming it.
+fn parse_names<T>(names: &[String], what: &str, parse: fn(&str) -> Option<T>) -> Result<Vec<T>> {
+    names
+        .iter()
+        .map(|n| parse(n.trim()).ok_or_else(|| anyhow::anyhow!("unknown {what} '{n}'")))
+        .collect()
 }

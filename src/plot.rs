@@ -153,6 +153,110 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
     svg
 }
 
+/// One named set of bars, one per group: mean and standard deviation, if any.
+pub struct Bars {
+    /// Legend label.
+    pub name: String,
+    /// Per group: (mean, sd), or nothing to draw.
+    pub values: Vec<Option<(f64, f64)>>,
+}
+
+/// Renders grouped bars (with sd whiskers) as SVG text; `marks` draws one black
+/// reference line across each group (e.g. the optimum).
+pub fn bar_chart(
+    title: &str,
+    y_label: &str,
+    groups: &[String],
+    series: &[Bars],
+    marks: &[Option<f64>],
+) -> String {
+    let top = series
+        .iter()
+        .flat_map(|s| s.values.iter().flatten().map(|(m, sd)| m + sd))
+        .chain(marks.iter().flatten().copied())
+        .fold(0.0f64, f64::max);
+    let y1 = if top > 0.0 { top * 1.05 } else { 1.0 };
+    let (pw, ph) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
+    let sy = |y: f64| TOP + ph - y.clamp(0.0, y1) / y1 * ph;
+    let group_w = pw / groups.len().max(1) as f64;
+    let bar_w = group_w * 0.8 / series.len().max(1) as f64;
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" font-family="sans-serif" font-size="12"><rect width="100%" height="100%" fill="white"/><text x="{}" y="22" text-anchor="middle" font-size="15">{}</text><rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="none" stroke="black"/>"#,
+        WIDTH / 2.0,
+        escape(title)
+    );
+    for i in 0..=5 {
+        let v = y1 * f64::from(i) / 5.0;
+        let _ = write!(
+            svg,
+            r##"<line x1="{LEFT}" y1="{y}" x2="{r}" y2="{y}" stroke="#ddd"/><text x="{tx}" y="{ty}" text-anchor="end">{l}</text>"##,
+            y = sy(v),
+            r = LEFT + pw,
+            tx = LEFT - 6.0,
+            ty = sy(v) + 4.0,
+            l = tick_label(v)
+        );
+    }
+    let _ = write!(
+        svg,
+        r#"<text x="16" y="{y}" text-anchor="middle" transform="rotate(-90 16 {y})">{}</text>"#,
+        escape(y_label),
+        y = TOP + ph / 2.0
+    );
+    for (g, name) in groups.iter().enumerate() {
+        let x0 = LEFT + g as f64 * group_w + group_w * 0.1;
+        for (i, s) in series.iter().enumerate() {
+            let Some(&Some((mean, sd))) = s.values.get(g) else {
+                continue;
+            };
+            let x = x0 + i as f64 * bar_w;
+            let colour = COLOURS[i % COLOURS.len()];
+            let _ = write!(
+                svg,
+                r#"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="{colour}"/><line x1="{c:.1}" y1="{lo:.1}" x2="{c:.1}" y2="{hi:.1}" stroke="black"/>"#,
+                y = sy(mean),
+                w = bar_w * 0.9,
+                h = sy(0.0) - sy(mean),
+                c = x + bar_w * 0.45,
+                lo = sy(mean - sd),
+                hi = sy(mean + sd)
+            );
+        }
+        if let Some(Some(mark)) = marks.get(g) {
+            let _ = write!(
+                svg,
+                r#"<line x1="{a:.1}" y1="{y:.1}" x2="{b:.1}" y2="{y:.1}" stroke="black" stroke-width="2"/>"#,
+                a = x0 - group_w * 0.05,
+                b = x0 + group_w * 0.85,
+                y = sy(*mark)
+            );
+        }
+        let _ = write!(
+            svg,
+            r#"<text x="{x:.1}" y="{y}" text-anchor="middle">{}</text>"#,
+            escape(name),
+            x = LEFT + (g as f64 + 0.5) * group_w,
+            y = TOP + ph + 16.0
+        );
+    }
+    for (i, s) in series.iter().enumerate() {
+        let x = LEFT + 10.0 + 120.0 * i as f64;
+        let _ = write!(
+            svg,
+            r#"<rect x="{x}" y="{y}" width="12" height="12" fill="{c}"/><text x="{tx}" y="{ty}">{}</text>"#,
+            escape(&s.name),
+            y = HEIGHT - 24.0,
+            c = COLOURS[i % COLOURS.len()],
+            tx = x + 16.0,
+            ty = HEIGHT - 14.0
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,5 +286,25 @@ mod tests {
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
         assert_eq!(svg.matches("<polyline").count(), 2);
         assert!(svg.contains("t &amp; u") && svg.contains("a&lt;b"));
+    }
+
+    #[test]
+    fn bar_chart_draws_one_bar_per_value_and_one_mark_per_group() {
+        let series = vec![
+            Bars {
+                name: "a".into(),
+                values: vec![Some((0.5, 0.1)), None],
+            },
+            Bars {
+                name: "b".into(),
+                values: vec![Some((1.0, 0.0)), Some((0.25, 0.0))],
+            },
+        ];
+        let groups = vec!["g1".to_string(), "g2".to_string()];
+        let svg = bar_chart("t", "y", &groups, &series, &[Some(1.0), None]);
+        // Plot frame + background + 3 bars + 2 legend swatches.
+        assert_eq!(svg.matches("<rect").count(), 2 + 3 + 2);
+        assert_eq!(svg.matches(r#"stroke-width="2""#).count(), 1);
+        assert!(svg.contains(">g1<") && svg.contains(">g2<"));
     }
 }

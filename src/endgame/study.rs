@@ -1,14 +1,10 @@
 //! `burnmate study endgame`: the study's whole grid (endgames x rewards x exploration
 //! x start positions x runs), in parallel, resumable, summarised as Table 3.2.
 //!
-//! Every finished run appends one JSON line to `results.jsonl` in the study
-//! directory; a rerun with the same settings skips the runs found there (a line cut
-//! short by a kill is dropped and its run repeated).
+//! The study directory is a [`crate::grid_dir`]: a rerun with the same settings
+//! skips the runs already in its `results.jsonl`.
 
-use std::fs::{self, OpenOptions};
-use std::io::Write;
 use std::path::Path;
-use std::sync::Mutex;
 
 use anyhow::{Context, Result, bail};
 use burnmate_env::endgame::{Endgame, MatchEnd};
@@ -23,7 +19,7 @@ use crate::endgame::game::{Arena, mate_in};
 use crate::endgame::starts::{SHIPPED_STARTS, shipped_start};
 use crate::endgame::study_report::write_report;
 use crate::endgame::train::{EVAL_SEED_OFFSET, evaluate, train_table};
-use crate::files::{DirLock, is_empty_dir, lock_dir, write_atomic};
+use crate::grid_dir::{GridDir, GridRecord, RESULTS_FILE, read_results};
 use crate::progress::{Progress, episode_bar};
 use crate::solve::load_or_build;
 
@@ -83,6 +79,13 @@ pub struct CellResult {
 
 /// The 1.1 decay base of the study.
 pub const STUDY_DECAY: f64 = 1.1;
+
+impl GridRecord for CellResult {
+    type Key = Cell;
+    fn key(&self) -> Cell {
+        self.cell
+    }
+}
 
 impl StudyPlan {
     /// Checks the plan; errors name the setting.
@@ -158,16 +161,16 @@ impl StudyPlan {
 /// Runs every run of `plan` not yet in `dir`, on `jobs` threads, then writes the report.
 pub fn study_command(dir: &Path, plan: &StudyPlan, jobs: usize) -> Result<()> {
     plan.validate()?;
-    let (_lock, done) = open_study_dir(dir, plan)?;
+    let grid = GridDir::<CellResult>::open(dir, "study.toml", plan)?;
     let pending: Vec<Cell> = plan
         .cells()
         .into_iter()
-        .filter(|c| !done.iter().any(|r| r.cell == *c))
+        .filter(|c| !grid.is_done(c))
         .collect();
     say!(
         "study           {} runs: {} done, {} to run",
         plan.cells().len(),
-        done.len(),
+        grid.done.len(),
         pending.len()
     );
     let tablebases: Vec<(Endgame, Tablebase)> = plan
@@ -178,13 +181,6 @@ pub fn study_command(dir: &Path, plan: &StudyPlan, jobs: usize) -> Result<()> {
             load_or_build(endgame, Path::new("tablebases")).map(|t| (endgame, t))
         })
         .collect::<Result<_>>()?;
-    let results_path = dir.join("results.jsonl");
-    let file = OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(&results_path)
-        .with_context(|| format!("cannot open {}", results_path.display()))?;
-    let sink = Mutex::new(file);
     let bar = episode_bar(pending.len() as u64, "study endgame");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -198,11 +194,7 @@ pub fn study_command(dir: &Path, plan: &StudyPlan, jobs: usize) -> Result<()> {
                 .find(|(e, _)| *e == cell.endgame)
                 .expect("loaded above")
                 .1;
-            let result = run_cell(plan, cell, tablebase)?;
-            let line = serde_json::to_string(&result)?;
-            let mut file = sink.lock().expect("no worker panicked");
-            writeln!(file, "{line}").context("cannot append to results.jsonl")?;
-            file.flush().context("cannot flush results.jsonl")?;
+            grid.record(&run_cell(plan, cell, tablebase)?)?;
             bar.advance(1);
             Ok(())
         })
@@ -215,7 +207,7 @@ pub fn study_command(dir: &Path, plan: &StudyPlan, jobs: usize) -> Result<()> {
             started.elapsed().as_secs_f64()
         );
     }
-    let results = read_results(&results_path)?;
+    let results = read_results(&dir.join(RESULTS_FILE))?;
     write_report(dir, plan, &results)
 }
 
@@ -251,66 +243,4 @@ pub fn run_cell(plan: &StudyPlan, cell: &Cell, tablebase: &Tablebase) -> Result<
         training_wins,
         wins_per_bucket,
     })
-}
-
-/// Creates the study directory, or checks that an existing one holds the same plan;
-/// returns the runs already finished there.
-fn open_study_dir(dir: &Path, plan: &StudyPlan) -> Result<(DirLock, Vec<CellResult>)> {
-    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let lock = lock_dir(dir)?;
-    let plan_path = dir.join("study.toml");
-    let text = toml::to_string(plan).context("cannot write the study plan")?;
-    if plan_path.exists() {
-        let stored: StudyPlan = toml::from_str(
-            &fs::read_to_string(&plan_path)
-                .with_context(|| format!("cannot read {}", plan_path.display()))?,
-        )
-        .with_context(|| format!("{} is not a study plan", plan_path.display()))?;
-        if stored != *plan {
-            bail!(
-                "{} holds a study with other settings; resume it with the same options or choose another --out",
-                dir.display()
-            );
-        }
-        return Ok((lock, read_results(&dir.join("results.jsonl"))?));
-    }
-    if !is_empty_dir(dir) {
-        bail!(
-            "{} exists and is not a study directory; choose another --out",
-            dir.display()
-        );
-    }
-    write_atomic(&plan_path, text.as_bytes())?;
-    Ok((lock, Vec::new()))
-}
-
-/// Reads `results.jsonl`, dropping a last line cut short by a kill (the file is
-/// rewritten without it, so later appends start on a fresh line).
-fn read_results(path: &Path) -> Result<Vec<CellResult>> {
-    if !path.exists() {
-        return Ok(Vec::new());
-    }
-    let text =
-        fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut results = Vec::new();
-    let mut kept = String::new();
-    let lines: Vec<&str> = text.lines().collect();
-    for (i, line) in lines.iter().enumerate() {
-        match serde_json::from_str::<CellResult>(line) {
-            // A run recorded twice (two processes on one directory, before the lock)
-            // counts once: the first record stays, the file is repaired.
-            Ok(r) if results.iter().any(|done: &CellResult| done.cell == r.cell) => {}
-            Ok(r) => {
-                results.push(r);
-                kept.push_str(line);
-                kept.push('\n');
-            }
-            Err(_) if i + 1 == lines.len() => {}
-            Err(e) => bail!("{} line {}: {e}", path.display(), i + 1),
-        }
-    }
-    if kept.len() != text.len() {
-        write_atomic(path, kept.as_bytes())?;
-    }
-    Ok(results)
 }

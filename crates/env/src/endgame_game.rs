@@ -26,6 +26,12 @@ pub trait Defender {
     fn reply<R: Rng + ?Sized>(&self, position: &Chess, rng: &mut R) -> Move;
 }
 
+impl<D: Defender + ?Sized> Defender for &D {
+    fn reply<R: Rng + ?Sized>(&self, position: &Chess, rng: &mut R) -> Move {
+        (**self).reply(position, rng)
+    }
+}
+
 /// A defender playing uniformly random legal moves.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RandomDefender;

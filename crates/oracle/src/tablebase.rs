@@ -346,6 +346,34 @@ impl Tablebase {
         })
     }
 
+    /// `count` positions drawn uniformly, with replacement, from the legal
+    /// white-to-move positions white wins (rejection sampling over the placements;
+    /// every position has the same number of placements).
+    pub fn random_won_starts(&self, count: usize, rng: &mut (impl Rng + ?Sized)) -> Vec<Chess> {
+        let ix = Indexer::new(self.endgame);
+        let mut starts = Vec::with_capacity(count);
+        let mut pieces = vec![Square::A1; ix.n];
+        while starts.len() < count {
+            let i = rng.random_range(0..ix.per_side);
+            if matches!(self.values[i], UNKNOWN | ILLEGAL) {
+                continue;
+            }
+            let (white_king, black_king) = ix.squares(i, &mut pieces);
+            let placement = Placement {
+                side: Side::White,
+                white_king,
+                black_king,
+                pieces: pieces.clone(),
+            };
+            let fen = placement.fen(self.endgame);
+            starts.push(
+                burnmate_env::endgame::parse_start(self.endgame, &fen)
+                    .expect("a legal placement parses"),
+            );
+        }
+        starts
+    }
+
     /// The raw table, one byte per placement (for caching).
     pub fn bytes(&self) -> &[u8] {
         &self.values

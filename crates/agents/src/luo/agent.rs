@@ -152,6 +152,12 @@ impl LuoAgent {
         greedy(&q, &position.legal_action_list())
     }
 
+    /// The legal action with the highest output for an encoded state of any game
+    /// (first on ties).
+    pub fn greedy_in(&mut self, row: Vec<f32>, legal: &[usize]) -> usize {
+        greedy(&self.forward(row).q, legal)
+    }
+
     /// One semi-gradient TD step of output `action` at `position` towards `target`
     /// (the step every semi-gradient episode makes after a move).
     pub fn update_towards(&mut self, position: &Position, action: usize, target: f32) {

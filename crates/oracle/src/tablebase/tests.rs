@@ -232,3 +232,44 @@ fn the_studys_printed_start_is_solved_with_qf3_among_the_best() {
         _ => false,
     }));
 }
+
+#[test]
+fn random_won_starts_are_won_and_uniform_over_the_won_positions() {
+    use rand::SeedableRng;
+    let tb = Tablebase::solve(Endgame::Krk);
+    let (_, won, histogram) = white_to_move_facts(&tb);
+    let mean = |h: &[u64], n: u64| {
+        h.iter()
+            .enumerate()
+            .map(|(m, c)| m as f64 * *c as f64)
+            .sum::<f64>()
+            / n as f64
+    };
+    let exact_mean = mean(&histogram, won);
+    let exact_var = histogram
+        .iter()
+        .enumerate()
+        .map(|(m, c)| (m as f64 - exact_mean).powi(2) * *c as f64)
+        .sum::<f64>()
+        / won as f64;
+    let n = 4000;
+    let starts = tb.random_won_starts(n, &mut rand_chacha::ChaCha8Rng::seed_from_u64(3));
+    let mut sample = vec![0u64; histogram.len()];
+    for start in &starts {
+        assert_eq!(start.turn(), Color::White);
+        match tb.probe_position(start) {
+            Some(Verdict::MateInPlies(plies)) => sample[plies.div_ceil(2) as usize] += 1,
+            other => panic!("{other:?} is not a win"),
+        }
+    }
+    // The sample's mean mate distance lies within 4 standard errors of the exact
+    // mean over all won positions (a sampler biased to short or long mates fails).
+    let error = (mean(&sample, n as u64) - exact_mean).abs();
+    assert!(
+        error < 4.0 * (exact_var / n as f64).sqrt(),
+        "sample mean {} vs exact {exact_mean}",
+        mean(&sample, n as u64)
+    );
+    let again = tb.random_won_starts(n, &mut rand_chacha::ChaCha8Rng::seed_from_u64(3));
+    assert_eq!(again, starts, "the same seed draws the same starts");
+}

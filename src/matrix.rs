@@ -1,0 +1,208 @@
+//! `burnmate matrix`: every algorithm on every game, each cell next to the exact
+//! optimum (games x algorithms x seeds, in parallel, resumable).
+//!
+//! A cell trains one algorithm on one game with one seed for its budget of episodes,
+//! then lets the frozen greedy policy play the game's fixed evaluation starts and
+//! compares the wins and moves with optimal play from the same starts. The matrix
+//! directory is a [`crate::grid_dir`]: a rerun with the same options resumes.
+
+pub mod algorithm;
+pub mod cell;
+pub mod game;
+pub mod report;
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use burnmate_encode::endgame::EndgameEncoding;
+use burnmate_encode::knight::KnightEncoding;
+use burnmate_encode::queen4x4::Queen4x4Encoding;
+use burnmate_oracle::queen4x4::Queen4x4Solution;
+use burnmate_oracle::tablebase::Tablebase;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::backend::BackendChoice;
+use crate::grid_dir::{GridDir, GridRecord, RESULTS_FILE, read_results};
+use crate::progress::{Progress as _, episode_bar};
+use algorithm::Algorithm;
+use cell::{Cell, CellResult, run_neural, run_tabular};
+use game::{Game, StartSource};
+
+/// The settings of a matrix; stored as `matrix.toml` so a rerun can resume.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatrixPlan {
+    /// Games, in table order.
+    pub games: Vec<Game>,
+    /// Algorithms, in table order.
+    pub algorithms: Vec<Algorithm>,
+    /// Seeds per cell (0..seeds).
+    pub seeds: u64,
+    /// Multiplies every cell's training episodes (1: the default budget).
+    pub budget: f64,
+    /// Where the endgames' starts come from.
+    pub starts: StartSource,
+    /// Burn backend of the neural learners.
+    pub backend: BackendChoice,
+}
+
+impl GridRecord for CellResult {
+    type Key = Cell;
+    fn key(&self) -> Cell {
+        self.cell
+    }
+}
+
+impl MatrixPlan {
+    /// Checks the plan; errors name the setting.
+    pub fn validate(&self) -> Result<()> {
+        if self.games.is_empty() || self.algorithms.is_empty() {
+            bail!("choose at least one game and one algorithm");
+        }
+        for (i, g) in self.games.iter().enumerate() {
+            if self.games[..i].contains(g) {
+                bail!("game {} is listed twice", g.name());
+            }
+        }
+        for (i, a) in self.algorithms.iter().enumerate() {
+            if self.algorithms[..i].contains(a) {
+                bail!("algorithm {} is listed twice", a.name());
+            }
+        }
+        if self.seeds == 0 {
+            bail!("--seeds must be positive");
+        }
+        if !(self.budget > 0.0 && self.budget.is_finite()) {
+            bail!("--budget must be a positive number, not {}", self.budget);
+        }
+        if self.cells().is_empty() {
+            bail!("no chosen algorithm applies to a chosen game");
+        }
+        Ok(())
+    }
+
+    /// Every run of the matrix (applicable cells only), in table order.
+    pub fn cells(&self) -> Vec<Cell> {
+        let mut cells = Vec::new();
+        for &game in &self.games {
+            for &algorithm in &self.algorithms {
+                if algorithm.not_applicable(game).is_none() {
+                    cells.extend((0..self.seeds).map(|seed| Cell {
+                        game,
+                        algorithm,
+                        seed,
+                    }));
+                }
+            }
+        }
+        cells
+    }
+
+    /// Training episodes of a cell.
+    pub fn episodes(&self, cell: &Cell) -> u64 {
+        ((cell.algorithm.base_episodes(cell.game) as f64 * self.budget).round() as u64).max(1)
+    }
+}
+
+/// What every cell reads: the exact tables, solved once.
+pub struct Oracles {
+    /// The tablebases of the chosen endgames.
+    pub tablebases: Vec<(burnmate_env::endgame::Endgame, Tablebase)>,
+    /// queen4x4 solved, when chosen.
+    pub queen4x4: Option<Queen4x4Solution>,
+}
+
+impl Oracles {
+    /// Solves (or reads from `cache`) what `plan`'s games need.
+    pub fn load(plan: &MatrixPlan, cache: &Path) -> Result<Oracles> {
+        Ok(Oracles {
+            tablebases: game::tablebases(&plan.games, cache)?,
+            queen4x4: plan
+                .games
+                .contains(&Game::Queen4x4)
+                .then(Queen4x4Solution::solve),
+        })
+    }
+}
+
+/// Trains and evaluates one cell.
+pub fn run_cell(plan: &MatrixPlan, cell: Cell, oracles: &Oracles) -> Result<CellResult> {
+    let episodes = plan.episodes(&cell);
+    let device = plan.backend.device()?;
+    match cell.game {
+        Game::Queen4x4 => {
+            let solution = oracles.queen4x4.as_ref().context("queen4x4 is solved")?;
+            run_neural(
+                &game::queen4x4(solution),
+                &Queen4x4Encoding,
+                cell,
+                episodes,
+                &device,
+            )
+        }
+        Game::Knight => run_neural(&game::knight(), &KnightEncoding, cell, episodes, &device),
+        Game::Endgame(endgame) => {
+            let tablebase = &oracles
+                .tablebases
+                .iter()
+                .find(|(e, _)| *e == endgame)
+                .context("the endgame's tablebase is loaded")?
+                .1;
+            let scenario = game::endgame(endgame, tablebase, plan.starts)?;
+            match cell.algorithm {
+                Algorithm::Tabular => run_tabular(
+                    &scenario,
+                    &EndgameEncoding,
+                    endgame,
+                    tablebase,
+                    cell,
+                    episodes,
+                ),
+                _ => run_neural(&scenario, &EndgameEncoding, cell, episodes, &device),
+            }
+        }
+    }
+}
+
+/// Runs every cell of `plan` not yet in `dir` on `jobs` threads, then writes
+/// `matrix.md`, `matrix.json` and `matrix.svg`.
+pub fn matrix_command(dir: &Path, plan: &MatrixPlan, jobs: usize) -> Result<()> {
+    plan.validate()?;
+    let grid = GridDir::<CellResult>::open(dir, "matrix.toml", plan)?;
+    let cells = plan.cells();
+    let pending: Vec<Cell> = cells.iter().copied().filter(|c| !grid.is_done(c)).collect();
+    say!(
+        "matrix          {} runs: {} done, {} to run",
+        cells.len(),
+        cells.len() - pending.len(),
+        pending.len()
+    );
+    let oracles = Oracles::load(plan, Path::new("tablebases"))?;
+    let bar = episode_bar(pending.len() as u64, "matrix");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("cannot start the worker threads")?;
+    let started = std::time::Instant::now();
+    pool.install(|| {
+        pending.par_iter().try_for_each(|&cell| -> Result<()> {
+            grid.record(&run_cell(plan, cell, &oracles)?)?;
+            bar.advance(1);
+            Ok(())
+        })
+    })?;
+    bar.finish_and_clear();
+    if !pending.is_empty() {
+        say!(
+            "ran             {} runs in {:.1} s on {jobs} threads",
+            pending.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let results = read_results(&dir.join(RESULTS_FILE))?;
+    report::write_report(dir, plan, &results)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,147 @@
+//! The algorithms of the matrix, each with one setting for every game (so a cell
+//! differs from its neighbours in the game alone), and where each applies.
+
+use burnmate_agents::actor_critic::{ActorCriticConfig, CriticGradient};
+use burnmate_agents::dqn::{DqnConfig, TargetNetwork};
+use burnmate_agents::luo::{Algorithm as TdRule, LuoConfig, UpdateRule};
+use burnmate_agents::schedule::EpsilonSchedule;
+use burnmate_models::OutputActivation;
+use serde::{Deserialize, Serialize};
+
+use crate::endgame::config::{EndgameConfig, Exploration, Opponent, RewardKind};
+use crate::matrix::game::{ENDGAME_MOVE_CAP, Game};
+
+/// An algorithm of the matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Algorithm {
+    /// The endgame study's tabular least-best-move Q-learning:
+    /// `Q(s,a) += alpha (r + gamma min_reply max_a' Q(s'',a') - Q(s,a))`, with the
+    /// study's heuristic reward (king distance and the black king's region), no oracle.
+    Tabular,
+    /// The queen4x4 study's one-network TD learner, as semi-gradient Q-learning with
+    /// a linear output: `w += eta (r + gamma max_a' q(s',a') - q(s,a)) grad q(s,a)`.
+    Td,
+    /// DQN with replay and a periodically refreshed target network:
+    /// `y = r + gamma max_a' Q_target(s',a')`, Adam on `(y - Q(s,a))^2`.
+    Dqn,
+    /// One-step actor-critic: `delta = r + gamma V(s') - V(s)`, the critic on
+    /// `delta^2` (semi-gradient), the actor on `-delta log pi(a|s)` over the legal moves.
+    ActorCritic,
+}
+
+/// Every algorithm, in table order.
+pub const ALL_ALGORITHMS: [Algorithm; 4] = [
+    Algorithm::Tabular,
+    Algorithm::Td,
+    Algorithm::Dqn,
+    Algorithm::ActorCritic,
+];
+
+impl Algorithm {
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Tabular => "tabular",
+            Algorithm::Td => "td",
+            Algorithm::Dqn => "dqn",
+            Algorithm::ActorCritic => "actor-critic",
+        }
+    }
+
+    /// The algorithm called `name`.
+    pub fn parse(name: &str) -> Option<Algorithm> {
+        ALL_ALGORITHMS.into_iter().find(|a| a.name() == name)
+    }
+
+    /// Why the algorithm does not apply to `game`, if it does not.
+    pub fn not_applicable(self, game: Game) -> Option<&'static str> {
+        match (self, game) {
+            (Algorithm::Tabular, Game::Queen4x4 | Game::Knight) => Some(
+                "the least-best-move table keys chess positions and minimises over a \
+                 defender's replies; queen4x4 and knight are not chess positions with a \
+                 defender (their kings move at random or not at all)",
+            ),
+            _ => None,
+        }
+    }
+
+    /// Training episodes at budget 1 on `game`, chosen so that a cell takes at most
+    /// about a minute on one core (`burnmate matrix` at budget 1 runs within an
+    /// hour on 2 cores).
+    pub fn base_episodes(self, game: Game) -> u64 {
+        match (self, game) {
+            (Algorithm::Tabular, _) => 200_000,
+            (Algorithm::Td, _) => 100_000,
+            (Algorithm::Dqn, Game::Queen4x4) => 5_000,
+            (Algorithm::ActorCritic, Game::Queen4x4) => 10_000,
+            (_, Game::Knight) => 20_000,
+            (_, Game::Endgame(_)) => 5_000,
+        }
+    }
+}
+
+/// Exploration of the value learners (TD, DQN): linear from 1 to 0.05 over the
+/// first 60 % of the cell's episodes, then 0.05 (actor-critic samples its policy).
+pub fn exploration(episodes: u64) -> EpsilonSchedule {
+    EpsilonSchedule::Linear {
+        max: 1.0,
+        min: 0.05,
+        k: 0.95 / (0.6 * episodes.max(1) as f64),
+    }
+}
+
+/// The TD learner's setting: the queen4x4 study's network with a linear output, so
+/// that any game's rewards fit, and a step size of 0.001 (the study's 0.0035
+/// diverges on the knight game's rewards of +-10).
+pub fn td_config() -> LuoConfig {
+    LuoConfig {
+        algorithm: TdRule::QLearning,
+        update: UpdateRule::SemiGradient,
+        eta: 1e-4,
+        gamma: 0.95,
+        hidden: 200,
+        activation: OutputActivation::Linear,
+    }
+}
+
+/// The hidden layers of DQN and actor-critic (the knight study's: two of 128).
+pub const HIDDEN: usize = 128;
+
+/// DQN's setting for `width` inputs and `actions` outputs.
+pub fn dqn_config(width: usize, actions: usize) -> DqnConfig {
+    DqnConfig {
+        sizes: vec![width, HIDDEN, HIDDEN, actions],
+        lr: 5e-4,
+        gamma: 0.99,
+        replay_capacity: 10_000,
+        batch_size: 64,
+        target: TargetNetwork::Periodic,
+        target_sync_steps: 500,
+    }
+}
+
+/// Actor-critic's setting (the knight study's learning rates).
+pub fn actor_critic_config() -> ActorCriticConfig {
+    ActorCriticConfig {
+        actor_lr: 1e-4,
+        critic_lr: 1e-3,
+        gamma: 0.99,
+        critic_gradient: CriticGradient::SemiGradient,
+    }
+}
+
+/// The tabular learner's setting: the endgame study's (alpha 0.05, gamma 0.95,
+/// static epsilon 0.003, draws -10000) with its heuristic reward and the perfect
+/// defender.
+pub fn tabular_config(game: Game, seed: u64) -> EndgameConfig {
+    EndgameConfig {
+        endgame: game.name().into(),
+        seed,
+        reward: RewardKind::Heuristic,
+        exploration: Exploration::Static,
+        opponent: Opponent::Perfect,
+        max_moves: ENDGAME_MOVE_CAP,
+        ..EndgameConfig::default()
+    }
+}

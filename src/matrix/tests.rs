@@ -1,0 +1,210 @@
+//! The matrix's yardstick (a perfect player scores the optimum exactly, a random
+//! one does not), its plan and its report rows.
+
+use burnmate_encode::endgame::EndgameEncoding;
+use burnmate_encode::knight::KnightEncoding;
+use burnmate_encode::queen4x4::Queen4x4Encoding;
+use burnmate_env::endgame::Endgame;
+use burnmate_env::endgame_game::action_of;
+use burnmate_env::environment::Outcome as _;
+use burnmate_env::knight::ACTIONS as KNIGHT_ACTIONS;
+use burnmate_oracle::knight::optimal_from;
+use burnmate_oracle::queen4x4::Queen4x4Solution;
+use burnmate_oracle::tablebase::Tablebase;
+use rand::RngExt;
+use shakmaty::Position as _;
+
+use super::algorithm::Algorithm;
+use super::cell::{Cell, CellResult, Evaluation, evaluate};
+use super::game::{self, Game, StartSource};
+use super::report::{Verdict, mean_sd, row};
+use super::*;
+
+#[test]
+fn the_tablebase_player_scores_the_endgame_optimum_exactly() {
+    let tb = Tablebase::solve(Endgame::Krk);
+    for source in [StartSource::Won, StartSource::Shipped] {
+        let scenario = game::endgame(Endgame::Krk, &tb, source).unwrap();
+        let eval = evaluate(&scenario, &EndgameEncoding, 1, |state, _, _, _| {
+            let position = state.position();
+            action_of(position.board(), &tb.move_verdicts(position)[0].0)
+        });
+        assert_eq!(eval.games, 100);
+        assert_eq!(eval.win_rate, 1.0, "{source:?}");
+        assert_eq!(eval.excess_moves(), Some(0.0), "{source:?}");
+        assert_eq!(eval.mean_moves, Some(eval.optimal_moves));
+    }
+}
+
+#[test]
+fn the_solved_policies_score_queen4x4_and_knight_optima() {
+    let solution = Queen4x4Solution::solve();
+    let scenario = game::queen4x4(&solution);
+    let eval = evaluate(&scenario, &Queen4x4Encoding, 1, |p, _, _, _| {
+        solution.best_action(p)
+    });
+    assert_eq!(eval.win_rate, 1.0);
+    // The king moves at random, so the moves of 1000 games scatter around their
+    // expectation (sd of a game about 1 move).
+    assert!(eval.excess_moves().unwrap().abs() < 0.1, "{eval:?}");
+
+    let scenario = game::knight();
+    let eval = evaluate(&scenario, &KnightEncoding, 1, |state, _, _, _| {
+        let value = |a: usize| {
+            let step = state.step(a);
+            let future = if step.outcome.is_terminal() {
+                0.0
+            } else {
+                optimal_from(step.state).0
+            };
+            f64::from(step.reward) + future
+        };
+        (0..KNIGHT_ACTIONS)
+            .max_by(|&a, &b| value(a).total_cmp(&value(b)))
+            .unwrap()
+    });
+    assert_eq!(eval.win_rate, eval.optimal_win_rate);
+    assert!(eval.optimal_win_rate > 0.99 && eval.optimal_win_rate < 1.0);
+    assert_eq!(eval.excess_moves(), Some(0.0));
+}
+
+#[test]
+fn a_random_player_falls_short_of_the_endgame_optimum() {
+    let tb = Tablebase::solve(Endgame::Kqk);
+    let scenario = game::endgame(Endgame::Kqk, &tb, StartSource::Won).unwrap();
+    let eval = evaluate(&scenario, &EndgameEncoding, 1, |_, _, legal, rng| {
+        legal[rng.random_range(0..legal.len())]
+    });
+    assert!(eval.win_rate < 0.5, "{eval:?}");
+    assert!(eval.excess_moves().is_none_or(|e| e > 1.0), "{eval:?}");
+}
+
+fn plan(games: &[Game], algorithms: &[Algorithm]) -> MatrixPlan {
+    MatrixPlan {
+        games: games.to_vec(),
+        algorithms: algorithms.to_vec(),
+        seeds: 2,
+        budget: 1.0,
+        starts: StartSource::Won,
+        backend: BackendChoice::Flex,
+    }
+}
+
+#[test]
+fn the_plan_skips_cells_that_do_not_apply_and_refuses_bad_settings() {
+    let p = plan(
+        &[Game::Knight, Game::Endgame(Endgame::Kbnk)],
+        &[Algorithm::Tabular, Algorithm::Dqn],
+    );
+    p.validate().unwrap();
+    let names: Vec<String> = p
+        .cells()
+        .iter()
+        .map(|c| format!("{}/{}/{}", c.game.name(), c.algorithm.name(), c.seed))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "knight/dqn/0",
+            "knight/dqn/1",
+            "kbnk/tabular/0",
+            "kbnk/tabular/1",
+            "kbnk/dqn/0",
+            "kbnk/dqn/1"
+        ]
+    );
+    let err = |p: MatrixPlan| p.validate().unwrap_err().to_string();
+    assert!(
+        err(plan(&[Game::Knight], &[Algorithm::Tabular])).contains("no chosen algorithm applies")
+    );
+    assert!(err(plan(&[Game::Knight, Game::Knight], &[Algorithm::Td])).contains("listed twice"));
+    assert!(
+        err(MatrixPlan {
+            seeds: 0,
+            ..plan(&[Game::Knight], &[Algorithm::Td])
+        })
+        .contains("--seeds")
+    );
+    assert!(
+        err(MatrixPlan {
+            budget: f64::NAN,
+            ..plan(&[Game::Knight], &[Algorithm::Td])
+        })
+        .contains("--budget")
+    );
+    let half = MatrixPlan {
+        budget: 0.5,
+        ..p.clone()
+    };
+    let cell = p.cells()[0];
+    assert_eq!(
+        half.episodes(&cell),
+        Algorithm::Dqn.base_episodes(Game::Knight) / 2
+    );
+}
+
+#[test]
+fn games_and_algorithms_round_trip_through_their_names() {
+    for g in game::ALL_GAMES {
+        assert_eq!(Game::parse(g.name()), Some(g));
+        let json = serde_json::to_string(&g).unwrap();
+        assert_eq!(json, format!("\"{}\"", g.name()));
+        assert_eq!(serde_json::from_str::<Game>(&json).unwrap(), g);
+    }
+    for a in algorithm::ALL_ALGORITHMS {
+        assert_eq!(Algorithm::parse(a.name()), Some(a));
+    }
+    assert_eq!(Game::parse("kbk"), None);
+}
+
+fn result(seed: u64, win_rate: f64, moves: Option<f64>) -> CellResult {
+    CellResult {
+        cell: Cell {
+            game: Game::Endgame(Endgame::Kqk),
+            algorithm: Algorithm::Tabular,
+            seed,
+        },
+        episodes: 10,
+        training_win_rate: 0.5,
+        diverged: false,
+        eval: Evaluation {
+            games: 100,
+            win_rate,
+            mean_moves: moves,
+            optimal_moves_of_won: moves.map(|_| 6.0),
+            optimal_win_rate: 1.0,
+            optimal_moves: 5.8,
+        },
+        train_seconds: 1.0,
+    }
+}
+
+#[test]
+fn a_row_averages_its_seeds_and_judges_them_against_the_optimum() {
+    assert_eq!(mean_sd(&[1.0, 2.0, 3.0]), Some((2.0, 1.0)));
+    assert_eq!(mean_sd(&[4.0]), Some((4.0, 0.0)));
+    assert_eq!(mean_sd(&[]), None);
+
+    let (a, b) = (result(0, 1.0, Some(6.0)), result(1, 0.99, Some(6.1)));
+    let r = row(a.cell.game, a.cell.algorithm, &[&a, &b]).unwrap();
+    assert_eq!(r.seeds, 2);
+    assert!((r.win_rate.0 - 0.995).abs() < 1e-12);
+    assert!((r.excess_moves.unwrap().0 - 0.05).abs() < 1e-9);
+    assert_eq!(r.verdict, Verdict::Optimal);
+
+    let c = result(2, 0.97, Some(7.0));
+    assert_eq!(
+        row(c.cell.game, c.cell.algorithm, &[&c]).unwrap().verdict,
+        Verdict::Near
+    );
+    let d = result(3, 0.5, Some(6.0));
+    assert_eq!(
+        row(d.cell.game, d.cell.algorithm, &[&d]).unwrap().verdict,
+        Verdict::Far
+    );
+    let e = result(4, 0.0, None);
+    assert_eq!(
+        row(e.cell.game, e.cell.algorithm, &[&e]).unwrap().verdict,
+        Verdict::None
+    );
+}

@@ -1,0 +1,107 @@
+//! End-to-end test of `burnmate matrix`: a small matrix runs, reports every cell
+//! beside the optimum, resumes, refuses other options, and repeats itself exactly.
+
+mod common;
+
+use std::fs;
+
+use common::*;
+
+fn matrix(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "matrix",
+        "--out",
+        dir.to_str().unwrap(),
+        "--games",
+        "knight,krk",
+        "--algorithms",
+        "tabular,dqn",
+        "--seeds",
+        "2",
+        "--budget",
+        "0.002",
+    ];
+    args.extend_from_slice(extra);
+    burnmate(&args)
+}
+
+/// The results without their wall times, in cell order.
+fn results_without_times(dir: &std::path::Path) -> Vec<serde_json::Value> {
+    let mut rows: Vec<serde_json::Value> = fs::read_to_string(dir.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("train_seconds");
+            v
+        })
+        .collect();
+    rows.sort_by_key(|v| v.to_string());
+    rows
+}
+
+#[test]
+fn a_small_matrix_reports_every_cell_beside_the_optimum_and_resumes() {
+    let tmp = TempDir::new();
+    let dir = tmp.path().join("m");
+    let out = matrix(&dir, &["--jobs", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("6 runs: 0 done, 6 to run"),
+        "{}",
+        stdout(&out)
+    );
+    let md = fs::read_to_string(dir.join("matrix.md")).unwrap();
+    // knight's optimum over the 1000 evaluation starts; KRK's from 100 won starts.
+    assert!(md.contains("| knight | dqn | 40 |"), "{md}");
+    assert!(md.contains("| krk | tabular | 400 |"), "{md}");
+    assert!(md.contains("| krk | dqn | 10 |"), "{md}");
+    assert!(md.contains("- tabular on knight: "), "{md}");
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("matrix.json")).unwrap()).unwrap();
+    assert_eq!(json["rows"].as_array().unwrap().len(), 3);
+    assert_eq!(json["runs"].as_array().unwrap().len(), 6);
+    let knight = &json["rows"][0];
+    assert_eq!(knight["optimal_win_rate"], 0.998);
+    assert!(
+        fs::read_to_string(dir.join("matrix.svg"))
+            .unwrap()
+            .starts_with("<svg")
+    );
+
+    let again = matrix(&dir, &[]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(stdout(&again).contains("6 runs: 6 done, 0 to run"));
+
+    let other = matrix(&dir, &["--starts", "shipped"]);
+    assert_one_line_error(&other, "other settings");
+
+    let twin = tmp.path().join("twin");
+    assert!(matrix(&twin, &["--jobs", "1"]).status.success());
+    assert_eq!(
+        results_without_times(&dir),
+        results_without_times(&twin),
+        "the same seeds give the same cells, whatever the thread count"
+    );
+}
+
+#[test]
+fn unknown_games_and_algorithms_are_one_line_errors() {
+    let tmp = TempDir::new();
+    let out = burnmate(&[
+        "matrix",
+        "--out",
+        tmp.path().join("m").to_str().unwrap(),
+        "--games",
+        "kbk",
+    ]);
+    assert_one_line_error(&out, "unknown game 'kbk'");
+    let out = burnmate(&[
+        "matrix",
+        "--out",
+        tmp.path().join("m").to_str().unwrap(),
+        "--algorithms",
+        "ppo",
+    ]);
+    assert_one_line_error(&out, "unknown algorithm 'ppo'");
+}
