@@ -37,6 +37,8 @@ fn transition(rng: &mut ChaCha8Rng) -> Transition {
         reward: -1.0,
         next_state: vec![coord(), coord(), coord(), coord()],
         done: false,
+        legal: Vec::new(),
+        next_legal: Vec::new(),
     }
 }
 

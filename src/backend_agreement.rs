@@ -179,7 +179,7 @@ fn knight_batch(rng: &mut ChaCha8Rng, n: usize) -> Vec<Transition> {
             let state = knight_start(rng);
             let action = rng.random_range(0..KNIGHT_ACTIONS);
             let step = KnightGame.step(&state, action, rng);
-            Transition::from_step::<KnightGame>(&KnightEncoding, &state, action, &step)
+            Transition::from_step(&KnightGame, &KnightEncoding, &state, action, &step)
         })
         .collect()
 }

@@ -130,7 +130,7 @@ impl ActorCritic {
     /// One update of critic and actor from `t`; nothing is read back from the device
     /// (the losses stay there until [`ActorCriticLosses::read`]).
     pub fn update(&mut self, t: &Transition) -> ActorCriticLosses {
-        // ALGO: delta from the critic, then one step on each loss.
+        // ALGO: delta = r + gamma V(s') - V(s); critic on delta^2, actor on -delta log pi(a|s).
         let v = self.critic.forward(self.row(&t.state));
         let v_next = self.critic.forward(self.row(&t.next_state));
         let not_done = if t.done { 0.0 } else { 1.0 };
@@ -150,7 +150,20 @@ impl ActorCritic {
             .critic_optimizer
             .step(self.config.critic_lr, self.critic.clone(), grads);
 
-        let log_probs = log_softmax(self.actor.forward(self.row(&t.state)), 1);
+        // The policy acted over the legal moves only: log pi(a|s) is the log-softmax
+        // over them (illegal logits pushed to -1e9; nothing changes when all are legal).
+        let logits = self.actor.forward(self.row(&t.state));
+        let logits = if t.legal.is_empty() {
+            logits
+        } else {
+            let bias: Vec<f32> = t
+                .legal
+                .iter()
+                .map(|&legal| if legal { 0.0 } else { -1e9 })
+                .collect();
+            logits + Tensor::<2>::from_data(TensorData::new(bias, [1, self.actions]), &self.device)
+        };
+        let log_probs = log_softmax(logits, 1);
         let mut chosen = vec![0.0f32; self.actions];
         chosen[t.action] = 1.0;
         let mask = Tensor::<2>::from_data(TensorData::new(chosen, [1, self.actions]), &self.device);

@@ -18,7 +18,7 @@ use crate::agent::Agent;
 use crate::exploration::{epsilon_greedy, greedy};
 use crate::optim::pytorch_adam;
 use crate::replay::ReplayBuffer;
-use crate::transition::Transition;
+use crate::transition::{Transition, is_legal};
 
 /// Which network gives the bootstrap target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -135,7 +135,8 @@ impl Dqn {
         }
     }
 
-    /// ALGO: the regression targets `r + gamma * max Q_target(s')` (or `r` when done).
+    /// ALGO: the regression targets `r + gamma * max over legal a' of Q_target(s', a')`
+    /// (or `r` when done).
     pub fn targets(&self, batch: &[Transition]) -> Vec<f32> {
         let rows: Vec<f32> = batch
             .iter()
@@ -147,7 +148,12 @@ impl Dqn {
             .iter()
             .zip(next_q.chunks_exact(self.actions()))
             .map(|(t, q)| {
-                let best = q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                let best = q
+                    .iter()
+                    .enumerate()
+                    .filter(|&(a, _)| is_legal(&t.next_legal, a))
+                    .map(|(_, &v)| v)
+                    .fold(f32::NEG_INFINITY, f32::max);
                 t.reward
                     + if t.done {
                         0.0

@@ -69,7 +69,7 @@ pub fn play_episode<E: Environment>(
         on_step(&state, action, &step);
         if let Mode::Train { .. } = play.mode {
             agent.learn(
-                Transition::from_step::<E>(encoder, &state, action, &step),
+                Transition::from_step(env, encoder, &state, action, &step),
                 rng,
             );
         }

@@ -32,6 +32,8 @@ fn transition(action: usize, reward: f32, done: bool) -> Transition {
         reward,
         next_state: vec![2.0, 3.0, 4.0, 5.0],
         done,
+        legal: Vec::new(),
+        next_legal: Vec::new(),
     }
 }
 
@@ -97,6 +99,36 @@ fn reference_target_network_stays_the_initial_one() {
     }
     // Q(s, 7) = 7 regresses towards 6.93, and the refreshed target follows it down.
     assert!(periodic.targets(&batch)[0] < 0.99 * 7.0 - 1e-4);
+}
+
+#[test]
+fn dqn_targets_bootstrap_from_legal_next_actions_only() {
+    let agent = dqn(TargetNetwork::Periodic);
+    // Q(s', a) = a: with actions 6 and 7 illegal the best legal value is 5.
+    let mut t = transition(2, -1.0, false);
+    t.next_legal = (0..ACTIONS).map(|a| a < 6).collect();
+    assert!((agent.targets(&[t])[0] - (-1.0 + 0.99 * 5.0)).abs() < 1e-6);
+}
+
+#[test]
+fn the_actor_takes_its_log_probability_over_the_legal_actions() {
+    // Uniform policy, 3 of 8 actions legal: log pi(a) = -ln 3, not -ln 8.
+    let mut agent = constant_actor_critic(CriticGradient::SemiGradient);
+    let mut t = transition(3, -1.0, false);
+    t.legal = (0..ACTIONS).map(|a| (2..5).contains(&a)).collect();
+    let [delta, _, actor] = agent.update(&t).read();
+    assert!(
+        (actor - 3f32.ln() * delta).abs() < 1e-5,
+        "{actor} vs {}",
+        3f32.ln() * delta
+    );
+    // The only legal action has probability 1: nothing for the actor to learn.
+    let mut agent = constant_actor_critic(CriticGradient::SemiGradient);
+    let before = agent.weights().0;
+    t.legal = (0..ACTIONS).map(|a| a == 3).collect();
+    let [_, _, actor] = agent.update(&t).read();
+    assert_eq!(actor.abs(), 0.0);
+    assert_eq!(agent.weights().0, before);
 }
 
 /// The study's learning rates with a uniform policy (zero actor) and a critic

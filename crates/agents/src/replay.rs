@@ -67,6 +67,8 @@ mod tests {
             reward,
             next_state: vec![0.0; 4],
             done: false,
+            legal: Vec::new(),
+            next_legal: Vec::new(),
         }
     }
 

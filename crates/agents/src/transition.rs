@@ -15,12 +15,17 @@ pub struct Transition {
     pub next_state: Vec<f32>,
     /// Whether the episode ended.
     pub done: bool,
+    /// Legal actions at `state` as a mask; empty when every action is legal.
+    pub legal: Vec<bool>,
+    /// Legal actions at `next_state` as a mask; empty when every action is legal.
+    pub next_legal: Vec<bool>,
 }
 
 impl Transition {
     /// Action `action` from `state`, which gave `step`, with both states encoded by
-    /// `encoder`.
+    /// `encoder` and their legal actions from `env`.
     pub fn from_step<E: Environment>(
+        env: &E,
         encoder: &impl Encoder<E::State>,
         state: &E::State,
         action: usize,
@@ -37,6 +42,24 @@ impl Transition {
             reward: step.reward,
             next_state: row(&step.state),
             done: step.outcome.is_terminal(),
+            legal: legal_mask(env, state),
+            next_legal: legal_mask(env, &step.state),
         }
     }
+}
+
+/// The legal actions of `state` as a mask, or an empty one when all are legal.
+fn legal_mask<E: Environment>(env: &E, state: &E::State) -> Vec<bool> {
+    let mut mask = vec![false; env.actions()];
+    env.legal_mask(state, &mut mask);
+    if mask.iter().all(|&legal| legal) {
+        Vec::new()
+    } else {
+        mask
+    }
+}
+
+/// Whether `action` is legal under `mask` (empty: every action is).
+pub fn is_legal(mask: &[bool], action: usize) -> bool {
+    mask.is_empty() || mask[action]
 }

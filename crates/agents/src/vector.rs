@@ -76,7 +76,8 @@ impl<E: Environment, X: Encoder<E::State>> Vectorised<'_, E, X> {
                 env.reward += f64::from(step.reward);
                 env.steps += 1;
                 tally(&mut env.tally, &env.state, action, &step);
-                transitions.push(Transition::from_step::<E>(
+                transitions.push(Transition::from_step(
+                    self.env,
                     self.encoder,
                     &env.state,
                     action,
