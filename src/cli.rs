@@ -8,7 +8,9 @@ use clap::{Parser, Subcommand};
 use burnmate::backend::BackendChoice;
 use burnmate::config::{Experiment, load_config, load_config_with};
 use burnmate::run::Overrides;
-use burnmate::{compare, endgame, knight, matrix, queen4x4, selfplay, solve, throughput};
+use burnmate::{
+    compare, endgame, knight, matrix, queen4x4, selfplay, solve, throughput, uci_engine,
+};
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
 #[derive(Parser, Debug)]
@@ -186,6 +188,12 @@ enum Command {
         /// Worker threads (default: all cores).
         #[arg(long)]
         jobs: Option<usize>,
+    },
+    /// Play a trained selfplay run (or an endgame Q-table) as a UCI engine on
+    /// stdin/stdout, for any chess GUI or match runner.
+    Uci {
+        /// The run directory.
+        run: PathBuf,
     },
     /// Run a study's whole grid of runs and write its tables and plots (resumable).
     Study {
@@ -385,6 +393,10 @@ pub fn run(cli: Cli) -> Result<()> {
                 backend,
             };
             matrix::matrix_command(&out, &plan, jobs.unwrap_or_else(default_jobs).max(1))
+        }
+        Command::Uci { run } => {
+            let mut player = uci_engine::players::load_player(&run)?;
+            uci_engine::serve(player.as_mut(), std::io::stdin().lock(), std::io::stdout())
         }
         Command::Study { study } => match study {
             StudyCommand::Endgame {

@@ -72,3 +72,4 @@ pub mod solve;
 #[path = "../tests/common/temp_dir.rs"]
 mod temp_dir;
 pub mod throughput;
+pub mod uci_engine;

@@ -3,11 +3,15 @@
 
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Result, anyhow, bail};
+use burnmate_agents::selfplay::net::SelectorSet;
+use burnmate_agents::selfplay::trainer::SelfPlay;
 use burnmate_models::SelectorWeights;
 use serde::{Deserialize, Serialize};
 
 use crate::checkpoint;
+use crate::config::{Experiment, load_config};
+use crate::selfplay::config::SelfplayConfig;
 
 /// File name of the checkpoint inside a run directory.
 pub const CHECKPOINT: &str = "checkpoint.json";
@@ -36,4 +40,29 @@ pub fn save(dir: &Path, state: SelfplayState) -> Result<()> {
 /// Reads and verifies the checkpoint of the run in `dir`.
 pub fn load(dir: &Path) -> Result<SelfplayState> {
     checkpoint::load(&dir.join(CHECKPOINT), FORMAT)
+}
+
+/// Both sides of `state` on the config's backend, ready to train or play.
+pub fn sides(config: &SelfplayConfig, state: &SelfplayState) -> Result<SelfPlay> {
+    let device = config.backend.device()?.autodiff();
+    let side = |weights: &[SelectorWeights]| {
+        SelectorSet::new(config.net(), device.clone(), weights)
+            .map_err(|e| anyhow!("checkpoint does not fit the config: {e}"))
+    };
+    Ok(SelfPlay::new(
+        config.play(),
+        side(&state.white)?,
+        side(&state.black)?,
+    ))
+}
+
+/// A finished selfplay run: its config and both frozen sides.
+pub fn load_run(run: &Path) -> Result<(SelfplayConfig, SelfPlay)> {
+    let config = match load_config(&run.join("config.toml"))? {
+        Experiment::Selfplay(c) => c,
+        _ => bail!("{} is not a selfplay run", run.display()),
+    };
+    config.validate()?;
+    let play = sides(&config, &load(run)?)?;
+    Ok((config, play))
 }

@@ -5,8 +5,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
-use burnmate_agents::selfplay::net::{SELECTORS, SelectorSet, initial_weights};
-use burnmate_agents::selfplay::trainer::{GameRecord, Mover, SelfPlay};
+use burnmate_agents::selfplay::net::{SELECTORS, initial_weights};
+use burnmate_agents::selfplay::trainer::{GameRecord, Mover};
 use burnmate_env::selfplay::GameEnd;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -157,12 +157,7 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
             );
         }
     }
-    let device = config.backend.device()?.autodiff();
-    let side = |weights: &[burnmate_models::SelectorWeights]| {
-        SelectorSet::new(config.net(), device.clone(), weights)
-            .map_err(|e| anyhow!("checkpoint does not fit the config: {e}"))
-    };
-    let mut play = SelfPlay::new(config.play(), side(&state.white)?, side(&state.black)?);
+    let mut play = model_file::sides(&config, &state)?;
     let games_before = state.games_played;
     drop(state);
     let mut stockfish = if config.eval_stockfish {

@@ -204,9 +204,14 @@ fn greedy_values(
     if moves.is_empty() {
         return None;
     }
-    let move_values: [&[f32]; 6] = std::array::from_fn(|r| values.moves(k, r));
-    let m = moves[choose(moves, values.piece(k), &move_values, combine)];
+    let m = moves[greedy_index(moves, values, k, combine)];
     Some((values.piece(k)[m.from], values.moves(k, m.role)[m.to]))
+}
+
+/// The greedy choice among `moves` (at least one) on board `k` of a batch of values.
+fn greedy_index(moves: &[SelectorMove], values: &Values, k: usize, combine: Combine) -> usize {
+    let move_values: [&[f32]; 6] = std::array::from_fn(|r| values.moves(k, r));
+    choose(moves, values.piece(k), &move_values, combine)
 }
 
 /// A learning side's choice in one position, from its batch of selector values.
@@ -220,8 +225,7 @@ fn agent_choice(
     if config.epsilon > 0.0 && rng.random::<f64>() < config.epsilon {
         return rng.random_range(0..moves.len());
     }
-    let move_values: [&[f32]; 6] = std::array::from_fn(|r| values.moves(k, r));
-    choose(moves, values.piece(k), &move_values, config.combine)
+    greedy_index(moves, values, k, config.combine)
 }
 
 /// A fixed mover's choice.
@@ -428,6 +432,18 @@ impl SelfPlay {
         }
     }
 
+    /// The greedy move of the side to move in `position` (promotions to a queen
+    /// only), or `None` when it has no legal move.
+    pub fn greedy_move(&self, position: &Chess) -> Option<Move> {
+        let moves = selectable_moves(position);
+        if moves.is_empty() {
+            return None;
+        }
+        let boards = encode_boards(std::iter::once(position.board()));
+        let values = self.sides[side(position.turn())].values(boards, 1);
+        Some(moves[greedy_index(&moves, &values, 0, self.config.combine)].mv)
+    }
+
     /// Plays `games` games of the frozen sides against `mover` (`envs` at a time), the
     /// learning side taking white in even games and black in odd ones; no learning.
     pub fn evaluate(
@@ -496,9 +512,7 @@ impl SelfPlay {
                         Some(k) => {
                             let moves = selectable_moves(slot.game.position());
                             let values = values.as_ref().expect("agents to move");
-                            let move_values: [&[f32]; 6] =
-                                std::array::from_fn(|r| values.moves(k, r));
-                            moves[choose(&moves, values.piece(k), &move_values, config.combine)].mv
+                            moves[greedy_index(&moves, values, k, config.combine)].mv
                         }
                         None => opponent(slot.game.position())?,
                     };

@@ -1,0 +1,184 @@
+//! `burnmate uci RUN`: a trained run as a UCI engine on stdin/stdout, so any chess
+//! GUI, match runner or lichess bot bridge can play it.
+//!
+//! Understood: `uci`, `isready`, `ucinewgame`, `position startpos|fen FEN [moves
+//! ...]` (any legal move, under-promotions included), `go` (every time or depth
+//! argument accepted: the policy answers at once), `stop`, `quit`. Anything else is
+//! ignored, as the protocol asks. A move that is not legal, or a malformed FEN,
+//! is reported as `info string error: ...` and leaves the previous position. With no
+//! legal move the answer is `bestmove 0000`.
+
+pub mod players;
+
+use std::io::{BufRead, Write};
+
+use anyhow::{Context, Result};
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+/// A policy that picks a move.
+pub trait UciPlayer {
+    /// The engine's name for `id name`.
+    fn name(&self) -> String;
+    /// The move to play in `position` (which has a legal move), and a note for the
+    /// GUI when the policy does not cover the position.
+    fn best_move(&mut self, position: &Chess) -> (Move, Option<String>);
+}
+
+/// The position a `position` command describes, or why it describes none.
+pub fn parse_position(args: &str) -> Result<Chess, String> {
+    let (setup, moves) = match args.split_once(" moves") {
+        Some((setup, moves)) => (setup.trim(), moves.split_whitespace().collect()),
+        None => (args.trim(), Vec::new()),
+    };
+    let mut position = if setup == "startpos" {
+        Chess::default()
+    } else if let Some(fen) = setup.strip_prefix("fen ") {
+        let fen: Fen = fen
+            .trim()
+            .parse()
+            .map_err(|e| format!("malformed FEN '{}': {e}", fen.trim()))?;
+        fen.into_position(CastlingMode::Standard)
+            .map_err(|e| format!("illegal position: {e}"))?
+    } else {
+        return Err(format!("expected 'startpos' or 'fen ...', got '{setup}'"));
+    };
+    for text in moves {
+        let uci: UciMove = text
+            .parse()
+            .map_err(|_| format!("malformed move '{text}'"))?;
+        let m = uci
+            .to_move(&position)
+            .map_err(|_| format!("illegal move '{text}'"))?;
+        position.play_unchecked(m);
+    }
+    Ok(position)
+}
+
+/// Answers UCI commands from `input` on `output` until `quit` or the end of input.
+pub fn serve(
+    player: &mut dyn UciPlayer,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> Result<()> {
+    let mut position = Chess::default();
+    let mut say = |line: &str| -> Result<()> {
+        writeln!(output, "{line}")
+            .and_then(|()| output.flush())
+            .context("cannot write to the GUI")
+    };
+    for line in input.lines() {
+        let line = line.context("cannot read from the GUI")?;
+        let line = line.trim();
+        let (command, args) = line.split_once(' ').unwrap_or((line, ""));
+        match command {
+            "uci" => {
+                say(&format!("id name {}", player.name()))?;
+                say("id author burnmate")?;
+                say("uciok")?;
+            }
+            "isready" => say("readyok")?,
+            "ucinewgame" => position = Chess::default(),
+            "position" => match parse_position(args) {
+                Ok(p) => position = p,
+                Err(e) => say(&format!("info string error: {e}"))?,
+            },
+            "go" => {
+                if position.legal_moves().is_empty() {
+                    say("bestmove 0000")?;
+                    continue;
+                }
+                let (m, note) = player.best_move(&position);
+                if let Some(note) = note {
+                    say(&format!("info string {note}"))?;
+                }
+                let uci = m.to_uci(CastlingMode::Standard);
+                say(&format!("info depth 1 pv {uci}"))?;
+                say(&format!("bestmove {uci}"))?;
+            }
+            "quit" => break,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays the first legal move in move-generation order.
+    struct First;
+
+    impl UciPlayer for First {
+        fn name(&self) -> String {
+            "first".into()
+        }
+        fn best_move(&mut self, position: &Chess) -> (Move, Option<String>) {
+            (position.legal_moves()[0], None)
+        }
+    }
+
+    fn session(script: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        serve(&mut First, script.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn a_scripted_session_gets_the_protocols_answers() {
+        let lines = session(
+            "uci\nisready\nposition startpos moves e2e4 e7e5\ngo movetime 100\nstop\nquit\ngo\n",
+        );
+        assert_eq!(
+            lines[..4],
+            ["id name first", "id author burnmate", "uciok", "readyok"]
+        );
+        let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+        let mut after = parse_position("startpos moves e2e4 e7e5").unwrap();
+        let m: UciMove = best.parse().unwrap();
+        after.play_unchecked(m.to_move(&after).unwrap());
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+            1,
+            "nothing after quit"
+        );
+    }
+
+    #[test]
+    fn under_promotions_and_castling_are_read_and_bad_input_keeps_the_position() {
+        let p =
+            parse_position("fen 4k3/P7/8/8/8/8/8/4K2R w K - 0 1 moves a7a8n e8d7 e1g1").unwrap();
+        assert_eq!(
+            Fen::from_position(&p, shakmaty::EnPassantMode::Legal).to_string(),
+            "N7/3k4/8/8/8/8/8/5RK1 b - - 2 2"
+        );
+        assert!(
+            parse_position("startpos moves e2e5")
+                .unwrap_err()
+                .contains("illegal move 'e2e5'")
+        );
+        assert!(
+            parse_position("fen 9/8 w - - 0 1")
+                .unwrap_err()
+                .contains("malformed FEN")
+        );
+        assert!(
+            parse_position("middlegame")
+                .unwrap_err()
+                .contains("startpos")
+        );
+        let lines = session(
+            "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo\nposition startpos moves e2e5\ngo depth 3\n",
+        );
+        assert_eq!(lines[0], "bestmove 0000", "black is stalemated");
+        assert!(lines[1].starts_with("info string error: illegal move"));
+        // The bad command left the stalemate in place.
+        assert_eq!(lines[2], "bestmove 0000");
+    }
+}

@@ -1,0 +1,90 @@
+//! The runs that can play over UCI: a selfplay run (both colours) and an endgame
+//! Q-table (white in positions of its endgame).
+
+use std::path::Path;
+
+use anyhow::{Result, bail};
+use burnmate_agents::endgame::LeastBestQ;
+use burnmate_agents::selfplay::trainer::SelfPlay;
+use burnmate_env::endgame::{Endgame, has_material};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::{Chess, Color, Move, Position};
+
+use crate::config::{Experiment, load_config};
+use crate::uci_engine::UciPlayer;
+
+/// A selfplay run's frozen selectors: the side to move plays its greedy move.
+pub struct SelfplayPlayer {
+    play: SelfPlay,
+    name: String,
+}
+
+impl UciPlayer for SelfplayPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn best_move(&mut self, position: &Chess) -> (Move, Option<String>) {
+        let m = self
+            .play
+            .greedy_move(position)
+            .expect("a legal move exists");
+        (m, None)
+    }
+}
+
+/// An endgame run's Q-table: its greedy move for white in its endgame; elsewhere
+/// (black to move, other material) a random legal move, said so to the GUI.
+pub struct EndgamePlayer {
+    endgame: Endgame,
+    table: LeastBestQ,
+    rng: ChaCha8Rng,
+    name: String,
+}
+
+impl UciPlayer for EndgamePlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn best_move(&mut self, position: &Chess) -> (Move, Option<String>) {
+        if position.turn() == Color::White && has_material(self.endgame, position.board()) {
+            return (self.table.greedy(position, &mut self.rng), None);
+        }
+        let moves = position.legal_moves();
+        let note = format!(
+            "not a white-to-move {} position: a random legal move",
+            self.endgame.name().to_uppercase()
+        );
+        (moves[self.rng.random_range(0..moves.len())], Some(note))
+    }
+}
+
+/// The player of the run in `run`: a selfplay run or an endgame run.
+pub fn load_player(run: &Path) -> Result<Box<dyn UciPlayer>> {
+    let name = format!(
+        "burnmate {}",
+        run.file_name()
+            .map_or("run".into(), |n| n.to_string_lossy())
+    );
+    match load_config(&run.join("config.toml"))? {
+        Experiment::Selfplay(_) => {
+            let (_, play) = crate::selfplay::model_file::load_run(run)?;
+            Ok(Box::new(SelfplayPlayer { play, name }))
+        }
+        Experiment::Endgame(_) => {
+            let (config, endgame, table) = crate::endgame::table_file::load_run(run)?;
+            Ok(Box::new(EndgamePlayer {
+                endgame,
+                table,
+                rng: ChaCha8Rng::seed_from_u64(config.seed),
+                name,
+            }))
+        }
+        _ => bail!(
+            "{} is neither a selfplay nor an endgame run: only those play chess over UCI",
+            run.display()
+        ),
+    }
+}

@@ -1,0 +1,213 @@
+//! `burnmate uci RUN` as a GUI or match runner drives it: a scripted session, a
+//! full game against Stockfish, an endgame table, and runs that cannot play.
+
+mod common;
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use burnmate_oracle::uci::UciEngine;
+use common::*;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+
+/// A running `burnmate uci RUN`.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start(run: &Path) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_burnmate"))
+            .args(["uci", run.to_str().unwrap()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Engine {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "engine ended: {lines:?}"
+            );
+            let line = line.trim_end().to_string();
+            let done = line.starts_with(prefix);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// The engine's move after `moves` from the start, checked legal and played.
+    fn play(&mut self, position: &mut Chess, moves: &mut Vec<String>) {
+        self.send(&format!("position startpos moves {}", moves.join(" ")));
+        self.send("go wtime 60000 btime 60000 movestogo 40");
+        let lines = self.until("bestmove ");
+        let best = lines
+            .last()
+            .unwrap()
+            .strip_prefix("bestmove ")
+            .unwrap()
+            .to_string();
+        play_uci(position, &best);
+        moves.push(best);
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        assert!(self.child.wait().unwrap().success());
+    }
+}
+
+fn play_uci(position: &mut Chess, text: &str) {
+    let uci: UciMove = text
+        .parse()
+        .unwrap_or_else(|_| panic!("malformed '{text}'"));
+    let m = uci
+        .to_move(position)
+        .unwrap_or_else(|_| panic!("'{text}' is illegal in {position:?}"));
+    position.play_unchecked(m);
+}
+
+fn selfplay_run(dir: &Path) -> std::path::PathBuf {
+    let config = dir.join("selfplay.toml");
+    let text = fs::read_to_string("configs/selfplay.toml")
+        .unwrap()
+        .replace("max_plies = 100", "max_plies = 16")
+        .replace("eval_every = 50", "eval_every = 2")
+        .replace("eval_games = 20", "eval_games = 2");
+    fs::write(&config, text).unwrap();
+    let run = dir.join("run");
+    let out = train(&run, config.to_str().unwrap(), &["--episodes", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    run
+}
+
+#[test]
+fn a_selfplay_run_answers_a_scripted_session_and_plays_a_game_against_stockfish() {
+    let tmp = TempDir::new();
+    let run = selfplay_run(tmp.path());
+    let mut engine = Engine::start(&run);
+    engine.send("uci");
+    let hello = engine.until("uciok");
+    assert!(hello[0].starts_with("id name burnmate run"), "{hello:?}");
+    engine.send("isready");
+    assert_eq!(engine.until("readyok"), ["readyok"]);
+    // An under-promotion on the board, then a move for black.
+    engine.send("ucinewgame");
+    engine.send("position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8r e8d7");
+    engine.send("go movetime 100");
+    let best = engine.until("bestmove ").pop().unwrap();
+    let mut p: Chess = shakmaty::fen::Fen::from_ascii(b"R7/3k4/8/8/8/8/8/4K3 w - - 1 2")
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    play_uci(&mut p, best.strip_prefix("bestmove ").unwrap());
+
+    let stockfish = match UciEngine::start("stockfish", 1).and_then(|e| e.with_skill_level(0)) {
+        Ok(engine) => engine,
+        Err(e) => {
+            assert!(
+                std::env::var_os("BURNMATE_REQUIRE_STOCKFISH").is_none(),
+                "BURNMATE_REQUIRE_STOCKFISH is set: {e}"
+            );
+            eprintln!("skipped the game against Stockfish: {e} (apt-get install stockfish)");
+            return engine.quit();
+        }
+    };
+    let mut stockfish = stockfish;
+    let (mut position, mut moves) = (Chess::default(), Vec::new());
+    while moves.len() < 120 && !position.is_game_over() {
+        if position.turn() == shakmaty::Color::White {
+            engine.play(&mut position, &mut moves);
+        } else {
+            let fen = burnmate::pgn::fen_of(&position);
+            let answer = stockfish.analyse(&fen).unwrap().best_move;
+            play_uci(&mut position, &answer);
+            moves.push(answer);
+        }
+    }
+    assert!(moves.len() >= 2, "both sides moved: {moves:?}");
+    engine.quit();
+}
+
+#[test]
+fn an_endgame_table_plays_its_endgame_and_says_when_a_position_is_outside_it() {
+    let tmp = TempDir::new();
+    let run = tmp.path().join("kqk");
+    let out = train(
+        &run,
+        "configs/endgame-kqk-engine.toml",
+        &["--episodes", "200"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut engine = Engine::start(&run);
+    let start = "8/8/8/8/3k4/8/8/KQ6 w - - 0 1";
+    engine.send(&format!("position fen {start}"));
+    engine.send("go depth 1");
+    let lines = engine.until("bestmove ");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    let mut p =
+        burnmate_env::endgame::parse_start(burnmate_env::endgame::Endgame::Kqk, start).unwrap();
+    play_uci(
+        &mut p,
+        lines.last().unwrap().strip_prefix("bestmove ").unwrap(),
+    );
+    engine.send("position startpos moves e2e4");
+    engine.send("go");
+    let lines = engine.until("bestmove ");
+    assert!(
+        lines[0].contains("not a white-to-move KQK position"),
+        "{lines:?}"
+    );
+    let mut p = Chess::default();
+    play_uci(&mut p, "e2e4");
+    play_uci(
+        &mut p,
+        lines.last().unwrap().strip_prefix("bestmove ").unwrap(),
+    );
+    engine.quit();
+}
+
+#[test]
+fn runs_that_cannot_play_chess_are_one_line_errors() {
+    let tmp = TempDir::new();
+    let run = tmp.path().join("knight");
+    assert!(
+        train(&run, "configs/knight-random.toml", &["--episodes", "5"])
+            .status
+            .success()
+    );
+    assert_one_line_error(
+        &burnmate(&["uci", run.to_str().unwrap()]),
+        "neither a selfplay nor an endgame run",
+    );
+    assert_one_line_error(
+        &burnmate(&["uci", tmp.path().join("nothing").to_str().unwrap()]),
+        "nothing",
+    );
+}
