@@ -189,6 +189,12 @@ enum Command {
         #[arg(long)]
         jobs: Option<usize>,
     },
+    /// Continue a killed run in place from its last resume point (its files end as
+    /// an uninterrupted run's would).
+    Resume {
+        /// The run directory.
+        run: PathBuf,
+    },
     /// Play a trained selfplay run (or an endgame Q-table) as a UCI engine on
     /// stdin/stdout, for any chess GUI or match runner.
     Uci {
@@ -394,6 +400,14 @@ pub fn run(cli: Cli) -> Result<()> {
             };
             matrix::matrix_command(&out, &plan, jobs.unwrap_or_else(default_jobs).max(1))
         }
+        Command::Resume { run } => match load_config(&run.join("config.toml"))? {
+            Experiment::Queen4x4(config) => queen4x4::train::resume_command(&run, &config),
+            Experiment::Endgame(config) => endgame::train::resume_command(&run, &config),
+            _ => anyhow::bail!(
+                "{}: resuming this study is not supported yet",
+                run.display()
+            ),
+        },
         Command::Uci { run } => {
             let mut player = uci_engine::players::load_player(&run)?;
             uci_engine::serve(player.as_mut(), std::io::stdin().lock(), std::io::stdout())

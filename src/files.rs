@@ -26,25 +26,65 @@ fn tmp_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// A file written line by line under a temporary name and renamed on `finish`;
-/// an interrupted run leaves only `<name>.<pid>.<n>.tmp`.
+/// A file written line by line under `<name>.partial` and renamed on `finish`; an
+/// interrupted run leaves only the partial file, which a resumed run reopens.
 pub struct StreamedFile {
     path: PathBuf,
-    tmp: PathBuf,
+    partial: PathBuf,
     writer: BufWriter<fs::File>,
 }
 
+/// The partial name of a streamed file.
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    path.with_file_name(name)
+}
+
 impl StreamedFile {
-    /// Creates the temporary file of `path`.
+    /// Creates (or empties) the partial file of `path`.
     pub fn create(path: &Path) -> Result<StreamedFile> {
-        let tmp = tmp_path(path);
-        let file =
-            fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        let partial = partial_path(path);
+        let file = fs::File::create(&partial)
+            .with_context(|| format!("cannot create {}", partial.display()))?;
         Ok(StreamedFile {
             path: path.to_path_buf(),
-            tmp,
+            partial,
             writer: BufWriter::new(file),
         })
+    }
+
+    /// Reopens the partial file of `path` after its first `keep` lines (dropping
+    /// any written after them) and returns those lines.
+    pub fn reopen(path: &Path, keep: usize) -> Result<(StreamedFile, Vec<String>)> {
+        let partial = partial_path(path);
+        let text = fs::read_to_string(&partial)
+            .with_context(|| format!("cannot read {}", partial.display()))?;
+        let lines: Vec<String> = text.lines().take(keep).map(String::from).collect();
+        if lines.len() < keep {
+            bail!(
+                "{} holds {} lines, fewer than the {keep} its resume point counts",
+                partial.display(),
+                lines.len()
+            );
+        }
+        let kept: usize = lines.iter().map(|l| l.len() + 1).sum();
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .open(&partial)
+            .with_context(|| format!("cannot open {}", partial.display()))?;
+        file.set_len(kept as u64)
+            .with_context(|| format!("cannot truncate {}", partial.display()))?;
+        let mut writer = BufWriter::new(file);
+        std::io::Seek::seek(&mut writer, std::io::SeekFrom::End(0))?;
+        Ok((
+            StreamedFile {
+                path: path.to_path_buf(),
+                partial,
+                writer,
+            },
+            lines,
+        ))
     }
 
     /// Appends one line.
@@ -52,10 +92,17 @@ impl StreamedFile {
         writeln!(self.writer, "{line}").context("cannot write a metrics line")
     }
 
+    /// Writes everything buffered to the partial file.
+    pub fn flush(&mut self) -> Result<()> {
+        self.writer
+            .flush()
+            .with_context(|| format!("cannot write {}", self.partial.display()))
+    }
+
     /// Flushes and renames the file to its real name.
     pub fn finish(mut self) -> Result<()> {
-        self.writer.flush().context("cannot flush")?;
-        fs::rename(&self.tmp, &self.path)
+        self.flush()?;
+        fs::rename(&self.partial, &self.path)
             .with_context(|| format!("cannot rename to {}", self.path.display()))
     }
 }

@@ -65,6 +65,7 @@ pub mod pgn;
 pub mod plot;
 pub mod progress;
 pub mod queen4x4;
+pub mod resume;
 pub mod run;
 pub mod selfplay;
 pub mod solve;

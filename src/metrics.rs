@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::files::StreamedFile;
@@ -72,6 +72,16 @@ impl Ema {
     }
 }
 
+/// The header line of `metrics.csv` with the study's extra columns.
+fn header(extra: &[&str]) -> String {
+    let mut header = String::from("episode,reward,moves,outcome,epsilon");
+    for column in extra {
+        header.push(',');
+        header.push_str(column);
+    }
+    header
+}
+
 /// Collects episode rows: streams them to `metrics.csv`, keeps running sums and
 /// the EMA curves for the plots.
 pub struct MetricsRecorder {
@@ -93,14 +103,13 @@ impl MetricsRecorder {
     /// the study's `extra` columns after the common ones.
     pub fn create(path: &Path, extra: &[&str]) -> Result<MetricsRecorder> {
         let mut file = StreamedFile::create(path)?;
-        let mut header = String::from("episode,reward,moves,outcome,epsilon");
-        for column in extra {
-            header.push(',');
-            header.push_str(column);
-        }
-        file.line(&header)?;
-        Ok(MetricsRecorder {
-            file: Some(file),
+        file.line(&header(extra))?;
+        Ok(MetricsRecorder::with_file(Some(file)))
+    }
+
+    fn with_file(file: Option<StreamedFile>) -> MetricsRecorder {
+        MetricsRecorder {
+            file,
             reward_ema: Ema::new(STUDY_EMA_ALPHA),
             moves_ema: Ema::new(STUDY_EMA_ALPHA),
             reward_curve: Vec::new(),
@@ -109,7 +118,49 @@ impl MetricsRecorder {
             moves_sum: 0.0,
             wins: 0,
             episodes: 0,
-        })
+        }
+    }
+
+    /// Reopens the partial metrics of a killed run at its resume point: keeps the
+    /// header and the first `episodes` rows (later ones are dropped), replays their
+    /// rewards and moves into the sums and EMA curves, and takes `wins` from the
+    /// resume point.
+    pub fn resume(path: &Path, extra: &[&str], episodes: u64, wins: u64) -> Result<MetricsRecorder> {
+        let keep = usize::try_from(episodes).context("too many episodes")? + 1;
+        let (file, lines) = StreamedFile::reopen(path, keep)?;
+        let mut recorder = MetricsRecorder::with_file(Some(file));
+        let expected = header(extra);
+        anyhow::ensure!(
+            lines.first() == Some(&expected),
+            "{} does not start with the header {expected}",
+            path.display()
+        );
+        for (i, line) in lines[1..].iter().enumerate() {
+            let mut fields = line.split(',').skip(1);
+            let mut number = || -> Result<f64> {
+                fields
+                    .next()
+                    .and_then(|f| f.parse().ok())
+                    .with_context(|| format!("{} row {}: malformed", path.display(), i + 1))
+            };
+            let (reward, moves) = (number()?, number()?);
+            recorder.tally(reward, moves);
+        }
+        recorder.wins = wins;
+        Ok(recorder)
+    }
+
+    /// Writes the rows recorded so far to the partial file.
+    pub fn flush(&mut self) -> Result<()> {
+        match &mut self.file {
+            Some(file) => file.flush(),
+            None => Ok(()),
+        }
+    }
+
+    /// Wins recorded so far.
+    pub fn wins(&self) -> u64 {
+        self.wins
     }
 
     /// Records one episode with the values of the extra columns.
@@ -125,14 +176,18 @@ impl MetricsRecorder {
             }
             file.line(&line)?;
         }
-        self.reward_curve.push(self.reward_ema.push(row.reward));
-        self.moves_curve
-            .push(self.moves_ema.push(f64::from(row.moves)));
-        self.reward_sum += row.reward;
-        self.moves_sum += f64::from(row.moves);
+        self.tally(row.reward, f64::from(row.moves));
         self.wins += u64::from(row.won);
-        self.episodes += 1;
         Ok(())
+    }
+
+    /// Adds one episode's reward and moves to the sums and curves.
+    fn tally(&mut self, reward: f64, moves: f64) {
+        self.reward_curve.push(self.reward_ema.push(reward));
+        self.moves_curve.push(self.moves_ema.push(moves));
+        self.reward_sum += reward;
+        self.moves_sum += moves;
+        self.episodes += 1;
     }
 
     /// Plain mean reward over all episodes so far (the study's headline measure).

@@ -3,14 +3,16 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::backend::BackendChoice;
 use crate::config::{Experiment, to_toml};
 use crate::files::{DirLock, is_empty_dir, lock_dir, write_atomic};
 use crate::metrics::MetricsRecorder;
 use crate::plot::{Series, line_chart, thin};
+use crate::resume::{RESUME_FILE, ResumePoint};
 
 /// Overrides of a config file's run settings; `None` keeps the config's value.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -61,6 +63,47 @@ impl Run {
         })
     }
 
+    /// Reopens the killed run in `dir` at its resume point (of `format`): the
+    /// metrics rows after it are dropped; returns the run and the point.
+    pub fn resume<S: Serialize + DeserializeOwned>(
+        dir: &Path,
+        format: &str,
+        extra_columns: &[&str],
+    ) -> Result<(Run, ResumePoint<S>)> {
+        let lock = lock_dir(dir)?;
+        let path = dir.join(RESUME_FILE);
+        if !path.exists() {
+            if dir.join("summary.json").exists() {
+                bail!("{} finished; there is nothing to resume", dir.display());
+            }
+            bail!(
+                "{} has no resume point: it stopped before its first checkpoint (see checkpoint_every in its config.toml); train it again",
+                dir.display()
+            );
+        }
+        let point: ResumePoint<S> = crate::checkpoint::load(&path, format)?;
+        let metrics = MetricsRecorder::resume(
+            &dir.join("metrics.csv"),
+            extra_columns,
+            point.episodes,
+            point.wins,
+        )?;
+        Ok((
+            Run {
+                dir: dir.to_path_buf(),
+                metrics,
+                _lock: lock,
+            },
+            point,
+        ))
+    }
+
+    /// Flushes the metrics, then writes the resume point (of `format`).
+    pub fn save_resume_point<S: Serialize>(&mut self, format: &str, point: &ResumePoint<S>) -> Result<()> {
+        self.metrics.flush()?;
+        crate::checkpoint::save(&self.dir.join(RESUME_FILE), format, point)
+    }
+
     /// The run directory.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -73,6 +116,12 @@ impl Run {
             &self.dir.join("summary.json"),
             serde_json::to_string_pretty(summary)?.as_bytes(),
         )?;
+        match std::fs::remove_file(self.dir.join(RESUME_FILE)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).context("cannot remove the finished run's resume point");
+            }
+            _ => {}
+        }
         for (file, title, label, curve) in [
             (
                 "ema_reward.svg",

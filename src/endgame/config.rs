@@ -117,6 +117,8 @@ pub struct EndgameConfig {
     pub ending_reply: EndingReply,
     /// Evaluation games of the frozen greedy table after training (study: 1).
     pub eval_games: u64,
+    /// Matches between resume points (`burnmate resume RUN` after a kill).
+    pub checkpoint_every: u64,
 }
 
 impl Default for EndgameConfig {
@@ -142,6 +144,7 @@ impl Default for EndgameConfig {
             draw_reward: -10_000.0,
             ending_reply: EndingReply::Terminal,
             eval_games: 1,
+            checkpoint_every: 1000,
         }
     }
 }
@@ -182,6 +185,7 @@ impl EndgameConfig {
             "stockfish_depth must lie in 1..60"
         );
         ensure!(self.eval_games > 0, "eval_games must be positive");
+        ensure!(self.checkpoint_every > 0, "checkpoint_every must be positive");
         Ok(())
     }
 

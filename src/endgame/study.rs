@@ -18,7 +18,7 @@ use crate::endgame::config::{EndgameConfig, Exploration, Opponent, RewardKind};
 use crate::endgame::game::{Arena, mate_in};
 use crate::endgame::starts::{SHIPPED_STARTS, shipped_start};
 use crate::endgame::study_report::write_report;
-use crate::endgame::train::{EVAL_SEED_OFFSET, evaluate, train_table};
+use crate::endgame::train::{EVAL_SEED_OFFSET, TableStart, evaluate, train_table};
 use crate::grid_dir::{GridDir, GridRecord, RESULTS_FILE, read_results};
 use crate::progress::{Progress, episode_bar};
 use crate::solve::load_or_build;
@@ -220,7 +220,8 @@ pub fn run_cell(plan: &StudyPlan, cell: &Cell, tablebase: &Tablebase) -> Result<
     let buckets = plan.matches.div_ceil(CURVE_BUCKET) as usize;
     let mut wins_per_bucket = vec![0u32; buckets];
     let mut training_wins = 0;
-    let mut q = train_table(&arena, &start, &mut rng, |n, result, _| {
+    let from = TableStart::fresh(&arena);
+    let mut q = train_table(&arena, &start, from, &mut rng, |n, result, _, _, _| {
         if result.end == MatchEnd::Checkmate {
             wins_per_bucket[(n / CURVE_BUCKET) as usize] += 1;
             training_wins += 1;

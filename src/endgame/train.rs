@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use burnmate_agents::endgame::LeastBestQ;
+use burnmate_agents::endgame::{LeastBestQ, QEntry};
 use burnmate_env::endgame::{Endgame, MatchEnd};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -21,6 +21,7 @@ use crate::files::{config_stem, create_run_dir};
 use crate::metrics::{EpisodeRow, TrainingStats};
 use crate::pgn::fen_of;
 use crate::progress::{Progress, episode_bar};
+use crate::resume::{ResumePoint, RngState};
 use crate::run::{Overrides, Run};
 use crate::solve::load_or_build;
 
@@ -72,22 +73,47 @@ pub struct Optimal {
     pub moves_to_mate: Option<u32>,
 }
 
-/// Trains a fresh table for `config.episodes` matches from `start`, calling
-/// `on_match(n, result, epsilon)` after every match.
+/// Where training a table (re)starts: the table, the matches played and won.
+pub struct TableStart {
+    /// The table so far.
+    pub q: LeastBestQ,
+    /// Matches played.
+    pub matches: u64,
+    /// Of which won (the decaying exploration counts them).
+    pub wins: u64,
+}
+
+impl TableStart {
+    /// A fresh table for `arena`'s endgame and settings.
+    pub fn fresh(arena: &Arena) -> TableStart {
+        TableStart {
+            q: LeastBestQ::new(arena.endgame, arena.config.alpha, arena.config.gamma),
+            matches: 0,
+            wins: 0,
+        }
+    }
+}
+
+/// Trains the table of `from` up to `config.episodes` matches from `start`,
+/// calling `on_match(n, result, epsilon, table, rng)` after every match.
 pub fn train_table(
     arena: &Arena,
     start: &Chess,
+    from: TableStart,
     rng: &mut ChaCha8Rng,
-    mut on_match: impl FnMut(u64, &MatchResult, f64) -> Result<()>,
+    mut on_match: impl FnMut(u64, &MatchResult, f64, &LeastBestQ, &ChaCha8Rng) -> Result<()>,
 ) -> Result<LeastBestQ> {
     let config = arena.config;
-    let mut q = LeastBestQ::new(arena.endgame, config.alpha, config.gamma);
-    let mut wins = 0;
-    for n in 0..config.episodes {
+    let TableStart {
+        mut q,
+        matches,
+        mut wins,
+    } = from;
+    for n in matches..config.episodes {
         let epsilon = config.epsilon_after(wins);
         let result = arena.play(&mut q, start, epsilon, true, rng)?;
         wins += u64::from(result.end == MatchEnd::Checkmate);
-        on_match(n, &result, epsilon)?;
+        on_match(n, &result, epsilon, &q, rng)?;
     }
     Ok(q)
 }
@@ -176,6 +202,9 @@ pub fn exploration_name(exploration: Exploration) -> &'static str {
     }
 }
 
+/// Format of an endgame resume point.
+const RESUME_FORMAT: &str = "burnmate-endgame-resume-v1";
+
 /// `burnmate train CONFIG` for an endgame config.
 pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) -> Result<()> {
     let config = config.with_overrides(overrides);
@@ -184,21 +213,55 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) 
     let start = start_position(endgame, &config)?;
     let tablebase = load_or_build(endgame, Path::new("tablebases"))?;
     let arena = Arena::new(endgame, &tablebase, &config)?;
-    let stem = config_stem(path);
-    let dir = create_run_dir(overrides.out.as_deref(), &stem)?;
-    let mut run = Run::start(
+    let dir = create_run_dir(overrides.out.as_deref(), &config_stem(path))?;
+    let run = Run::start(
         &dir,
         &Experiment::Endgame(config.clone()),
         &["excess_moves"],
     )?;
-    let optimal = Optimal {
-        moves_to_mate: mate_in(&tablebase, &start),
+    let from = TableStart::fresh(&arena);
+    let rng = ChaCha8Rng::seed_from_u64(config.seed);
+    continue_run(&arena, &start, run, from, rng, 0.0)
+}
+
+/// `burnmate resume RUN` for a killed endgame run.
+pub fn resume_command(dir: &Path, config: &EndgameConfig) -> Result<()> {
+    config.validate()?;
+    let endgame = Endgame::parse(&config.endgame).expect("validated");
+    let start = start_position(endgame, config)?;
+    let tablebase = load_or_build(endgame, Path::new("tablebases"))?;
+    let arena = Arena::new(endgame, &tablebase, config)?;
+    let (run, point) = Run::resume::<Vec<QEntry>>(dir, RESUME_FORMAT, &["excess_moves"])?;
+    let q = LeastBestQ::from_entries(endgame, config.alpha, config.gamma, &point.trainer);
+    let from = TableStart {
+        q,
+        matches: point.episodes,
+        wins: point.wins,
     };
-    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    continue_run(&arena, &start, run, from, point.rng.restore()?, point.wall_seconds)
+}
+
+/// Trains from `from` to the configured matches with a resume point every
+/// `checkpoint_every` matches, then evaluates, writes the outputs and reports.
+fn continue_run(
+    arena: &Arena,
+    start: &Chess,
+    mut run: Run,
+    from: TableStart,
+    mut rng: ChaCha8Rng,
+    before: f64,
+) -> Result<()> {
+    let config = arena.config;
+    let dir = run.dir().to_path_buf();
+    let optimal = Optimal {
+        moves_to_mate: mate_in(arena.tablebase, start),
+    };
+    let stem = config_stem(&dir);
     let bar = episode_bar(config.episodes, &stem);
+    bar.advance(from.matches);
     let started = Instant::now();
-    let mut wins = 0;
-    let mut q = train_table(&arena, &start, &mut rng, |n, result, epsilon| {
+    let mut wins = from.wins;
+    let mut q = train_table(arena, start, from, &mut rng, |n, result, epsilon, q, rng| {
         let won = result.end == MatchEnd::Checkmate;
         wins += u64::from(won);
         let excess = match (won, optimal.moves_to_mate) {
@@ -216,32 +279,42 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) 
             },
             &[excess],
         )?;
+        if (n + 1) % config.checkpoint_every == 0 && n + 1 < config.episodes {
+            let point = ResumePoint {
+                episodes: n + 1,
+                wins: run.metrics.wins(),
+                wall_seconds: before + started.elapsed().as_secs_f64(),
+                rng: RngState::of(rng),
+                trainer: q.entries(),
+            };
+            run.save_resume_point(RESUME_FORMAT, &point)?;
+        }
         if (n + 1) % 100 == 0 || n + 1 == config.episodes {
             bar.advance((n % 100) + 1);
             bar.note(&format!("won {wins}"));
         }
         Ok(())
     })?;
-    let wall_seconds = started.elapsed().as_secs_f64();
+    let wall_seconds = before + started.elapsed().as_secs_f64();
     bar.finish_and_clear();
     run.metrics.finish()?;
-    save_table(&dir, endgame, &q)?;
+    save_table(&dir, arena.endgame, &q)?;
 
     let eval = evaluate(
-        &arena,
+        arena,
         &mut q,
-        &start,
+        start,
         config.eval_games,
         config.seed.wrapping_add(EVAL_SEED_OFFSET),
     )?;
     let stockfish_moves_to_mate = match &arena.engine {
-        Some(_) => arena.engine_mate_moves(&start, &mut rng)?,
+        Some(_) => arena.engine_mate_moves(start, &mut rng)?,
         None => None,
     };
     let summary = EndgameSummary {
         study: "endgame".into(),
         endgame: config.endgame.clone(),
-        start_fen: fen_of(&start),
+        start_fen: fen_of(start),
         training: run
             .metrics
             .stats(wall_seconds, "none (tabular)", config.seed),

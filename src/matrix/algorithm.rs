@@ -99,7 +99,7 @@ pub fn td_config() -> LuoConfig {
         algorithm: TdRule::QLearning,
         update: UpdateRule::SemiGradient,
         eta: 1e-4,
-        gamma: 0.95,
+        gamma: GAMMA,
         hidden: 200,
         activation: OutputActivation::Linear,
     }
@@ -108,12 +108,18 @@ pub fn td_config() -> LuoConfig {
 /// The hidden layers of DQN and actor-critic (the knight study's: two of 128).
 pub const HIDDEN: usize = 128;
 
+/// The discount of every algorithm (the endgame and queen4x4 TD studies' 0.95;
+/// with the knight study's 0.99 and its learning rate 5e-4, DQN's greedy policy
+/// never mated on queen4x4 in 5000 episodes, where 0.95 and 1e-3 mate in all
+/// evaluation games after 2000).
+pub const GAMMA: f32 = 0.95;
+
 /// DQN's setting for `width` inputs and `actions` outputs.
 pub fn dqn_config(width: usize, actions: usize) -> DqnConfig {
     DqnConfig {
         sizes: vec![width, HIDDEN, HIDDEN, actions],
-        lr: 5e-4,
-        gamma: 0.99,
+        lr: 1e-3,
+        gamma: GAMMA,
         replay_capacity: 10_000,
         batch_size: 64,
         target: TargetNetwork::Periodic,
@@ -126,7 +132,7 @@ pub fn actor_critic_config() -> ActorCriticConfig {
     ActorCriticConfig {
         actor_lr: 1e-4,
         critic_lr: 1e-3,
-        gamma: 0.99,
+        gamma: GAMMA,
         critic_gradient: CriticGradient::SemiGradient,
     }
 }

@@ -81,6 +81,8 @@ pub struct Queen4x4Config {
     pub eval_games: u64,
     /// Cap on white moves per evaluation game.
     pub eval_max_moves: u32,
+    /// Episodes between resume points (`burnmate resume RUN` after a kill).
+    pub checkpoint_every: u64,
     /// The `grid` command's values.
     pub grid: GridConfig,
 }
@@ -102,6 +104,7 @@ impl Default for Queen4x4Config {
             max_moves: 0,
             eval_games: 1000,
             eval_max_moves: 100,
+            checkpoint_every: 10_000,
             grid: GridConfig::default(),
         }
     }
@@ -129,6 +132,7 @@ impl Queen4x4Config {
         );
         ensure!(self.hidden > 0, "hidden must be positive");
         ensure!(self.eval_max_moves > 0, "eval_max_moves must be positive");
+        ensure!(self.checkpoint_every > 0, "checkpoint_every must be positive");
         ensure!(
             self.grid.beta.iter().all(|b| *b >= 0.0)
                 && self.grid.gamma.iter().all(|g| (0.0..=1.0).contains(g)),

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use burnmate_agents::luo::LuoAgent;
+use burnmate_models::MlpWeights;
 use burnmate_env::queen4x4::random_start;
 use burnmate_oracle::queen4x4::Queen4x4Solution;
 use rand::SeedableRng;
@@ -19,6 +20,7 @@ use crate::queen4x4::config::Queen4x4Config;
 use crate::queen4x4::eval::evaluate;
 use crate::queen4x4::model_file;
 use crate::queen4x4::summary::{Summary, optimal_reward_and_moves, reported};
+use crate::resume::{ResumePoint, RngState};
 use crate::run::{Overrides, Run};
 
 /// Seed offset of the evaluation games, so they never replay training's draws.
@@ -37,6 +39,15 @@ pub fn train_command(path: &Path, config: Queen4x4Config, overrides: &Overrides)
     let summary = train_run(&config, device, &dir, &bar, true)?;
     bar.finish_and_clear();
     print_summary(&dir, &summary);
+    Ok(())
+}
+
+/// `burnmate resume RUN` for a queen4x4 run.
+pub fn resume_command(dir: &Path, config: &Queen4x4Config) -> Result<()> {
+    let bar = episode_bar(config.episodes, &config_stem(dir));
+    let summary = resume_run(config, dir, &bar)?;
+    bar.finish_and_clear();
+    print_summary(dir, &summary);
     Ok(())
 }
 
@@ -79,6 +90,9 @@ fn print_summary(dir: &Path, s: &Summary) {
     );
 }
 
+/// Format of a queen4x4 resume point.
+const RESUME_FORMAT: &str = "burnmate-queen4x4-resume-v1";
+
 /// Trains one run into `dir` (which must exist and be empty) and writes every
 /// output file. `bar` is advanced per episode; with `show_metrics` it also shows the
 /// running EMA reward and moves.
@@ -89,13 +103,55 @@ pub fn train_run(
     progress: &dyn Progress,
     show_metrics: bool,
 ) -> Result<Summary> {
-    let mut run = Run::start(dir, &Experiment::Queen4x4(config.clone()), &[])?;
+    let run = Run::start(dir, &Experiment::Queen4x4(config.clone()), &[])?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    let mut agent = LuoAgent::new(config.agent(), device, &mut rng);
-    let cap = config.move_cap();
+    let agent = LuoAgent::new(config.agent(), device, &mut rng);
+    let start = Start {
+        episodes: 0,
+        wall_seconds: 0.0,
+        rng,
+    };
+    continue_run(config, run, agent, start, progress, show_metrics)
+}
 
+/// `burnmate resume RUN` for a killed queen4x4 run: continues from its resume point.
+pub fn resume_run(config: &Queen4x4Config, dir: &Path, progress: &dyn Progress) -> Result<Summary> {
+    let (run, point) = Run::resume::<MlpWeights>(dir, RESUME_FORMAT, &[])?;
+    let agent = LuoAgent::from_weights(config.agent(), &point.trainer, config.backend.device()?)?;
+    progress.advance(point.episodes);
+    let start = Start {
+        episodes: point.episodes,
+        wall_seconds: point.wall_seconds,
+        rng: point.rng.restore()?,
+    };
+    continue_run(config, run, agent, start, progress, true)
+}
+
+/// Where training (re)starts.
+struct Start {
+    episodes: u64,
+    wall_seconds: f64,
+    rng: ChaCha8Rng,
+}
+
+/// Trains from `start` to the configured episodes, leaving a resume point every
+/// `checkpoint_every` episodes, then evaluates and writes the outputs.
+fn continue_run(
+    config: &Queen4x4Config,
+    mut run: Run,
+    mut agent: LuoAgent,
+    start: Start,
+    progress: &dyn Progress,
+    show_metrics: bool,
+) -> Result<Summary> {
+    let Start {
+        episodes: first,
+        wall_seconds: before,
+        mut rng,
+    } = start;
+    let cap = config.move_cap();
     let started = Instant::now();
-    for n in 0..config.episodes {
+    for n in first..config.episodes {
         let epsilon = config.epsilon(n);
         let start = random_start(&mut rng);
         let episode = agent.train_episode(start, epsilon, cap, &mut rng);
@@ -119,6 +175,16 @@ pub fn train_run(
             },
             &[],
         )?;
+        if (n + 1) % config.checkpoint_every == 0 && n + 1 < config.episodes {
+            let point = ResumePoint {
+                episodes: n + 1,
+                wins: run.metrics.wins(),
+                wall_seconds: before + started.elapsed().as_secs_f64(),
+                rng: RngState::of(&rng),
+                trainer: agent.weights(),
+            };
+            run.save_resume_point(RESUME_FORMAT, &point)?;
+        }
         if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
             progress.advance((n % PROGRESS_EVERY) + 1);
             if show_metrics {
@@ -127,10 +193,10 @@ pub fn train_run(
             }
         }
     }
-    let wall_seconds = started.elapsed().as_secs_f64();
+    let wall_seconds = before + started.elapsed().as_secs_f64();
     run.metrics.finish()?;
 
-    model_file::save(dir, &agent)?;
+    model_file::save(run.dir(), &agent)?;
     let eval = evaluate(
         &mut agent,
         config.eval_games,

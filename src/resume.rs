@@ -1,0 +1,102 @@
+//! Resuming a killed run in place. Every `checkpoint_every` episodes a run flushes
+//! `metrics.csv.partial` and then writes `resume.json` (atomically, checksummed and
+//! bound to the run's config like every checkpoint): the episodes done, the random
+//! generator's exact position and the trainer's whole state, optimiser included.
+//! `burnmate resume RUN` drops the metrics rows written after that point and
+//! continues, so a resumed run ends with the files of an uninterrupted one.
+
+use anyhow::{Result, anyhow};
+use rand_chacha::ChaCha8Rng;
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+/// File name of the resume point inside a run directory (removed when the run ends).
+pub const RESUME_FILE: &str = "resume.json";
+
+/// A ChaCha8 generator's exact position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RngState {
+    /// The generator's seed.
+    pub seed: [u8; 32],
+    /// Its word position (decimal: JSON has no u128).
+    pub word_pos: String,
+}
+
+impl RngState {
+    /// The position of `rng`.
+    pub fn of(rng: &ChaCha8Rng) -> RngState {
+        RngState {
+            seed: rng.get_seed(),
+            word_pos: rng.get_word_pos().to_string(),
+        }
+    }
+
+    /// A generator at this position.
+    pub fn restore(&self) -> Result<ChaCha8Rng> {
+        let mut rng = ChaCha8Rng::from_seed(self.seed);
+        let pos: u128 = self
+            .word_pos
+            .parse()
+            .map_err(|_| anyhow!("resume point: bad generator position '{}'", self.word_pos))?;
+        rng.set_word_pos(pos);
+        Ok(rng)
+    }
+}
+
+/// Where a run stood at its last checkpoint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResumePoint<S> {
+    /// Episodes (games) finished.
+    pub episodes: u64,
+    /// Of which won (the metrics' tally).
+    pub wins: u64,
+    /// Training seconds so far.
+    pub wall_seconds: f64,
+    /// The run's generator.
+    pub rng: RngState,
+    /// The trainer's state.
+    pub trainer: S,
+}
+
+/// Hex text of `bytes` (an optimiser's burnpack record inside a JSON checkpoint).
+pub fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Bytes of hex text.
+pub fn from_hex(text: &str) -> Result<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return Err(anyhow!("odd-length hex in a checkpoint"));
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| {
+            u8::from_str_radix(&text[i..i + 2], 16)
+                .map_err(|_| anyhow!("bad hex in a checkpoint"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng as _;
+
+    #[test]
+    fn a_generator_continues_from_its_saved_position() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let _: u64 = rng.next_u64();
+        let state = RngState::of(&rng);
+        let mut copy = state.restore().unwrap();
+        assert_eq!(copy.next_u64(), rng.next_u64());
+        assert!(RngState { word_pos: "x".into(), ..state }.restore().is_err());
+    }
+
+    #[test]
+    fn hex_round_trips_bytes() {
+        let bytes = [0u8, 1, 127, 128, 255];
+        assert_eq!(to_hex(&bytes), "00017f80ff");
+        assert_eq!(from_hex(&to_hex(&bytes)).unwrap(), bytes);
+        assert!(from_hex("0").is_err() && from_hex("zz").is_err());
+    }
+}
