@@ -403,6 +403,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Resume { run } => match load_config(&run.join("config.toml"))? {
             Experiment::Queen4x4(config) => queen4x4::train::resume_command(&run, &config),
             Experiment::Endgame(config) => endgame::train::resume_command(&run, &config),
+            Experiment::Knight(config) => knight::train::resume_command(&run, &config),
             _ => anyhow::bail!(
                 "{}: resuming this study is not supported yet",
                 run.display()

@@ -125,7 +125,12 @@ impl MetricsRecorder {
     /// header and the first `episodes` rows (later ones are dropped), replays their
     /// rewards and moves into the sums and EMA curves, and takes `wins` from the
     /// resume point.
-    pub fn resume(path: &Path, extra: &[&str], episodes: u64, wins: u64) -> Result<MetricsRecorder> {
+    pub fn resume(
+        path: &Path,
+        extra: &[&str],
+        episodes: u64,
+        wins: u64,
+    ) -> Result<MetricsRecorder> {
         let keep = usize::try_from(episodes).context("too many episodes")? + 1;
         let (file, lines) = StreamedFile::reopen(path, keep)?;
         let mut recorder = MetricsRecorder::with_file(Some(file));

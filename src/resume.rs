@@ -6,8 +6,8 @@
 //! continues, so a resumed run ends with the files of an uninterrupted one.
 
 use anyhow::{Result, anyhow};
-use rand_chacha::ChaCha8Rng;
 use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 /// File name of the resume point inside a run directory (removed when the run ends).
@@ -58,25 +58,6 @@ pub struct ResumePoint<S> {
     pub trainer: S,
 }
 
-/// Hex text of `bytes` (an optimiser's burnpack record inside a JSON checkpoint).
-pub fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Bytes of hex text.
-pub fn from_hex(text: &str) -> Result<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return Err(anyhow!("odd-length hex in a checkpoint"));
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| {
-            u8::from_str_radix(&text[i..i + 2], 16)
-                .map_err(|_| anyhow!("bad hex in a checkpoint"))
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,14 +70,13 @@ mod tests {
         let state = RngState::of(&rng);
         let mut copy = state.restore().unwrap();
         assert_eq!(copy.next_u64(), rng.next_u64());
-        assert!(RngState { word_pos: "x".into(), ..state }.restore().is_err());
-    }
-
-    #[test]
-    fn hex_round_trips_bytes() {
-        let bytes = [0u8, 1, 127, 128, 255];
-        assert_eq!(to_hex(&bytes), "00017f80ff");
-        assert_eq!(from_hex(&to_hex(&bytes)).unwrap(), bytes);
-        assert!(from_hex("0").is_err() && from_hex("zz").is_err());
+        assert!(
+            RngState {
+                word_pos: "x".into(),
+                ..state
+            }
+            .restore()
+            .is_err()
+        );
     }
 }

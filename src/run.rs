@@ -99,7 +99,11 @@ impl Run {
     }
 
     /// Flushes the metrics, then writes the resume point (of `format`).
-    pub fn save_resume_point<S: Serialize>(&mut self, format: &str, point: &ResumePoint<S>) -> Result<()> {
+    pub fn save_resume_point<S: Serialize>(
+        &mut self,
+        format: &str,
+        point: &ResumePoint<S>,
+    ) -> Result<()> {
         self.metrics.flush()?;
         crate::checkpoint::save(&self.dir.join(RESUME_FILE), format, point)
     }

@@ -185,7 +185,10 @@ impl EndgameConfig {
             "stockfish_depth must lie in 1..60"
         );
         ensure!(self.eval_games > 0, "eval_games must be positive");
-        ensure!(self.checkpoint_every > 0, "checkpoint_every must be positive");
+        ensure!(
+            self.checkpoint_every > 0,
+            "checkpoint_every must be positive"
+        );
         Ok(())
     }
 

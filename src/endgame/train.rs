@@ -238,7 +238,14 @@ pub fn resume_command(dir: &Path, config: &EndgameConfig) -> Result<()> {
         matches: point.episodes,
         wins: point.wins,
     };
-    continue_run(&arena, &start, run, from, point.rng.restore()?, point.wall_seconds)
+    continue_run(
+        &arena,
+        &start,
+        run,
+        from,
+        point.rng.restore()?,
+        point.wall_seconds,
+    )
 }
 
 /// Trains from `from` to the configured matches with a resume point every
@@ -261,40 +268,46 @@ fn continue_run(
     bar.advance(from.matches);
     let started = Instant::now();
     let mut wins = from.wins;
-    let mut q = train_table(arena, start, from, &mut rng, |n, result, epsilon, q, rng| {
-        let won = result.end == MatchEnd::Checkmate;
-        wins += u64::from(won);
-        let excess = match (won, optimal.moves_to_mate) {
-            (true, Some(best)) => f64::from(result.white_moves) - f64::from(best),
-            _ => f64::NAN,
-        };
-        run.metrics.record(
-            EpisodeRow {
-                episode: n,
-                reward: result.reward,
-                moves: result.white_moves,
-                outcome: result.end.name(),
-                epsilon,
-                won,
-            },
-            &[excess],
-        )?;
-        if (n + 1) % config.checkpoint_every == 0 && n + 1 < config.episodes {
-            let point = ResumePoint {
-                episodes: n + 1,
-                wins: run.metrics.wins(),
-                wall_seconds: before + started.elapsed().as_secs_f64(),
-                rng: RngState::of(rng),
-                trainer: q.entries(),
+    let mut q = train_table(
+        arena,
+        start,
+        from,
+        &mut rng,
+        |n, result, epsilon, q, rng| {
+            let won = result.end == MatchEnd::Checkmate;
+            wins += u64::from(won);
+            let excess = match (won, optimal.moves_to_mate) {
+                (true, Some(best)) => f64::from(result.white_moves) - f64::from(best),
+                _ => f64::NAN,
             };
-            run.save_resume_point(RESUME_FORMAT, &point)?;
-        }
-        if (n + 1) % 100 == 0 || n + 1 == config.episodes {
-            bar.advance((n % 100) + 1);
-            bar.note(&format!("won {wins}"));
-        }
-        Ok(())
-    })?;
+            run.metrics.record(
+                EpisodeRow {
+                    episode: n,
+                    reward: result.reward,
+                    moves: result.white_moves,
+                    outcome: result.end.name(),
+                    epsilon,
+                    won,
+                },
+                &[excess],
+            )?;
+            if (n + 1) % config.checkpoint_every == 0 && n + 1 < config.episodes {
+                let point = ResumePoint {
+                    episodes: n + 1,
+                    wins: run.metrics.wins(),
+                    wall_seconds: before + started.elapsed().as_secs_f64(),
+                    rng: RngState::of(rng),
+                    trainer: q.entries(),
+                };
+                run.save_resume_point(RESUME_FORMAT, &point)?;
+            }
+            if (n + 1) % 100 == 0 || n + 1 == config.episodes {
+                bar.advance((n % 100) + 1);
+                bar.note(&format!("won {wins}"));
+            }
+            Ok(())
+        },
+    )?;
     let wall_seconds = before + started.elapsed().as_secs_f64();
     bar.finish_and_clear();
     run.metrics.finish()?;

@@ -58,6 +58,9 @@ pub struct KnightConfig {
     /// DQN only: environments stepped together, one batched forward pass and one
     /// minibatch update per vector step (1: the study's online loop).
     pub envs: usize,
+    /// Episodes between resume points (`burnmate resume RUN` after a kill; not
+    /// with envs > 1).
+    pub checkpoint_every: u64,
 }
 
 impl Default for KnightConfig {
@@ -79,6 +82,7 @@ impl Default for KnightConfig {
             critic_gradient: CriticGradient::SemiGradient,
             eval_games: 1000,
             envs: 1,
+            checkpoint_every: 1000,
         }
     }
 }
@@ -103,6 +107,10 @@ impl KnightConfig {
             "replay_capacity must exceed batch_size"
         );
         ensure!(self.eval_games > 0, "eval_games must be positive");
+        ensure!(
+            self.checkpoint_every > 0,
+            "checkpoint_every must be positive"
+        );
         ensure!(
             (1..=65536).contains(&self.envs),
             "envs must lie in 1..65536"

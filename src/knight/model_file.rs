@@ -4,9 +4,9 @@ use std::path::Path;
 
 use anyhow::{Result, anyhow};
 use burn::tensor::Device;
-use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig};
+use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig, ActorCriticState};
 use burnmate_agents::agent::{Agent, RandomAgent};
-use burnmate_agents::dqn::{Dqn, DqnConfig};
+use burnmate_agents::dqn::{Dqn, DqnConfig, DqnState};
 use burnmate_agents::init::uniform_layers;
 use burnmate_env::knight::ACTIONS;
 use burnmate_models::LayerWeights;
@@ -50,32 +50,12 @@ impl Learner {
         networks: &[Vec<LayerWeights>],
     ) -> Result<Learner, String> {
         Ok(match (config.agent, networks) {
-            (KnightAgentKind::Dqn, [q]) => Learner::Dqn(Box::new(Dqn::new(
-                DqnConfig {
-                    sizes: config.sizes(ACTIONS),
-                    lr: config.lr,
-                    gamma: config.gamma,
-                    replay_capacity: config.replay_capacity,
-                    batch_size: config.batch_size,
-                    target: config.target,
-                    target_sync_steps: config.target_sync_steps,
-                },
-                device,
-                q,
-            )?)),
-            (KnightAgentKind::ActorCritic, [actor, critic]) => {
-                Learner::ActorCritic(Box::new(ActorCritic::new(
-                    ActorCriticConfig {
-                        actor_lr: config.lr,
-                        critic_lr: config.critic_lr,
-                        gamma: config.gamma,
-                        critic_gradient: config.critic_gradient,
-                    },
-                    device,
-                    actor,
-                    critic,
-                )?))
+            (KnightAgentKind::Dqn, [q]) => {
+                Learner::Dqn(Box::new(Dqn::new(dqn_config(config), device, q)?))
             }
+            (KnightAgentKind::ActorCritic, [actor, critic]) => Learner::ActorCritic(Box::new(
+                ActorCritic::new(actor_critic_config(config), device, actor, critic)?,
+            )),
             (KnightAgentKind::Random, []) => Learner::Random(RandomAgent),
             (kind, n) => {
                 return Err(format!(
@@ -83,6 +63,34 @@ impl Learner {
                     n.len()
                 ));
             }
+        })
+    }
+
+    /// Everything training has changed (networks, Adam states, replay buffer).
+    pub fn snapshot(&self) -> Result<LearnerState> {
+        Ok(match self {
+            Learner::Dqn(a) => LearnerState::Dqn(Box::new(a.snapshot().map_err(|e| anyhow!(e))?)),
+            Learner::ActorCritic(a) => {
+                LearnerState::ActorCritic(Box::new(a.snapshot().map_err(|e| anyhow!(e))?))
+            }
+            Learner::Random(_) => LearnerState::Random,
+        })
+    }
+
+    /// The learner of a [`Learner::snapshot`]; `device` has autodiff.
+    pub fn restore(config: &KnightConfig, device: Device, state: LearnerState) -> Result<Learner> {
+        Ok(match (config.agent, state) {
+            (KnightAgentKind::Dqn, LearnerState::Dqn(s)) => Learner::Dqn(Box::new(
+                Dqn::restore(dqn_config(config), device, *s).map_err(|e| anyhow!(e))?,
+            )),
+            (KnightAgentKind::ActorCritic, LearnerState::ActorCritic(s)) => {
+                Learner::ActorCritic(Box::new(
+                    ActorCritic::restore(actor_critic_config(config), device, &s)
+                        .map_err(|e| anyhow!(e))?,
+                ))
+            }
+            (KnightAgentKind::Random, LearnerState::Random) => Learner::Random(RandomAgent),
+            (kind, _) => anyhow::bail!("the resume point does not hold a {kind:?} agent"),
         })
     }
 
@@ -104,6 +112,40 @@ impl Learner {
             }
             Learner::Random(_) => vec![],
         }
+    }
+}
+
+/// A knight learner's training state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum LearnerState {
+    /// DQN's networks, Adam state, replay buffer and update count.
+    Dqn(Box<DqnState>),
+    /// Actor-critic's networks and Adam states.
+    ActorCritic(Box<ActorCriticState>),
+    /// The random agent has none.
+    Random,
+}
+
+/// DQN's settings in `config`.
+fn dqn_config(config: &KnightConfig) -> DqnConfig {
+    DqnConfig {
+        sizes: config.sizes(ACTIONS),
+        lr: config.lr,
+        gamma: config.gamma,
+        replay_capacity: config.replay_capacity,
+        batch_size: config.batch_size,
+        target: config.target,
+        target_sync_steps: config.target_sync_steps,
+    }
+}
+
+/// Actor-critic's settings in `config`.
+fn actor_critic_config(config: &KnightConfig) -> ActorCriticConfig {
+    ActorCriticConfig {
+        actor_lr: config.lr,
+        critic_lr: config.critic_lr,
+        gamma: config.gamma,
+        critic_gradient: config.critic_gradient,
     }
 }
 

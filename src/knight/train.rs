@@ -18,11 +18,12 @@ use crate::config::Experiment;
 use crate::files::{config_stem, create_run_dir};
 use crate::knight::config::{KnightAgentKind, KnightConfig};
 use crate::knight::eval::{evaluate, print_table};
-use crate::knight::model_file::{self, Learner};
+use crate::knight::model_file::{self, Learner, LearnerState};
 use crate::knight::summary::{KnightSummary, reported};
 use crate::knight::vector::train_vectorised;
 use crate::metrics::EpisodeRow;
 use crate::progress::{Progress, episode_bar};
+use crate::resume::{ResumePoint, RngState};
 use crate::run::{Overrides, Run};
 
 /// Seed offset of the evaluation games.
@@ -40,6 +41,12 @@ pub fn train_command(path: &Path, config: KnightConfig, overrides: &Overrides) -
     let bar = episode_bar(config.episodes, &stem);
     let summary = train_run(&config, device, &dir, &bar)?;
     bar.finish_and_clear();
+    report(&dir, &summary);
+    Ok(())
+}
+
+/// Prints a finished run's report.
+fn report(dir: &Path, summary: &KnightSummary) {
     say!("run directory   {}", dir.display());
     say!(
         "training        {} episodes in {:.1} s ({:.0} episodes/s) on {}",
@@ -49,7 +56,6 @@ pub fn train_command(path: &Path, config: KnightConfig, overrides: &Overrides) -
         summary.training.backend
     );
     print_table(&summary.eval, summary.study_reported.as_ref());
-    Ok(())
 }
 
 /// What to lower when training diverges.
@@ -63,6 +69,9 @@ fn learning_rate_hint(config: &KnightConfig) -> String {
     }
 }
 
+/// Format of a knight resume point.
+const RESUME_FORMAT: &str = "burnmate-knight-resume-v1";
+
 /// Trains one run into the empty directory `dir` and writes every output file.
 pub fn train_run(
     config: &KnightConfig,
@@ -70,13 +79,56 @@ pub fn train_run(
     dir: &Path,
     progress: &dyn Progress,
 ) -> Result<KnightSummary> {
-    let mut run = Run::start(
-        dir,
-        &Experiment::Knight(config.clone()),
-        &["legal_moves", "illegal_moves"],
-    )?;
+    let run = Run::start(dir, &Experiment::Knight(config.clone()), &COLUMNS)?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    let mut learner = Learner::new(config, device, &mut rng)?;
+    let learner = Learner::new(config, device, &mut rng)?;
+    continue_run(config, run, learner, 0, 0.0, rng, progress)
+}
+
+/// `burnmate resume RUN` for a killed knight run.
+pub fn resume_command(dir: &Path, config: &KnightConfig) -> Result<()> {
+    config.validate()?;
+    anyhow::ensure!(
+        config.envs == 1,
+        "{}: a vectorised run (envs = {}) keeps episodes in flight and leaves no resume point; train it again",
+        dir.display(),
+        config.envs
+    );
+    let (run, point) = Run::resume::<LearnerState>(dir, RESUME_FORMAT, &COLUMNS)?;
+    let device = config.backend.device()?.autodiff();
+    let learner = Learner::restore(config, device, point.trainer)?;
+    let bar = episode_bar(config.episodes, &config_stem(dir));
+    bar.advance(point.episodes);
+    let rng = point.rng.restore()?;
+    let summary = continue_run(
+        config,
+        run,
+        learner,
+        point.episodes,
+        point.wall_seconds,
+        rng,
+        &bar,
+    )?;
+    bar.finish_and_clear();
+    report(dir, &summary);
+    Ok(())
+}
+
+/// The knight study's extra metric columns.
+const COLUMNS: [&str; 2] = ["legal_moves", "illegal_moves"];
+
+/// Trains from episode `first` to the configured episodes (with a resume point
+/// every `checkpoint_every` episodes when not vectorised), then evaluates and
+/// writes the outputs.
+fn continue_run(
+    config: &KnightConfig,
+    mut run: Run,
+    mut learner: Learner,
+    first: u64,
+    before: f64,
+    mut rng: ChaCha8Rng,
+    progress: &dyn Progress,
+) -> Result<KnightSummary> {
     let started = Instant::now();
     if let (true, Learner::Dqn(dqn)) = (config.envs > 1, &mut learner) {
         train_vectorised(config, dqn, &mut rng, &mut run.metrics, progress)?;
@@ -87,7 +139,7 @@ pub fn train_run(
             learning_rate_hint(config)
         );
     } else {
-        for n in 0..config.episodes {
+        for n in first..config.episodes {
             let epsilon = config.epsilon.at(n);
             let start = KnightGame.reset(&mut rng);
             let mut legal = 0u32;
@@ -122,6 +174,16 @@ pub fn train_run(
                 },
                 &[f64::from(legal), f64::from(illegal)],
             )?;
+            if (n + 1) % config.checkpoint_every == 0 && n + 1 < config.episodes {
+                let point = ResumePoint {
+                    episodes: n + 1,
+                    wins: run.metrics.wins(),
+                    wall_seconds: before + started.elapsed().as_secs_f64(),
+                    rng: RngState::of(&rng),
+                    trainer: learner.snapshot()?,
+                };
+                run.save_resume_point(RESUME_FORMAT, &point)?;
+            }
             if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
                 progress.advance((n % PROGRESS_EVERY) + 1);
                 let (r, m) = run.metrics.latest_ema();
@@ -129,9 +191,9 @@ pub fn train_run(
             }
         }
     }
-    let wall_seconds = started.elapsed().as_secs_f64();
+    let wall_seconds = before + started.elapsed().as_secs_f64();
     run.metrics.finish()?;
-    model_file::save(dir, config, &learner)?;
+    model_file::save(run.dir(), config, &learner)?;
     let summary = KnightSummary {
         study: "knight".into(),
         agent: config.agent,

@@ -132,7 +132,10 @@ impl Queen4x4Config {
         );
         ensure!(self.hidden > 0, "hidden must be positive");
         ensure!(self.eval_max_moves > 0, "eval_max_moves must be positive");
-        ensure!(self.checkpoint_every > 0, "checkpoint_every must be positive");
+        ensure!(
+            self.checkpoint_every > 0,
+            "checkpoint_every must be positive"
+        );
         ensure!(
             self.grid.beta.iter().all(|b| *b >= 0.0)
                 && self.grid.gamma.iter().all(|g| (0.0..=1.0).contains(g)),

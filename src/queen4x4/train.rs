@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use anyhow::Result;
 use burnmate_agents::luo::LuoAgent;
-use burnmate_models::MlpWeights;
 use burnmate_env::queen4x4::random_start;
+use burnmate_models::MlpWeights;
 use burnmate_oracle::queen4x4::Queen4x4Solution;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

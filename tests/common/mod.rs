@@ -70,3 +70,20 @@ pub fn missing_optional_tool(out: &Output, require: &str, hint: &str) -> bool {
     assert_one_line_error(out, hint);
     true
 }
+
+/// `summary.json` without its timings (wall time, rates), as compact JSON.
+pub fn summary_without_timings(dir: &std::path::Path) -> String {
+    fn strip(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                map.retain(|key, _| !(key.contains("seconds") || key.contains("per_s")));
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut value = summary(dir);
+    strip(&mut value);
+    value.to_string()
+}

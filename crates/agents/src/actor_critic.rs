@@ -17,7 +17,7 @@ use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
 use crate::agent::Agent;
-use crate::optim::pytorch_adam;
+use crate::optim::{TrainedNet, pytorch_adam};
 use crate::transition::Transition;
 
 /// Whether the critic's gradient flows through the bootstrap term `V(s')`.
@@ -41,6 +41,15 @@ pub struct ActorCriticConfig {
     pub gamma: f32,
     /// Critic gradient variant.
     pub critic_gradient: CriticGradient,
+}
+
+/// An actor-critic agent's training state (see [`ActorCritic::snapshot`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ActorCriticState {
+    /// The actor and its Adam state.
+    pub actor: TrainedNet,
+    /// The critic and its Adam state.
+    pub critic: TrainedNet,
 }
 
 /// The actor-critic agent.
@@ -99,6 +108,31 @@ impl ActorCritic {
             config,
             device,
         })
+    }
+
+    /// Both networks with their Adam states (a checkpoint to continue from exactly).
+    pub fn snapshot(&self) -> Result<ActorCriticState, String> {
+        Ok(ActorCriticState {
+            actor: TrainedNet::of(&self.actor, &self.actor_optimizer)?,
+            critic: TrainedNet::of(&self.critic, &self.critic_optimizer)?,
+        })
+    }
+
+    /// The agent of an [`ActorCritic::snapshot`]; `device` must have autodiff enabled.
+    pub fn restore(
+        config: ActorCriticConfig,
+        device: Device,
+        state: &ActorCriticState,
+    ) -> Result<ActorCritic, String> {
+        let mut agent = ActorCritic::new(
+            config,
+            device.clone(),
+            &state.actor.layers,
+            &state.critic.layers,
+        )?;
+        (agent.actor, agent.actor_optimizer) = state.actor.restore(&device)?;
+        (agent.critic, agent.critic_optimizer) = state.critic.restore(&device)?;
+        Ok(agent)
     }
 
     /// Host copies of (actor, critic) layers.

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::agent::Agent;
 use crate::exploration::{epsilon_greedy, greedy};
-use crate::optim::pytorch_adam;
+use crate::optim::{TrainedNet, pytorch_adam};
 use crate::replay::ReplayBuffer;
 use crate::transition::{Transition, is_legal};
 
@@ -53,6 +53,21 @@ pub struct DqnConfig {
     pub target_sync_steps: u64,
 }
 
+/// A DQN agent's training state (see [`Dqn::snapshot`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DqnState {
+    /// The online network and its Adam state.
+    pub online: TrainedNet,
+    /// The target network's layers, if the agent has one.
+    pub target: Option<Vec<LayerWeights>>,
+    /// The replay buffer in slot order.
+    pub replay: Vec<Transition>,
+    /// The replay slot written next.
+    pub replay_next: usize,
+    /// Updates made (the target refresh counts them).
+    pub updates: u64,
+}
+
 /// The DQN agent.
 pub struct Dqn {
     config: DqnConfig,
@@ -84,6 +99,45 @@ impl Dqn {
             online,
             target,
             updates: 0,
+        })
+    }
+
+    /// Everything training has changed: the networks, Adam's state, the replay
+    /// buffer and the update count (a checkpoint to continue from exactly).
+    pub fn snapshot(&self) -> Result<DqnState, String> {
+        let (items, next) = self.replay.parts();
+        Ok(DqnState {
+            online: TrainedNet::of(&self.online, &self.optimizer)?,
+            target: self.target.as_ref().map(DeepMlp::weights),
+            replay: items.to_vec(),
+            replay_next: next,
+            updates: self.updates,
+        })
+    }
+
+    /// The agent of a [`Dqn::snapshot`]; `device` must have autodiff enabled.
+    pub fn restore(config: DqnConfig, device: Device, state: DqnState) -> Result<Dqn, String> {
+        let (online, optimizer) = state.online.restore(&device)?;
+        let target = match (&state.target, config.target) {
+            (Some(layers), TargetNetwork::Periodic | TargetNetwork::Reference) => {
+                Some(DeepMlp::from_weights(layers, &device)?)
+            }
+            (None, TargetNetwork::None) => None,
+            _ => return Err("the saved target network does not fit the config".into()),
+        };
+        Ok(Dqn {
+            replay: ReplayBuffer::from_parts(
+                config.replay_capacity,
+                state.replay,
+                state.replay_next,
+            )?,
+            diverged: std::cell::Cell::new(false),
+            optimizer,
+            config,
+            device,
+            online,
+            target,
+            updates: state.updates,
         })
     }
 

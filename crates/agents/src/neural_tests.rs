@@ -2,13 +2,14 @@
 //! study's shape (4 features, 8 actions).
 
 use burn::tensor::Device;
-use burnmate_models::LayerWeights;
+use burnmate_models::{DeepMlp, LayerWeights};
 
 use rand::SeedableRng;
 
 use crate::actor_critic::{ActorCritic, ActorCriticConfig, CriticGradient};
 use crate::agent::Agent;
-use crate::dqn::{Dqn, DqnConfig, TargetNetwork};
+use crate::dqn::{Dqn, DqnConfig, DqnState, TargetNetwork};
+use crate::optim::{TrainedNet, pytorch_adam};
 use crate::transition::Transition;
 
 const FEATURES: usize = 4;
@@ -41,8 +42,8 @@ fn dqn(target: TargetNetwork) -> Dqn {
     dqn_with(target, 2, 1)
 }
 
-fn dqn_with(target: TargetNetwork, batch_size: usize, target_sync_steps: u64) -> Dqn {
-    let config = DqnConfig {
+fn dqn_config(target: TargetNetwork, batch_size: usize, target_sync_steps: u64) -> DqnConfig {
+    DqnConfig {
         sizes: vec![FEATURES, ACTIONS],
         lr: 1e-3,
         gamma: 0.99,
@@ -50,7 +51,11 @@ fn dqn_with(target: TargetNetwork, batch_size: usize, target_sync_steps: u64) ->
         batch_size,
         target,
         target_sync_steps,
-    };
+    }
+}
+
+fn dqn_with(target: TargetNetwork, batch_size: usize, target_sync_steps: u64) -> Dqn {
+    let config = dqn_config(target, batch_size, target_sync_steps);
     let q = constant_layer((0..ACTIONS).map(|a| a as f32).collect());
     Dqn::new(config, Device::flex().autodiff(), &q).unwrap()
 }
@@ -376,4 +381,59 @@ fn dqn_plays_an_8x8_endgame_through_the_environment_seam() {
         assert!(episode.steps <= 15);
     }
     assert_ne!(dqn.weights(), layers, "it learned");
+}
+
+#[test]
+fn a_restored_dqn_continues_exactly_like_the_original() {
+    let mut a = dqn_with(TargetNetwork::Periodic, 2, 3);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+    for i in 0..6 {
+        a.learn(transition(i % ACTIONS, i as f32, i == 5), &mut rng);
+    }
+    let config = dqn_config(TargetNetwork::Periodic, 2, 3);
+    let device = Device::flex().autodiff();
+    let mut b = Dqn::restore(config.clone(), device.clone(), a.snapshot().unwrap()).unwrap();
+    // The same network with a fresh Adam (a restore that drops the optimiser).
+    let fresh = DqnState {
+        online: TrainedNet::of(
+            &DeepMlp::from_weights(&a.weights(), &device).unwrap(),
+            &pytorch_adam(),
+        )
+        .unwrap(),
+        ..a.snapshot().unwrap()
+    };
+    let mut c = Dqn::restore(config, device, fresh).unwrap();
+    let (mut rng_b, mut rng_c) = (rng.clone(), rng.clone());
+    for i in 0..5 {
+        a.learn(transition(i, -1.0, false), &mut rng);
+        b.learn(transition(i, -1.0, false), &mut rng_b);
+        c.learn(transition(i, -1.0, false), &mut rng_c);
+    }
+    assert_eq!(
+        a.snapshot().unwrap(),
+        b.snapshot().unwrap(),
+        "Adam's moments and step count carried over"
+    );
+    assert_ne!(a.weights(), c.weights(), "a fresh Adam drifts apart");
+}
+
+#[test]
+fn a_restored_actor_critic_continues_exactly_like_the_original() {
+    let mut a = constant_actor_critic(CriticGradient::SemiGradient);
+    for i in 0..3 {
+        a.update(&transition(i, -1.0, false));
+    }
+    let config = ActorCriticConfig {
+        actor_lr: 1e-4,
+        critic_lr: 1e-3,
+        gamma: 0.99,
+        critic_gradient: CriticGradient::SemiGradient,
+    };
+    let mut b =
+        ActorCritic::restore(config, Device::flex().autodiff(), &a.snapshot().unwrap()).unwrap();
+    for i in 0..3 {
+        a.update(&transition(i + 2, 1.0, i == 2));
+        b.update(&transition(i + 2, 1.0, i == 2));
+    }
+    assert_eq!(a.snapshot().unwrap(), b.snapshot().unwrap());
 }

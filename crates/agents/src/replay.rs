@@ -22,6 +22,30 @@ impl ReplayBuffer {
         }
     }
 
+    /// The stored transitions in slot order and the slot written next.
+    pub fn parts(&self) -> (&[Transition], usize) {
+        (&self.items, self.next)
+    }
+
+    /// A buffer of `capacity` holding `items` (from [`ReplayBuffer::parts`]).
+    pub fn from_parts(
+        capacity: usize,
+        items: Vec<Transition>,
+        next: usize,
+    ) -> Result<ReplayBuffer, String> {
+        if capacity == 0 || items.len() > capacity || next >= capacity {
+            return Err(format!(
+                "replay state of {} items (next {next}) does not fit capacity {capacity}",
+                items.len()
+            ));
+        }
+        Ok(ReplayBuffer {
+            items,
+            capacity,
+            next,
+        })
+    }
+
     /// Stored transitions.
     pub fn len(&self) -> usize {
         self.items.len()

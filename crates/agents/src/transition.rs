@@ -3,7 +3,7 @@
 use burnmate_env::environment::{Encoder, Environment, Outcome, Step};
 
 /// One step of an environment, both states encoded.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Transition {
     /// Encoded state the action was taken in.
     pub state: Vec<f32>,

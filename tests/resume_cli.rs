@@ -1,0 +1,123 @@
+//! Resume after `kill -9`: for every study, a run killed after its first resume
+//! point and continued with `burnmate resume` ends with the files of an
+//! uninterrupted run of the same seed.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::*;
+
+/// Starts `burnmate train` and kills it (SIGKILL) once its first resume point exists.
+fn train_and_kill(dir: &Path, config: &str, extra: &[&str]) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(["train", config, "--out", dir.to_str().unwrap()])
+        .args(extra)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !dir.join("resume.json").exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before its first resume point"
+        );
+        assert!(started.elapsed() < Duration::from_secs(120));
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!dir.join("summary.json").exists(), "killed before the end");
+}
+
+fn killed_and_resumed_equals_uninterrupted(config: &str, extra: &[&str]) {
+    let tmp = TempDir::new();
+    let (full, killed) = (tmp.path().join("full"), tmp.path().join("killed"));
+    let out = train(&full, config, extra);
+    assert!(out.status.success(), "{}", stderr(&out));
+    train_and_kill(&killed, config, extra);
+    let out = burnmate(&["resume", killed.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for file in ["metrics.csv", "checkpoint.json"] {
+        assert_eq!(
+            fs::read(full.join(file)).unwrap(),
+            fs::read(killed.join(file)).unwrap(),
+            "{config}: {file}"
+        );
+    }
+    assert_eq!(
+        summary_without_timings(&full),
+        summary_without_timings(&killed)
+    );
+    assert!(
+        !killed.join("resume.json").exists(),
+        "a finished run drops its resume point"
+    );
+    assert_one_line_error(
+        &burnmate(&["resume", killed.to_str().unwrap()]),
+        "finished; there is nothing to resume",
+    );
+}
+
+#[test]
+fn queen4x4_resumes_exactly() {
+    killed_and_resumed_equals_uninterrupted(
+        "configs/queen4x4-sarsa.toml",
+        &["--episodes", "40000", "--set", "checkpoint_every=2000"],
+    );
+}
+
+#[test]
+fn knight_dqn_resumes_exactly_with_its_replay_buffer_and_adam_state() {
+    killed_and_resumed_equals_uninterrupted(
+        "configs/knight-dqn.toml",
+        &["--episodes", "3000", "--set", "checkpoint_every=200"],
+    );
+}
+
+#[test]
+fn knight_actor_critic_resumes_exactly_with_both_adam_states() {
+    killed_and_resumed_equals_uninterrupted(
+        "configs/knight-actor-critic.toml",
+        &["--episodes", "3000", "--set", "checkpoint_every=200"],
+    );
+}
+
+#[test]
+fn endgame_resumes_exactly() {
+    killed_and_resumed_equals_uninterrupted(
+        "configs/endgame-kqk-engine.toml",
+        &["--episodes", "30000", "--set", "checkpoint_every=1000"],
+    );
+}
+
+#[test]
+fn runs_without_a_resume_point_or_with_a_damaged_one_are_one_line_errors() {
+    let tmp = TempDir::new();
+    let run = tmp.path().join("run");
+    train_and_kill(
+        &run,
+        "configs/endgame-kqk-engine.toml",
+        &["--episodes", "30000", "--set", "checkpoint_every=1000"],
+    );
+    let point = run.join("resume.json");
+    let text = fs::read_to_string(&point).unwrap();
+    fs::write(&point, &text[..text.len() / 2]).unwrap();
+    assert_one_line_error(
+        &burnmate(&["resume", run.to_str().unwrap()]),
+        "malformed or truncated",
+    );
+    fs::remove_file(&point).unwrap();
+    assert_one_line_error(
+        &burnmate(&["resume", run.to_str().unwrap()]),
+        "no resume point",
+    );
+    assert_one_line_error(
+        &burnmate(&["resume", tmp.path().join("none").to_str().unwrap()]),
+        "none",
+    );
+}
