@@ -404,10 +404,7 @@ pub fn run(cli: Cli) -> Result<()> {
             Experiment::Queen4x4(config) => queen4x4::train::resume_command(&run, &config),
             Experiment::Endgame(config) => endgame::train::resume_command(&run, &config),
             Experiment::Knight(config) => knight::train::resume_command(&run, &config),
-            _ => anyhow::bail!(
-                "{}: resuming this study is not supported yet",
-                run.display()
-            ),
+            Experiment::Selfplay(config) => selfplay::train::resume_command(&run, &config),
         },
         Command::Uci { run } => {
             let mut player = uci_engine::players::load_player(&run)?;

@@ -32,6 +32,7 @@ pub struct StreamedFile {
     path: PathBuf,
     partial: PathBuf,
     writer: BufWriter<fs::File>,
+    lines: usize,
 }
 
 /// The partial name of a streamed file.
@@ -51,6 +52,7 @@ impl StreamedFile {
             path: path.to_path_buf(),
             partial,
             writer: BufWriter::new(file),
+            lines: 0,
         })
     }
 
@@ -82,14 +84,22 @@ impl StreamedFile {
                 path: path.to_path_buf(),
                 partial,
                 writer,
+                lines: keep,
             },
             lines,
         ))
     }
 
-    /// Appends one line.
+    /// Appends one line (text holding newlines counts as several).
     pub fn line(&mut self, line: &str) -> Result<()> {
-        writeln!(self.writer, "{line}").context("cannot write a metrics line")
+        self.lines += 1 + line.matches('\n').count();
+        writeln!(self.writer, "{line}")
+            .with_context(|| format!("cannot write {}", self.partial.display()))
+    }
+
+    /// Lines written so far (what [`StreamedFile::reopen`] keeps).
+    pub fn lines(&self) -> usize {
+        self.lines
     }
 
     /// Writes everything buffered to the partial file.

@@ -1,6 +1,7 @@
 //! Resume after `kill -9`: for every study, a run killed after its first resume
 //! point and continued with `burnmate resume` ends with the files of an
-//! uninterrupted run of the same seed.
+//! uninterrupted run of the same seed (metrics, checkpoint, and selfplay's games and
+//! evaluations; the summary up to its timings).
 
 mod common;
 
@@ -42,7 +43,10 @@ fn killed_and_resumed_equals_uninterrupted(config: &str, extra: &[&str]) {
     train_and_kill(&killed, config, extra);
     let out = burnmate(&["resume", killed.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
-    for file in ["metrics.csv", "checkpoint.json"] {
+    for file in ["metrics.csv", "checkpoint.json", "games.pgn", "eval.csv"] {
+        if !full.join(file).exists() {
+            continue;
+        }
         assert_eq!(
             fs::read(full.join(file)).unwrap(),
             fs::read(killed.join(file)).unwrap(),
@@ -120,4 +124,20 @@ fn runs_without_a_resume_point_or_with_a_damaged_one_are_one_line_errors() {
         &burnmate(&["resume", tmp.path().join("none").to_str().unwrap()]),
         "none",
     );
+}
+
+#[test]
+fn selfplay_resumes_exactly_with_persistent_adam_and_its_pgn_and_evaluations() {
+    let tmp = TempDir::new();
+    let config = tmp.path().join("selfplay.toml");
+    let text = fs::read_to_string("configs/selfplay.toml")
+        .unwrap()
+        .replace("max_plies = 100", "max_plies = 16")
+        .replace("eval_every = 50", "eval_every = 3")
+        .replace("eval_games = 20", "eval_games = 2")
+        .replace("pgn_every = 50", "pgn_every = 2")
+        .replace("adam = \"reference\"", "adam = \"persistent\"");
+    fs::write(&config, text).unwrap();
+    let config = config.to_str().unwrap().to_string();
+    killed_and_resumed_equals_uninterrupted(&config, &["--episodes", "15"]);
 }

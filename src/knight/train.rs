@@ -174,7 +174,7 @@ fn continue_run(
                 },
                 &[f64::from(legal), f64::from(illegal)],
             )?;
-            if (n + 1) % config.checkpoint_every == 0 && n + 1 < config.episodes {
+            if (n + 1).is_multiple_of(config.checkpoint_every) && n + 1 < config.episodes {
                 let point = ResumePoint {
                     episodes: n + 1,
                     wins: run.metrics.wins(),

@@ -175,7 +175,7 @@ fn continue_run(
             },
             &[],
         )?;
-        if (n + 1) % config.checkpoint_every == 0 && n + 1 < config.episodes {
+        if (n + 1).is_multiple_of(config.checkpoint_every) && n + 1 < config.episodes {
             let point = ResumePoint {
                 episodes: n + 1,
                 wins: run.metrics.wins(),

@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
 use burnmate_agents::selfplay::net::{SELECTORS, initial_weights};
-use burnmate_agents::selfplay::trainer::{GameRecord, Mover};
+use burnmate_agents::selfplay::net::{SelectorSet, SelectorSetState};
+use burnmate_agents::selfplay::trainer::{GameRecord, Mover, SelfPlay};
 use burnmate_env::selfplay::GameEnd;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -19,6 +20,7 @@ use crate::metrics::{EpisodeRow, TrainingStats};
 use crate::pgn::game_pgn;
 use crate::plot::{Series, line_chart};
 use crate::progress::{Progress, episode_bar};
+use crate::resume::{ResumePoint, RngState};
 use crate::run::{Overrides, Run};
 use crate::selfplay::config::SelfplayConfig;
 use crate::selfplay::model_file::{self, SelfplayState};
@@ -142,7 +144,7 @@ fn resumed_state(run: &Path) -> Result<(SelfplayState, ChaCha8Rng)> {
 pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides) -> Result<()> {
     let config = config.with_overrides(overrides);
     config.validate()?;
-    let (state, mut rng) = match &overrides.resume {
+    let (state, rng) = match &overrides.resume {
         Some(run) => resumed_state(run)?,
         None => fresh_state(config.seed, &config),
     };
@@ -157,47 +159,137 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
             );
         }
     }
-    let mut play = model_file::sides(&config, &state)?;
+    let play = model_file::sides(&config, &state)?;
     let games_before = state.games_played;
     drop(state);
-    let mut stockfish = if config.eval_stockfish {
-        Some(StockfishMover::start(&config)?)
-    } else {
-        None
-    };
-
-    let stem = config_stem(path);
-    let dir = create_run_dir(overrides.out.as_deref(), &stem)?;
-    let mut run = Run::start(
-        &dir,
-        &Experiment::Selfplay(config.clone()),
-        &["black_reward"],
-    )?;
-    let mut pgn = StreamedFile::create(&dir.join("games.pgn"))?;
+    let stockfish = start_stockfish(&config)?;
+    let dir = create_run_dir(overrides.out.as_deref(), &config_stem(path))?;
+    let run = Run::start(&dir, &Experiment::Selfplay(config.clone()), &COLUMNS)?;
+    let pgn = StreamedFile::create(&dir.join("games.pgn"))?;
     let mut evals = StreamedFile::create(&dir.join("eval.csv"))?;
     evals.line("after_games,opponent,games,win,draw,loss,mean_plies")?;
-    let mut curves: [Vec<(f64, f64)>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-    let bar = episode_bar(config.games, &stem);
+    let tally = Tally {
+        games_before,
+        ..Tally::default()
+    };
+    let files = Files { run, pgn, evals };
+    continue_run(&config, play, files, tally, rng, stockfish)?;
+    Ok(())
+}
+
+/// `burnmate resume RUN` for a killed selfplay run: continues from its last
+/// evaluation.
+pub fn resume_command(dir: &Path, config: &SelfplayConfig) -> Result<()> {
+    config.validate()?;
+    let stockfish = start_stockfish(config)?;
+    let (run, point) = Run::resume::<SelfplayResume>(dir, RESUME_FORMAT, &COLUMNS)?;
+    let SelfplayResume {
+        tally,
+        white,
+        black,
+    } = point.trainer;
+    let pgn = StreamedFile::reopen(&dir.join("games.pgn"), tally.pgn_lines)?.0;
+    let evals = StreamedFile::reopen(&dir.join("eval.csv"), tally.eval_lines)?.0;
+    let device = config.backend.device()?.autodiff();
+    let side = |state| {
+        SelectorSet::restore(config.net(), device.clone(), state)
+            .map_err(|e| anyhow!("resume point of {}: {e}", dir.display()))
+    };
+    let play = SelfPlay::new(config.play(), side(&white)?, side(&black)?);
+    let files = Files { run, pgn, evals };
+    continue_run(config, play, files, tally, point.rng.restore()?, stockfish)?;
+    Ok(())
+}
+
+/// Format of a selfplay resume point.
+const RESUME_FORMAT: &str = "burnmate-selfplay-resume-v1";
+
+/// The selfplay study's extra metric column.
+const COLUMNS: [&str; 1] = ["black_reward"];
+
+/// Stockfish, when the config evaluates against it.
+fn start_stockfish(config: &SelfplayConfig) -> Result<Option<StockfishMover>> {
+    Ok(if config.eval_stockfish {
+        Some(StockfishMover::start(config)?)
+    } else {
+        None
+    })
+}
+
+/// The files a selfplay run streams.
+struct Files {
+    run: Run,
+    pgn: StreamedFile,
+    evals: StreamedFile,
+}
+
+/// What a selfplay run has gathered besides its metrics rows.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Tally {
+    /// Training games before this run (a `--resume`d run continues a checkpoint).
+    games_before: u64,
+    /// Training games of this run so far.
+    done: u64,
+    /// Their plies.
+    plies: u64,
+    /// Games by ending.
+    endings: Vec<(String, f64)>,
+    /// Win % after each evaluation, per opponent.
+    curves: [Vec<(f64, f64)>; 3],
+    /// The latest evaluation per opponent.
+    last: [Option<Evaluation>; 3],
+    /// Seconds spent training and evaluating before this process.
+    seconds_before: f64,
+    /// Of which evaluating.
+    eval_seconds: f64,
+    /// Lines of games.pgn and eval.csv written.
+    pgn_lines: usize,
+    eval_lines: usize,
+}
+
+/// A selfplay resume point's trainer state.
+#[derive(Serialize, Deserialize)]
+struct SelfplayResume {
+    tally: Tally,
+    white: SelectorSetState,
+    black: SelectorSetState,
+}
+
+/// Trains to the configured games (a resume point after every evaluation but the
+/// last), then writes the outputs and reports.
+fn continue_run(
+    config: &SelfplayConfig,
+    mut play: SelfPlay,
+    files: Files,
+    mut t: Tally,
+    mut rng: ChaCha8Rng,
+    mut stockfish: Option<StockfishMover>,
+) -> Result<()> {
+    let Files {
+        mut run,
+        mut pgn,
+        mut evals,
+    } = files;
+    let dir = run.dir().to_path_buf();
+    let bar = episode_bar(config.games, &config_stem(&dir));
+    bar.advance(t.done);
     let started = Instant::now();
-    let mut eval_seconds = 0.0;
-    let (mut done, mut plies) = (0u64, 0u64);
-    let mut endings: Vec<(String, f64)> = Vec::new();
-    let mut last = [None, None, None];
-    while done < config.games {
-        let chunk = config.eval_every.min(config.games - done);
+    let games_before = t.games_before;
+    while t.done < config.games {
+        let chunk = config.eval_every.min(config.games - t.done);
         let mut failure = None;
         play.train(chunk, &mut rng, |record| {
-            let n = games_before + done;
-            done += 1;
-            plies += u64::from(record.plies);
+            let n = games_before + t.done;
+            t.done += 1;
+            t.plies += u64::from(record.plies);
             let outcome = match (record.end, record.winner) {
                 (GameEnd::Checkmate, Some(Color::White)) => "white-mates",
                 (GameEnd::Checkmate, _) => "black-mates",
                 (end, _) => end.name(),
             };
-            match endings.iter_mut().find(|(name, _)| name == outcome) {
+            match t.endings.iter_mut().find(|(name, _)| name == outcome) {
                 Some((_, count)) => *count += 1.0,
-                None => endings.push((outcome.to_string(), 1.0)),
+                None => t.endings.push((outcome.to_string(), 1.0)),
             }
             let row = EpisodeRow {
                 episode: n,
@@ -209,7 +301,7 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
             };
             let mut write = || -> Result<()> {
                 run.metrics.record(row, &[f64::from(record.rewards[1])])?;
-                if (n + 1) % config.pgn_every == 0 {
+                if (n + 1).is_multiple_of(config.pgn_every) {
                     let round = (n + 1).to_string();
                     let tags = [
                         ("Event", "burnmate selfplay training"),
@@ -244,18 +336,47 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
                     None => continue,
                 },
             };
-            let e = summarise(games_before + done, &results);
+            let e = summarise(games_before + t.done, &results);
             let name = ["random", "greedy", "stockfish"][k];
             evals.line(&format!(
                 "{},{name},{},{},{},{},{}",
                 e.after_games, e.games, e.win, e.draw, e.loss, e.mean_plies
             ))?;
-            curves[k].push((e.after_games as f64, 100.0 * e.win));
-            last[k] = Some(e);
+            t.curves[k].push((e.after_games as f64, 100.0 * e.win));
+            t.last[k] = Some(e);
         }
-        eval_seconds += eval_started.elapsed().as_secs_f64();
+        t.eval_seconds += eval_started.elapsed().as_secs_f64();
+        if t.done < config.games {
+            pgn.flush()?;
+            evals.flush()?;
+            let point = ResumePoint {
+                episodes: t.done,
+                wins: run.metrics.wins(),
+                wall_seconds: 0.0,
+                rng: RngState::of(&rng),
+                trainer: SelfplayResume {
+                    tally: Tally {
+                        seconds_before: t.seconds_before + started.elapsed().as_secs_f64(),
+                        pgn_lines: pgn.lines(),
+                        eval_lines: evals.lines(),
+                        ..t.clone()
+                    },
+                    white: play.side(Color::White).snapshot().map_err(|e| anyhow!(e))?,
+                    black: play.side(Color::Black).snapshot().map_err(|e| anyhow!(e))?,
+                },
+            };
+            run.save_resume_point(RESUME_FORMAT, &point)?;
+        }
     }
-    let wall_seconds = started.elapsed().as_secs_f64() - eval_seconds;
+    let Tally {
+        done,
+        plies,
+        mut endings,
+        curves,
+        last,
+        ..
+    } = t.clone();
+    let wall_seconds = t.seconds_before + started.elapsed().as_secs_f64() - t.eval_seconds;
     bar.finish_and_clear();
     run.metrics.finish()?;
     pgn.finish()?;

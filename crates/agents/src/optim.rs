@@ -2,6 +2,7 @@
 
 use burn::optim::{AdamConfig, ModuleOptimizer, OptimizerRecord};
 use burn::tensor::{Bytes, Device};
+use burnmate_models::param_ids::{param_ids, with_param_ids};
 use burnmate_models::{DeepMlp, LayerWeights};
 use serde::{Deserialize, Serialize};
 
@@ -25,31 +26,43 @@ pub struct TrainedNet {
 impl TrainedNet {
     /// The state of `net` and its optimiser.
     pub fn of(net: &DeepMlp, optimizer: &ModuleOptimizer) -> Result<TrainedNet, String> {
-        let bytes = optimizer
-            .to_record()
-            .into_bytes()
-            .map_err(|e| format!("cannot save the optimiser state: {e:?}"))?;
         Ok(TrainedNet {
             layers: net.weights(),
-            param_ids: net.param_ids(),
-            optimizer: bytes.iter().map(|b| format!("{b:02x}")).collect(),
+            param_ids: param_ids(net),
+            optimizer: optimizer_hex(optimizer)?,
         })
     }
 
     /// The network and its optimiser back on `device`.
     pub fn restore(&self, device: &Device) -> Result<(DeepMlp, ModuleOptimizer), String> {
-        let net = DeepMlp::from_weights(&self.layers, device)?.with_param_ids(&self.param_ids)?;
-        let text = &self.optimizer;
-        if !text.len().is_multiple_of(2) {
-            return Err("odd-length optimiser state".into());
-        }
-        let bytes = (0..text.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&text[i..i + 2], 16))
-            .collect::<Result<Vec<u8>, _>>()
-            .map_err(|_| "optimiser state is not hex".to_string())?;
-        let record = OptimizerRecord::from_bytes(Bytes::from_bytes_vec(bytes))
-            .map_err(|e| format!("optimiser state is not a burnpack record: {e:?}"))?;
-        Ok((net, pytorch_adam().load_record(record)))
+        let net = with_param_ids(
+            DeepMlp::from_weights(&self.layers, device)?,
+            &self.param_ids,
+        )?;
+        Ok((net, adam_from_hex(&self.optimizer)?))
     }
+}
+
+/// An optimiser's state as hex text of burn's burnpack record (for JSON checkpoints).
+pub fn optimizer_hex(optimizer: &ModuleOptimizer) -> Result<String, String> {
+    let bytes = optimizer
+        .to_record()
+        .into_bytes()
+        .map_err(|e| format!("cannot save the optimiser state: {e:?}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// [`pytorch_adam`] with the state saved by [`optimizer_hex`].
+pub fn adam_from_hex(text: &str) -> Result<ModuleOptimizer, String> {
+    if !text.len().is_multiple_of(2) {
+        return Err("odd-length optimiser state".into());
+    }
+    let bytes = (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16))
+        .collect::<Result<Vec<u8>, _>>()
+        .map_err(|_| "optimiser state is not hex".to_string())?;
+    let record = OptimizerRecord::from_bytes(Bytes::from_bytes_vec(bytes))
+        .map_err(|e| format!("optimiser state is not a burnpack record: {e:?}"))?;
+    Ok(pytorch_adam().load_record(record))
 }

@@ -1,7 +1,7 @@
 //! A multi-layer perceptron with ReLU between layers and a linear output, e.g. the
 //! knight study's `4 -> 128 -> 128 -> 8` Q-network, actor and critic.
 
-use burn::module::{Module, Param, ParamId};
+use burn::module::{Module, Param};
 use burn::nn::{Linear, LinearConfig};
 use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor, TensorData};
@@ -60,44 +60,6 @@ impl DeepMlp {
             return Err("a network needs at least one layer".into());
         }
         Ok(DeepMlp { layers: built })
-    }
-
-    /// The parameters' ids (weight then bias of each layer): an optimiser's saved
-    /// state applies to the network that carries the ids it was saved with.
-    pub fn param_ids(&self) -> Vec<u64> {
-        self.layers
-            .iter()
-            .flat_map(|l| {
-                let bias = l.bias.as_ref().expect("layers have biases");
-                [l.weight.id.val(), bias.id.val()]
-            })
-            .collect()
-    }
-
-    /// The same network with its parameters carrying `ids` (from [`param_ids`]).
-    ///
-    /// [`param_ids`]: DeepMlp::param_ids
-    pub fn with_param_ids(self, ids: &[u64]) -> Result<DeepMlp, String> {
-        if ids.len() != 2 * self.layers.len() {
-            return Err(format!(
-                "{} parameter ids for {} layers",
-                ids.len(),
-                self.layers.len()
-            ));
-        }
-        let layers = self
-            .layers
-            .into_iter()
-            .zip(ids.chunks_exact(2))
-            .map(|(mut layer, id)| {
-                layer.weight.id = ParamId::from(id[0]);
-                if let Some(bias) = layer.bias.as_mut() {
-                    bias.id = ParamId::from(id[1]);
-                }
-                layer
-            })
-            .collect();
-        Ok(DeepMlp { layers })
     }
 
     /// Outputs for a batch of rows `[batch, inputs]`.

@@ -5,6 +5,7 @@
 pub mod conv_selector;
 pub mod deep_mlp;
 pub mod mlp;
+pub mod param_ids;
 
 pub use conv_selector::{ConvSelector, ConvWeights, SelectorPadding, SelectorWeights};
 pub use deep_mlp::{DeepMlp, LayerWeights};

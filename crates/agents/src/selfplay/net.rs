@@ -6,11 +6,12 @@ use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::selfplay::FEATURES;
 use burnmate_models::conv_selector::{CONV_CHANNELS, DENSE, IN_CHANNELS, KERNEL, OUTPUTS};
+use burnmate_models::param_ids::{param_ids, with_param_ids};
 use burnmate_models::{ConvSelector, ConvWeights, LayerWeights, SelectorPadding, SelectorWeights};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
-use crate::optim::pytorch_adam;
+use crate::optim::{adam_from_hex, optimizer_hex, pytorch_adam};
 
 /// Selectors per side: the piece selector, then one move selector per piece type.
 pub const SELECTORS: usize = 7;
@@ -140,6 +141,19 @@ fn rows<const D: usize>(values: Vec<f32>, shape: [usize; D], device: &Device) ->
     Tensor::from_data(TensorData::new(values, shape), device)
 }
 
+/// A side's training state (see [`SelectorSet::snapshot`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SelectorSetState {
+    /// The seven selectors.
+    pub weights: Vec<SelectorWeights>,
+    /// Each selector's parameter ids (they key its Adam state).
+    pub param_ids: Vec<Vec<u64>>,
+    /// Persistent Adam states as hex burnpack records.
+    pub optimizers: Option<Vec<String>>,
+    /// Updates applied.
+    pub updates: u64,
+}
+
 impl SelectorSet {
     /// A side from host weights (seven: piece, then pawn .. king); `device` must
     /// have autodiff enabled.
@@ -162,6 +176,56 @@ impl SelectorSet {
             optimizers: (0..SELECTORS).map(|_| pytorch_adam()).collect(),
             updates: 0,
         })
+    }
+
+    /// Everything training has changed: the selectors with their parameter ids, the
+    /// persistent Adam states (none with `adam = "reference"`, which starts a new
+    /// Adam every update) and the update count.
+    pub fn snapshot(&self) -> Result<SelectorSetState, String> {
+        let optimizers = match self.config.adam {
+            AdamMode::Reference => None,
+            AdamMode::Persistent => Some(
+                self.optimizers
+                    .iter()
+                    .map(optimizer_hex)
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+        };
+        Ok(SelectorSetState {
+            weights: self.weights(),
+            param_ids: self.nets.iter().map(param_ids).collect(),
+            optimizers,
+            updates: self.updates,
+        })
+    }
+
+    /// The side of a [`SelectorSet::snapshot`]; `device` must have autodiff enabled.
+    pub fn restore(
+        config: NetConfig,
+        device: Device,
+        state: &SelectorSetState,
+    ) -> Result<SelectorSet, String> {
+        let mut side = SelectorSet::new(config, device, &state.weights)?;
+        if state.param_ids.len() != SELECTORS {
+            return Err(format!(
+                "{} id lists, expected {SELECTORS}",
+                state.param_ids.len()
+            ));
+        }
+        let nets = std::mem::take(&mut side.nets);
+        side.nets = nets
+            .into_iter()
+            .zip(&state.param_ids)
+            .map(|(net, ids)| with_param_ids(net, ids))
+            .collect::<Result<_, _>>()?;
+        if let Some(optimizers) = &state.optimizers {
+            side.optimizers = optimizers
+                .iter()
+                .map(|hex| adam_from_hex(hex))
+                .collect::<Result<_, _>>()?;
+        }
+        side.updates = state.updates;
+        Ok(side)
     }
 
     /// Host copies of the seven selectors.
