@@ -437,3 +437,45 @@ fn a_restored_actor_critic_continues_exactly_like_the_original() {
     }
     assert_eq!(a.weights(), b.weights());
 }
+
+#[test]
+fn a_mating_step_stores_a_final_transition_without_next_moves() {
+    use burnmate_env::endgame::{Endgame, Match, parse_start};
+    use burnmate_env::endgame_game::{EndgameGame, RandomDefender, action_of};
+    use burnmate_env::environment::Environment;
+    use shakmaty::Position as _;
+
+    let game = EndgameGame {
+        endgame: Endgame::Kqk,
+        defender: RandomDefender,
+        max_moves: 50,
+        starts: Vec::new(),
+    };
+    // Qg7 mates: the black king on h8, the white king on f6.
+    let start = parse_start(Endgame::Kqk, "7k/8/5K2/8/8/8/6Q1/8 w - - 0 1").unwrap();
+    let state = Match::new(Endgame::Kqk, start.clone(), 50);
+    let mate = start
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.to() == shakmaty::Square::G7)
+        .unwrap();
+    let action = action_of(start.board(), &mate);
+    let step = game.step(
+        &state,
+        action,
+        &mut rand_chacha::ChaCha8Rng::seed_from_u64(1),
+    );
+    let t = Transition::from_step(
+        &game,
+        &burnmate_encode::endgame::EndgameEncoding,
+        &state,
+        action,
+        &step,
+    );
+    assert!(t.done && t.reward == 1.0);
+    assert!(t.next_legal.is_empty());
+    assert!(t.legal[action], "the mating move was legal");
+    let mut mask = vec![true; game.actions()];
+    game.legal_mask(&step.state, &mut mask);
+    assert!(mask.iter().all(|&m| !m), "black to move: no white moves");
+}

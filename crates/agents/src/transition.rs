@@ -43,7 +43,13 @@ impl Transition {
             next_state: row(&step.state),
             done: step.outcome.is_terminal(),
             legal: legal_mask(env, state),
-            next_legal: legal_mask(env, &step.state),
+            // A final state has no moves to bootstrap from (and may not be the
+            // learner's to move).
+            next_legal: if step.outcome.is_terminal() {
+                Vec::new()
+            } else {
+                legal_mask(env, &step.state)
+            },
         }
     }
 }

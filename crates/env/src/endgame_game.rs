@@ -152,8 +152,13 @@ impl<D: Defender> Environment for EndgameGame<D> {
         }
     }
 
+    /// White's legal moves; none when black is to move (a match that ended on
+    /// white's move).
     fn legal_mask(&self, state: &Match, mask: &mut [bool]) {
         mask.fill(false);
+        if state.position().turn() != Color::White {
+            return;
+        }
         let board = state.position().board();
         for mv in state.position().legal_moves() {
             mask[action_of(board, &mv)] = true;
