@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 use burnmate::backend::BackendChoice;
 use burnmate::config::{Experiment, load_config, load_config_with};
+use burnmate::grid_dir::Shard;
 use burnmate::run::Overrides;
 use burnmate::{
     compare, endgame, knight, matrix, queen4x4, selfplay, solve, throughput, uci_engine,
@@ -185,9 +186,22 @@ enum Command {
         /// Burn backend of the neural learners.
         #[arg(long, value_enum, default_value = "flex")]
         backend: BackendChoice,
+        /// Run only shard i of N (every N-th run from the i-th); `merge` joins shards.
+        #[arg(long, value_name = "i/N")]
+        shard: Option<String>,
         /// Worker threads (default: all cores).
         #[arg(long)]
         jobs: Option<usize>,
+    },
+    /// Merge shard directories of one `study endgame` or `matrix` grid into one
+    /// directory with the report an unsharded run writes.
+    Merge {
+        /// The merged directory (new).
+        #[arg(long)]
+        out: PathBuf,
+        /// The shard directories.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
     },
     /// Continue a killed run in place from its last resume point (its files end as
     /// an uninterrupted run's would).
@@ -235,6 +249,9 @@ enum StudyCommand {
         /// The defender: perfect, random or stockfish.
         #[arg(long, default_value = "perfect")]
         opponent: String,
+        /// Run only shard i of N (every N-th run from the i-th); `merge` joins shards.
+        #[arg(long, value_name = "i/N")]
+        shard: Option<String>,
         /// Worker threads (default: all cores).
         #[arg(long)]
         jobs: Option<usize>,
@@ -380,6 +397,7 @@ pub fn run(cli: Cli) -> Result<()> {
             budget,
             starts,
             backend,
+            shard,
             jobs,
         } => {
             let plan = matrix::MatrixPlan {
@@ -398,7 +416,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 },
                 backend,
             };
-            matrix::matrix_command(&out, &plan, jobs.unwrap_or_else(default_jobs).max(1))
+            let shard = shard.as_deref().map(Shard::parse).transpose()?;
+            matrix::matrix_command(&out, &plan, shard, jobs.unwrap_or_else(default_jobs).max(1))
         }
         Command::Resume { run } => match load_config(&run.join("config.toml"))? {
             Experiment::Queen4x4(config) => queen4x4::train::resume_command(&run, &config),
@@ -410,6 +429,14 @@ pub fn run(cli: Cli) -> Result<()> {
             let mut player = uci_engine::players::load_player(&run)?;
             uci_engine::serve(player.as_mut(), std::io::stdin().lock(), std::io::stdout())
         }
+        Command::Merge { out, dirs } => {
+            let dirs: Vec<&std::path::Path> = dirs.iter().map(PathBuf::as_path).collect();
+            if dirs[0].join(matrix::PLAN_FILE).exists() {
+                matrix::merge_command(&out, &dirs)
+            } else {
+                endgame::study::merge_command(&out, &dirs)
+            }
+        }
         Command::Study { study } => match study {
             StudyCommand::Endgame {
                 out,
@@ -419,6 +446,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 matches,
                 decay,
                 opponent,
+                shard,
                 jobs,
             } => {
                 let plan = endgame::study::StudyPlan {
@@ -429,7 +457,13 @@ pub fn run(cli: Cli) -> Result<()> {
                     decay,
                     opponent: endgame::config::parse_opponent(&opponent)?,
                 };
-                endgame::study::study_command(&out, &plan, jobs.unwrap_or_else(default_jobs).max(1))
+                let shard = shard.as_deref().map(Shard::parse).transpose()?;
+                endgame::study::study_command(
+                    &out,
+                    &plan,
+                    shard,
+                    jobs.unwrap_or_else(default_jobs).max(1),
+                )
             }
         },
     }

@@ -2,7 +2,11 @@
 //! grid's plan stored as TOML, one JSON line per finished run in `results.jsonl`.
 //!
 //! A rerun with the same plan skips the runs found there; a line cut short by a
-//! kill is dropped (and its run repeated); a run recorded twice counts once.
+//! kill is dropped (and its run repeated); a run recorded twice counts once. A grid
+//! can be split into shards (`--shard i/N`: every N-th run from the i-th, in plan
+//! order), each in its own directory (its `shard.toml` says which), and the shard
+//! directories merged into one (`burnmate merge`); reports read the runs in plan
+//! order, so a merged grid reports exactly what one unsharded run does.
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
@@ -17,6 +21,36 @@ use crate::files::{DirLock, is_empty_dir, lock_dir, write_atomic};
 
 /// Name of the results file of a grid directory.
 pub const RESULTS_FILE: &str = "results.jsonl";
+/// Name of the file that says which shard a directory holds.
+pub const SHARD_FILE: &str = "shard.toml";
+
+/// One of N parts of a grid: the runs whose plan index is `index - 1` modulo `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shard {
+    /// Which part, 1..=count.
+    pub index: usize,
+    /// Parts in all.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `i/N` (1 <= i <= N).
+    pub fn parse(text: &str) -> Result<Shard> {
+        let parsed = text
+            .split_once('/')
+            .and_then(|(i, n)| Some((i.trim().parse().ok()?, n.trim().parse().ok()?)));
+        match parsed {
+            Some((index, count)) if (1..=count).contains(&index) => Ok(Shard { index, count }),
+            _ => bail!("--shard must be i/N with 1 <= i <= N, e.g. 2/3, not '{text}'"),
+        }
+    }
+
+    /// Whether the run at `plan_index` belongs to this shard.
+    pub fn takes(&self, plan_index: usize) -> bool {
+        plan_index % self.count == self.index - 1
+    }
+}
 
 /// One finished run of a grid, identified by its key.
 pub trait GridRecord: Serialize + DeserializeOwned {
@@ -35,9 +69,15 @@ pub struct GridDir<R> {
 }
 
 impl<R: GridRecord> GridDir<R> {
-    /// Creates `dir` with `plan` stored as `plan_file`, or checks that an existing
-    /// directory holds the same plan; a directory holding anything else is refused.
-    pub fn open<P>(dir: &Path, plan_file: &str, plan: &P) -> Result<GridDir<R>>
+    /// Creates `dir` with `plan` stored as `plan_file` (and `shard`), or checks
+    /// that an existing directory holds the same plan and shard; a directory holding
+    /// anything else is refused.
+    pub fn open<P>(
+        dir: &Path,
+        plan_file: &str,
+        plan: &P,
+        shard: Option<Shard>,
+    ) -> Result<GridDir<R>>
     where
         P: Serialize + DeserializeOwned + PartialEq,
     {
@@ -56,6 +96,20 @@ impl<R: GridRecord> GridDir<R> {
                     dir.display()
                 );
             }
+            let stored_shard = read_shard(dir)?;
+            if stored_shard != shard {
+                let name = |s: Option<Shard>| {
+                    s.map_or("the whole grid".to_string(), |s| {
+                        format!("shard {}/{}", s.index, s.count)
+                    })
+                };
+                bail!(
+                    "{} holds {}, not {}; resume it with the same --shard or choose another --out",
+                    dir.display(),
+                    name(stored_shard),
+                    name(shard)
+                );
+            }
             read_results(&results_path)?
         } else {
             if !is_empty_dir(dir) {
@@ -63,6 +117,10 @@ impl<R: GridRecord> GridDir<R> {
                     "{} exists and is not a grid directory; choose another --out",
                     dir.display()
                 );
+            }
+            if let Some(shard) = shard {
+                let text = toml::to_string(&shard).context("cannot write the shard")?;
+                write_atomic(&dir.join(SHARD_FILE), text.as_bytes())?;
             }
             let text = toml::to_string(plan).context("cannot write the grid plan")?;
             write_atomic(&plan_path, text.as_bytes())?;
@@ -122,4 +180,82 @@ pub fn read_results<R: GridRecord>(path: &Path) -> Result<Vec<R>> {
         write_atomic(path, kept.as_bytes())?;
     }
     Ok(results)
+}
+
+/// The shard a grid directory holds (`None`: the whole grid).
+fn read_shard(dir: &Path) -> Result<Option<Shard>> {
+    let path = dir.join(SHARD_FILE);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text =
+        fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(Some(toml::from_str(&text).with_context(|| {
+        format!("{} is not a shard file", path.display())
+    })?))
+}
+
+/// `results` in the order of `keys` (the plan's runs); runs not in the plan last.
+pub fn in_plan_order<R: GridRecord>(keys: &[R::Key], mut results: Vec<R>) -> Vec<R> {
+    results.sort_by_key(|r| {
+        keys.iter()
+            .position(|k| *k == r.key())
+            .unwrap_or(usize::MAX)
+    });
+    results
+}
+
+/// Merges shard directories (all holding `plan_file` with one plan) into `out`, a
+/// new directory holding the whole grid: returns the plan and every run, in plan
+/// order, already recorded in `out`.
+pub fn merge<P, R>(
+    out: &Path,
+    plan_file: &str,
+    dirs: &[&Path],
+    keys: impl Fn(&P) -> Vec<R::Key>,
+) -> Result<(P, Vec<R>)>
+where
+    P: Serialize + DeserializeOwned + PartialEq,
+    R: GridRecord,
+{
+    let mut plan: Option<P> = None;
+    let mut results: Vec<R> = Vec::new();
+    for dir in dirs {
+        let path = dir.join(plan_file);
+        let text = fs::read_to_string(&path).with_context(|| {
+            format!(
+                "{} holds no {plan_file}: not a grid directory",
+                dir.display()
+            )
+        })?;
+        let this: P = toml::from_str(&text)
+            .with_context(|| format!("{} is not a grid plan", path.display()))?;
+        match &plan {
+            Some(p) if *p != this => bail!(
+                "{} holds a grid with other settings than {}; only shards of one grid merge",
+                dir.display(),
+                dirs[0].display()
+            ),
+            Some(_) => {}
+            None => plan = Some(this),
+        }
+        for r in read_results::<R>(&dir.join(RESULTS_FILE))? {
+            if !results.iter().any(|done| done.key() == r.key()) {
+                results.push(r);
+            }
+        }
+    }
+    let plan = plan.context("no directory to merge")?;
+    if out.exists() && !is_empty_dir(out) {
+        bail!(
+            "{} exists and is not empty; merge into a new directory",
+            out.display()
+        );
+    }
+    let grid = GridDir::<R>::open(out, plan_file, &plan, None)?;
+    let results = in_plan_order(&keys(&plan), results);
+    for r in &results {
+        grid.record(r)?;
+    }
+    Ok((plan, results))
 }

@@ -23,7 +23,9 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::BackendChoice;
-use crate::grid_dir::{GridDir, GridRecord, RESULTS_FILE, read_results};
+use crate::grid_dir::{
+    GridDir, GridRecord, RESULTS_FILE, Shard, in_plan_order, merge, read_results,
+};
 use crate::progress::{Progress as _, episode_bar};
 use algorithm::Algorithm;
 use cell::{Cell, CellResult, run_neural, run_tabular};
@@ -165,12 +167,26 @@ pub fn run_cell(plan: &MatrixPlan, cell: Cell, oracles: &Oracles) -> Result<Cell
     }
 }
 
-/// Runs every cell of `plan` not yet in `dir` on `jobs` threads, then writes
-/// `matrix.md`, `matrix.json` and `matrix.svg`.
-pub fn matrix_command(dir: &Path, plan: &MatrixPlan, jobs: usize) -> Result<()> {
+/// Name of the plan file of a matrix directory.
+pub const PLAN_FILE: &str = "matrix.toml";
+
+/// Runs every cell of `plan` (of `shard`, if given) not yet in `dir` on `jobs`
+/// threads, then writes `matrix.md`, `matrix.json` and `matrix.svg`.
+pub fn matrix_command(
+    dir: &Path,
+    plan: &MatrixPlan,
+    shard: Option<Shard>,
+    jobs: usize,
+) -> Result<()> {
     plan.validate()?;
-    let grid = GridDir::<CellResult>::open(dir, "matrix.toml", plan)?;
-    let cells = plan.cells();
+    let grid = GridDir::<CellResult>::open(dir, PLAN_FILE, plan, shard)?;
+    let cells: Vec<Cell> = plan
+        .cells()
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| shard.is_none_or(|s| s.takes(*i)))
+        .map(|(_, c)| c)
+        .collect();
     let pending: Vec<Cell> = cells.iter().copied().filter(|c| !grid.is_done(c)).collect();
     say!(
         "matrix          {} runs: {} done, {} to run",
@@ -200,8 +216,20 @@ pub fn matrix_command(dir: &Path, plan: &MatrixPlan, jobs: usize) -> Result<()> 
             started.elapsed().as_secs_f64()
         );
     }
-    let results = read_results(&dir.join(RESULTS_FILE))?;
+    let results = in_plan_order(&plan.cells(), read_results(&dir.join(RESULTS_FILE))?);
     report::write_report(dir, plan, &results)
+}
+
+/// `burnmate merge` for matrix shards: one matrix directory `out` with every run of
+/// `dirs` and its report.
+pub fn merge_command(out: &Path, dirs: &[&Path]) -> Result<()> {
+    let (plan, results) = merge::<MatrixPlan, CellResult>(out, PLAN_FILE, dirs, MatrixPlan::cells)?;
+    say!(
+        "merged          {} of {} runs",
+        results.len(),
+        plan.cells().len()
+    );
+    report::write_report(out, &plan, &results)
 }
 
 #[cfg(test)]

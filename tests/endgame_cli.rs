@@ -236,3 +236,71 @@ fn a_missing_engine_is_a_one_line_error() {
     assert_one_line_error(&out, "engine 'no-such-engine' not found");
     assert!(!run.exists());
 }
+
+#[test]
+fn three_shards_merged_report_exactly_what_one_unsharded_study_does() {
+    let tmp = TempDir::new();
+    let whole = tmp.path().join("whole");
+    assert!(study(&whole, &[]).status.success());
+    let shards: Vec<_> = (1..=3)
+        .map(|i| tmp.path().join(format!("shard-{i}")))
+        .collect();
+    for (i, dir) in shards.iter().enumerate() {
+        let spec = format!("{}/3", i + 1);
+        let out = study(dir, &["--shard", &spec]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let runs = if i < 2 { 11 } else { 10 };
+        assert!(
+            stdout(&out).contains(&format!("{runs} runs: 0 done, {runs} to run")),
+            "{}",
+            stdout(&out)
+        );
+    }
+    // A shard directory resumes only as the same shard.
+    assert_one_line_error(
+        &study(&shards[0], &["--shard", "2/3"]),
+        "holds shard 1/3, not shard 2/3",
+    );
+    assert_one_line_error(
+        &study(&shards[0], &[]),
+        "holds shard 1/3, not the whole grid",
+    );
+    assert_one_line_error(
+        &study(&shards[0], &["--shard", "4/3"]),
+        "--shard must be i/N",
+    );
+    let merged = tmp.path().join("merged");
+    let dirs: Vec<&str> = shards.iter().map(|d| d.to_str().unwrap()).collect();
+    let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
+    args.extend(&dirs);
+    let out = burnmate(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("merged          32 of 32 runs"));
+    for file in [
+        "table-3-2.md",
+        "table-3-2.json",
+        "win-curves-kqk.svg",
+        "excess-moves-krk.svg",
+    ] {
+        assert_eq!(
+            fs::read(whole.join(file)).unwrap(),
+            fs::read(merged.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    // Shards of another grid do not merge.
+    let other = tmp.path().join("other");
+    assert!(
+        study(&other, &["--decay", "1.01", "--shard", "1/3"])
+            .status
+            .success()
+    );
+    let out = burnmate(&[
+        "merge",
+        "--out",
+        tmp.path().join("bad").to_str().unwrap(),
+        dirs[0],
+        other.to_str().unwrap(),
+    ]);
+    assert_one_line_error(&out, "other settings");
+}

@@ -83,6 +83,25 @@ fn a_small_matrix_reports_every_cell_beside_the_optimum_and_resumes() {
         results_without_times(&twin),
         "the same seeds give the same cells, whatever the thread count"
     );
+
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    assert!(matrix(&a, &["--shard", "1/2"]).status.success());
+    let out = matrix(&b, &["--shard", "2/2"]);
+    assert!(
+        stdout(&out).contains("3 runs: 0 done, 3 to run"),
+        "{}",
+        stdout(&out)
+    );
+    let merged = tmp.path().join("merged");
+    let out = burnmate(&[
+        "merge",
+        "--out",
+        merged.to_str().unwrap(),
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(results_without_times(&merged), results_without_times(&dir));
 }
 
 #[test]

@@ -19,7 +19,9 @@ use crate::endgame::game::{Arena, mate_in};
 use crate::endgame::starts::{SHIPPED_STARTS, shipped_start};
 use crate::endgame::study_report::write_report;
 use crate::endgame::train::{EVAL_SEED_OFFSET, TableStart, evaluate, train_table};
-use crate::grid_dir::{GridDir, GridRecord, RESULTS_FILE, read_results};
+use crate::grid_dir::{
+    GridDir, GridRecord, RESULTS_FILE, Shard, in_plan_order, merge, read_results,
+};
 use crate::progress::{Progress, episode_bar};
 use crate::solve::load_or_build;
 
@@ -158,19 +160,31 @@ impl StudyPlan {
     }
 }
 
-/// Runs every run of `plan` not yet in `dir`, on `jobs` threads, then writes the report.
-pub fn study_command(dir: &Path, plan: &StudyPlan, jobs: usize) -> Result<()> {
+/// Name of the plan file of a study directory.
+pub const PLAN_FILE: &str = "study.toml";
+
+/// Runs every run of `plan` (of `shard`, if given) not yet in `dir`, on `jobs`
+/// threads, then writes the report.
+pub fn study_command(
+    dir: &Path,
+    plan: &StudyPlan,
+    shard: Option<Shard>,
+    jobs: usize,
+) -> Result<()> {
     plan.validate()?;
-    let grid = GridDir::<CellResult>::open(dir, "study.toml", plan)?;
-    let pending: Vec<Cell> = plan
+    let grid = GridDir::<CellResult>::open(dir, PLAN_FILE, plan, shard)?;
+    let mine: Vec<Cell> = plan
         .cells()
         .into_iter()
-        .filter(|c| !grid.is_done(c))
+        .enumerate()
+        .filter(|(i, _)| shard.is_none_or(|s| s.takes(*i)))
+        .map(|(_, c)| c)
         .collect();
+    let pending: Vec<Cell> = mine.iter().copied().filter(|c| !grid.is_done(c)).collect();
     say!(
         "study           {} runs: {} done, {} to run",
-        plan.cells().len(),
-        grid.done.len(),
+        mine.len(),
+        mine.len() - pending.len(),
         pending.len()
     );
     let tablebases: Vec<(Endgame, Tablebase)> = plan
@@ -207,8 +221,20 @@ pub fn study_command(dir: &Path, plan: &StudyPlan, jobs: usize) -> Result<()> {
             started.elapsed().as_secs_f64()
         );
     }
-    let results = read_results(&dir.join(RESULTS_FILE))?;
+    let results = in_plan_order(&plan.cells(), read_results(&dir.join(RESULTS_FILE))?);
     write_report(dir, plan, &results)
+}
+
+/// `burnmate merge` for study shards: one study directory `out` with every run
+/// of `dirs` and its report.
+pub fn merge_command(out: &Path, dirs: &[&Path]) -> Result<()> {
+    let (plan, results) = merge::<StudyPlan, CellResult>(out, PLAN_FILE, dirs, StudyPlan::cells)?;
+    say!(
+        "merged          {} of {} runs",
+        results.len(),
+        plan.cells().len()
+    );
+    write_report(out, &plan, &results)
 }
 
 /// Trains and evaluates one run of the grid.
