@@ -37,9 +37,9 @@ pub enum Verdict {
     Optimal,
     /// Within 5 points and 1 extra move.
     Near,
-    /// Wins, but further off.
+    /// Wins at least 5 % of the games, but further off.
     Far,
-    /// Never wins.
+    /// Wins fewer than 5 % of the games.
     None,
 }
 
@@ -82,6 +82,7 @@ pub fn row(game: Game, algorithm: Algorithm, runs: &[&CellResult]) -> Option<Mat
     let excess_moves = mean_sd(&collect(&|r| r.eval.excess_moves()));
     let optimal_win_rate = first.eval.optimal_win_rate;
     let verdict = match excess_moves {
+        _ if win_rate.0 < 0.05 => Verdict::None,
         None => Verdict::None,
         Some((e, _)) if win_rate.0 >= optimal_win_rate - 0.01 && e <= 0.1 => Verdict::Optimal,
         Some((e, _)) if win_rate.0 >= optimal_win_rate - 0.05 && e <= 1.0 => Verdict::Near,
@@ -181,7 +182,7 @@ pub fn markdown(plan: &MatrixPlan, rows: &[MatrixRow]) -> String {
     }
     md.push_str(
         "\nVerdict: optimal = win rate within 1 point of the optimum's and at most 0.1 extra moves; \
-         near = within 5 points and 1 move; far = wins, but further off; none = never wins.\n",
+         near = within 5 points and 1 move; far = wins at least 5 % of the games, but further off; none = wins fewer than 5 %.\n",
     );
     md
 }

@@ -207,4 +207,10 @@ fn a_row_averages_its_seeds_and_judges_them_against_the_optimum() {
         row(e.cell.game, e.cell.algorithm, &[&e]).unwrap().verdict,
         Verdict::None
     );
+    // A few mates in one (the only games an untrained policy wins) are no progress.
+    let f = result(5, 0.04, Some(6.0));
+    assert_eq!(
+        row(f.cell.game, f.cell.algorithm, &[&f]).unwrap().verdict,
+        Verdict::None
+    );
 }
