@@ -249,6 +249,9 @@ enum StudyCommand {
         /// The defender: perfect, random or stockfish.
         #[arg(long, default_value = "perfect")]
         opponent: String,
+        /// The engine reward's source: tablebase (exact) or stockfish (the study's).
+        #[arg(long, default_value = "tablebase")]
+        evaluator: String,
         /// Run only shard i of N (every N-th run from the i-th); `merge` joins shards.
         #[arg(long, value_name = "i/N")]
         shard: Option<String>,
@@ -446,6 +449,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 matches,
                 decay,
                 opponent,
+                evaluator,
                 shard,
                 jobs,
             } => {
@@ -456,6 +460,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     matches,
                     decay,
                     opponent: endgame::config::parse_opponent(&opponent)?,
+                    evaluator: endgame::config::parse_evaluator(&evaluator)?,
                 };
                 let shard = shard.as_deref().map(Shard::parse).transpose()?;
                 endgame::study::study_command(

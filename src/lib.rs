@@ -55,6 +55,7 @@ pub mod checkpoint;
 pub mod compare;
 pub mod config;
 pub mod endgame;
+pub mod engine_cache;
 pub mod files;
 pub mod gpu_failure;
 pub mod grid_dir;

@@ -218,6 +218,68 @@ fn stockfish_defends_and_evaluates_when_installed() {
         "never faster than the optimum 7: {stockfish_moves}"
     );
     assert!(stdout(&out).contains("Stockfish"));
+    // The same run again: every position's answer comes from stockfish-cache/.
+    let again = train(
+        &tmp.path().join("again"),
+        path.to_str().unwrap(),
+        &["--episodes", "20"],
+    );
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stdout(&again).contains("stockfish       0 positions searched"),
+        "{}",
+        stdout(&again)
+    );
+    assert_eq!(summary(&tmp.path().join("again"))["reward"], s["reward"]);
+}
+
+/// The study's own setting (Stockfish defends and evaluates) as a grid; needs
+/// Stockfish (skipped, with the reason, where it is missing).
+#[test]
+fn the_study_grid_runs_in_its_own_stockfish_setting() {
+    let tmp = TempDir::new();
+    let dir = tmp.path().join("sf-study");
+    let run = |evaluator: &str| {
+        burnmate(&[
+            "study",
+            "endgame",
+            "--out",
+            dir.to_str().unwrap(),
+            "--endgames",
+            "kqk",
+            "--starts",
+            "1",
+            "--runs",
+            "1",
+            "--matches",
+            "40",
+            "--opponent",
+            "stockfish",
+            "--evaluator",
+            evaluator,
+        ])
+    };
+    let out = run("stockfish");
+    if missing_optional_tool(
+        &out,
+        "BURNMATE_REQUIRE_STOCKFISH",
+        "apt-get install stockfish",
+    ) {
+        return;
+    }
+    assert!(
+        stdout(&out).contains("4 runs: 0 done, 4 to run"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stdout(&out).contains("stockfish       "),
+        "{}",
+        stdout(&out)
+    );
+    let plan = fs::read_to_string(dir.join("study.toml")).unwrap();
+    assert!(plan.contains("evaluator = \"stockfish\""), "{plan}");
+    assert_one_line_error(&run("tablebase"), "other settings");
 }
 
 #[test]

@@ -49,11 +49,21 @@ pub fn parse_opponent(name: &str) -> anyhow::Result<Opponent> {
     }
 }
 
+/// `tablebase` or `stockfish` as an [`Evaluator`].
+pub fn parse_evaluator(name: &str) -> anyhow::Result<Evaluator> {
+    match name {
+        "tablebase" => Ok(Evaluator::Tablebase),
+        "stockfish" => Ok(Evaluator::Stockfish),
+        _ => anyhow::bail!("evaluator must be tablebase or stockfish, not '{name}'"),
+    }
+}
+
 /// What values positions for the engine reward.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Evaluator {
     /// Exact mate distances from the tablebase (default).
+    #[default]
     Tablebase,
     /// An installed Stockfish's score (the study's setting).
     Stockfish,

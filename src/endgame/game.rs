@@ -57,9 +57,9 @@ impl<'a> Arena<'a> {
         config: &'a EndgameConfig,
     ) -> Result<Arena<'a>> {
         let engine = if config.uses_stockfish() {
-            Some(RefCell::new(UciEngine::start(
-                &config.stockfish,
-                config.stockfish_depth,
+            let engine = UciEngine::start(&config.stockfish, config.stockfish_depth)?;
+            Some(RefCell::new(crate::engine_cache::with_shared_cache(
+                engine,
             )?))
         } else {
             None

@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::endgame::config::{EndgameConfig, Exploration, Opponent, RewardKind};
+use crate::endgame::config::{EndgameConfig, Evaluator, Exploration, Opponent, RewardKind};
 use crate::endgame::game::{Arena, mate_in};
 use crate::endgame::starts::{SHIPPED_STARTS, shipped_start};
 use crate::endgame::study_report::write_report;
@@ -44,6 +44,9 @@ pub struct StudyPlan {
     pub decay: f64,
     /// The defender.
     pub opponent: Opponent,
+    /// The source of the engine reward (the study's: Stockfish).
+    #[serde(default)]
+    pub evaluator: Evaluator,
 }
 
 /// One run of the grid.
@@ -155,6 +158,7 @@ impl StudyPlan {
             exploration: cell.exploration,
             decay: self.decay,
             opponent: self.opponent,
+            evaluator: self.evaluator,
             ..EndgameConfig::default()
         }
     }
@@ -220,6 +224,9 @@ pub fn study_command(
             pending.len(),
             started.elapsed().as_secs_f64()
         );
+    }
+    if let Some(stats) = crate::engine_cache::total_stats() {
+        crate::endgame::train::say_cache_stats(stats);
     }
     let results = in_plan_order(&plan.cells(), read_results(&dir.join(RESULTS_FILE))?);
     write_report(dir, plan, &results)

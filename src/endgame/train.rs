@@ -355,5 +355,21 @@ fn continue_run(
         optimal.moves_to_mate.map_or("-".into(), |m| m.to_string()),
         stockfish_moves_to_mate.map_or(String::new(), |m| format!(", Stockfish {m}"))
     );
+    if let Some(engine) = &arena.engine {
+        say_cache_stats(engine.borrow().cache_stats());
+    }
     Ok(())
+}
+
+/// Prints how many positions the engine searched and how many it was spared.
+pub fn say_cache_stats(stats: burnmate_oracle::uci::CacheStats) {
+    let lookups = (stats.hits + stats.misses).max(1);
+    say!(
+        "stockfish       {} positions searched, {} answers ({:.1} %) from {}/ ({} positions held)",
+        stats.misses,
+        stats.hits,
+        100.0 * stats.hits as f64 / lookups as f64,
+        crate::engine_cache::CACHE_DIR,
+        stats.positions
+    );
 }

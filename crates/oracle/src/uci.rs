@@ -4,14 +4,17 @@
 //! thread, 16 MB hash cleared before every position (`ucinewgame`), a bare FEN, a
 //! fixed depth. With those the engine is deterministic per FEN, so answers are cached.
 
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
 use thiserror::Error;
+
+mod answer_cache;
+pub use answer_cache::{AnswerCache, CacheStats};
 
 /// How long the engine may take to answer `uci` and `isready`.
 pub const HANDSHAKE: Duration = Duration::from_secs(10);
@@ -74,12 +77,14 @@ pub struct Analysis {
 /// A running UCI engine with a per-FEN answer cache.
 pub struct UciEngine {
     path: String,
+    /// What the engine calls itself (`id name`), its version included.
+    id: String,
     child: Child,
     input: ChildStdin,
     /// The engine's output lines, read on their own thread so waits can time out.
     lines: Receiver<std::io::Result<String>>,
     depth: u32,
-    cache: HashMap<String, Analysis>,
+    cache: Arc<AnswerCache>,
     randomised: bool,
 }
 
@@ -144,15 +149,22 @@ impl UciEngine {
         });
         let mut engine = UciEngine {
             path: shown,
+            id: String::new(),
             child,
             input,
             lines,
             depth,
-            cache: HashMap::new(),
+            cache: Arc::new(AnswerCache::in_memory()),
             randomised: false,
         };
         engine.send("uci")?;
-        engine.read_until("uciok", handshake)?;
+        let hello = engine.read_until("uciok", handshake)?;
+        engine.id = hello
+            .iter()
+            .find_map(|l| l.strip_prefix("id name "))
+            .unwrap_or("unnamed engine")
+            .trim()
+            .to_string();
         engine.send("setoption name Threads value 1")?;
         engine.send("setoption name Hash value 16")?;
         engine.send("isready")?;
@@ -172,15 +184,40 @@ impl UciEngine {
         self.send("isready")?;
         self.read_until("readyok", HANDSHAKE)?;
         self.randomised = true;
-        self.cache.clear();
         Ok(self)
+    }
+
+    /// Answers of this engine at this setting, for [`UciEngine::with_cache`]: a
+    /// file-name-safe key of its `id name`, depth, threads and hash.
+    pub fn settings_key(&self) -> String {
+        let id: String = self
+            .id
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        format!("{id}-depth{}-threads1-hash16", self.depth)
+    }
+
+    /// The engine with `cache` (e.g. one [`AnswerCache::open`]ed for its
+    /// [`UciEngine::settings_key`], shared by the engines of a grid) for its answers.
+    pub fn with_cache(mut self, cache: Arc<AnswerCache>) -> UciEngine {
+        self.cache = cache;
+        self
     }
 
     /// The engine's best move and score for `fen`, searched afresh (hash cleared) or
     /// taken from the cache (a full-strength engine is deterministic per FEN).
     pub fn analyse(&mut self, fen: &str) -> Result<Analysis, UciError> {
-        if let Some(known) = self.cache.get(fen) {
-            return Ok(known.clone());
+        if !self.randomised
+            && let Some(known) = self.cache.get(fen)
+        {
+            return Ok(known);
         }
         self.send("ucinewgame")?;
         self.send(&format!("position fen {fen}"))?;
@@ -204,16 +241,21 @@ impl UciEngine {
                     score: score.unwrap_or(Score::Centipawns(0)),
                 };
                 if !self.randomised {
-                    self.cache.insert(fen.to_string(), analysis.clone());
+                    self.cache
+                        .insert(fen, &analysis)
+                        .map_err(|e| UciError::Io {
+                            path: self.path.clone(),
+                            message: format!("cannot keep the answer: {e}"),
+                        })?;
                 }
                 return Ok(analysis);
             }
         }
     }
 
-    /// Number of distinct positions analysed so far.
-    pub fn cached_positions(&self) -> usize {
-        self.cache.len()
+    /// Lookups of this engine's cache so far.
+    pub fn cache_stats(&self) -> CacheStats {
+        self.cache.stats()
     }
 
     fn send(&mut self, command: &str) -> Result<(), UciError> {
@@ -250,12 +292,16 @@ impl UciEngine {
         }
     }
 
-    /// Reads until the line `token`, each line within `timeout`.
-    fn read_until(&mut self, token: &str, timeout: Duration) -> Result<(), UciError> {
+    /// Reads until the line `token`, each line within `timeout`; returns the lines
+    /// before it.
+    fn read_until(&mut self, token: &str, timeout: Duration) -> Result<Vec<String>, UciError> {
+        let mut lines = Vec::new();
         for _ in 0..10_000 {
-            if self.read_line(Some(timeout))?.trim() == token {
-                return Ok(());
+            let line = self.read_line(Some(timeout))?;
+            if line.trim() == token {
+                return Ok(lines);
             }
+            lines.push(line);
         }
         Err(UciError::Protocol {
             path: self.path.clone(),
