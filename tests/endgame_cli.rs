@@ -252,7 +252,7 @@ fn the_study_grid_runs_in_its_own_stockfish_setting() {
             "--runs",
             "1",
             "--matches",
-            "40",
+            "20",
             "--opponent",
             "stockfish",
             "--evaluator",
