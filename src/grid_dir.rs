@@ -143,6 +143,63 @@ impl<R: GridRecord> GridDir<R> {
         self.done.iter().any(|r| r.key() == *key)
     }
 
+    /// The runs of `cells` (the plan's, in order) that belong to `shard` and are not
+    /// done yet, after saying how many of the shard's runs are done; `label` names
+    /// the grid in that line.
+    pub fn pending(&self, label: &str, cells: Vec<R::Key>, shard: Option<Shard>) -> Vec<R::Key> {
+        let mine: Vec<R::Key> = cells
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| shard.is_none_or(|s| s.takes(*i)))
+            .map(|(_, c)| c)
+            .collect();
+        let total = mine.len();
+        let pending: Vec<R::Key> = mine.into_iter().filter(|c| !self.is_done(c)).collect();
+        say!(
+            "{label:<15} {total} runs: {} done, {} to run",
+            total - pending.len(),
+            pending.len()
+        );
+        pending
+    }
+
+    /// Runs `pending` on `jobs` threads, recording each result as it finishes.
+    pub fn run_all(
+        &self,
+        label: &str,
+        pending: &[R::Key],
+        jobs: usize,
+        run: impl Fn(&R::Key) -> Result<R> + Sync,
+    ) -> Result<()>
+    where
+        R: Send + Sync,
+        R::Key: Sync,
+    {
+        use rayon::prelude::*;
+        let bar = crate::progress::episode_bar(pending.len() as u64, label);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .context("cannot start the worker threads")?;
+        let started = std::time::Instant::now();
+        pool.install(|| {
+            pending.par_iter().try_for_each(|key| -> Result<()> {
+                self.record(&run(key)?)?;
+                crate::progress::Progress::advance(&bar, 1);
+                Ok(())
+            })
+        })?;
+        bar.finish_and_clear();
+        if !pending.is_empty() {
+            say!(
+                "ran             {} runs in {:.1} s on {jobs} threads",
+                pending.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Ok(())
+    }
+
     /// Appends one finished run (safe from several worker threads).
     pub fn record(&self, result: &R) -> Result<()> {
         let line = serde_json::to_string(result)?;

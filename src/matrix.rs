@@ -19,14 +19,12 @@ use burnmate_encode::knight::KnightEncoding;
 use burnmate_encode::queen4x4::Queen4x4Encoding;
 use burnmate_oracle::queen4x4::Queen4x4Solution;
 use burnmate_oracle::tablebase::Tablebase;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::BackendChoice;
 use crate::grid_dir::{
     GridDir, GridRecord, RESULTS_FILE, Shard, in_plan_order, merge, read_results,
 };
-use crate::progress::{Progress as _, episode_bar};
 use algorithm::Algorithm;
 use cell::{Cell, CellResult, run_neural, run_tabular};
 use game::{Game, StartSource};
@@ -180,42 +178,11 @@ pub fn matrix_command(
 ) -> Result<()> {
     plan.validate()?;
     let grid = GridDir::<CellResult>::open(dir, PLAN_FILE, plan, shard)?;
-    let cells: Vec<Cell> = plan
-        .cells()
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| shard.is_none_or(|s| s.takes(*i)))
-        .map(|(_, c)| c)
-        .collect();
-    let pending: Vec<Cell> = cells.iter().copied().filter(|c| !grid.is_done(c)).collect();
-    say!(
-        "matrix          {} runs: {} done, {} to run",
-        cells.len(),
-        cells.len() - pending.len(),
-        pending.len()
-    );
+    let pending = grid.pending("matrix", plan.cells(), shard);
     let oracles = Oracles::load(plan, Path::new("tablebases"))?;
-    let bar = episode_bar(pending.len() as u64, "matrix");
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .context("cannot start the worker threads")?;
-    let started = std::time::Instant::now();
-    pool.install(|| {
-        pending.par_iter().try_for_each(|&cell| -> Result<()> {
-            grid.record(&run_cell(plan, cell, &oracles)?)?;
-            bar.advance(1);
-            Ok(())
-        })
+    grid.run_all("matrix", &pending, jobs, |&cell| {
+        run_cell(plan, cell, &oracles)
     })?;
-    bar.finish_and_clear();
-    if !pending.is_empty() {
-        say!(
-            "ran             {} runs in {:.1} s on {jobs} threads",
-            pending.len(),
-            started.elapsed().as_secs_f64()
-        );
-    }
     let results = in_plan_order(&plan.cells(), read_results(&dir.join(RESULTS_FILE))?);
     report::write_report(dir, plan, &results)
 }

@@ -98,14 +98,25 @@ impl Run {
         ))
     }
 
-    /// Flushes the metrics, then writes the resume point (of `format`).
+    /// Flushes the metrics, then writes the resume point (of `format`) after
+    /// `episodes`: the wins so far, `wall_seconds`, `rng`'s position and `trainer`.
     pub fn save_resume_point<S: Serialize>(
         &mut self,
         format: &str,
-        point: &ResumePoint<S>,
+        episodes: u64,
+        wall_seconds: f64,
+        rng: &rand_chacha::ChaCha8Rng,
+        trainer: S,
     ) -> Result<()> {
         self.metrics.flush()?;
-        crate::checkpoint::save(&self.dir.join(RESUME_FILE), format, point)
+        let point = ResumePoint {
+            episodes,
+            wins: self.metrics.wins(),
+            wall_seconds,
+            rng: crate::resume::RngState::of(rng),
+            trainer,
+        };
+        crate::checkpoint::save(&self.dir.join(RESUME_FILE), format, &point)
     }
 
     /// The run directory.

@@ -8,7 +8,7 @@ mod common;
 use std::fs;
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::*;
 
@@ -21,13 +21,11 @@ fn train_and_kill(dir: &Path, config: &str, extra: &[&str]) {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let started = Instant::now();
     while !dir.join("resume.json").exists() {
         assert!(
             child.try_wait().unwrap().is_none(),
             "the run ended before its first resume point"
         );
-        assert!(started.elapsed() < Duration::from_secs(120));
         std::thread::sleep(Duration::from_millis(1));
     }
     child.kill().unwrap();

@@ -6,12 +6,11 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use burnmate_env::endgame::{Endgame, MatchEnd};
 use burnmate_oracle::tablebase::Tablebase;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::endgame::config::{EndgameConfig, Evaluator, Exploration, Opponent, RewardKind};
@@ -22,7 +21,6 @@ use crate::endgame::train::{EVAL_SEED_OFFSET, TableStart, evaluate, train_table}
 use crate::grid_dir::{
     GridDir, GridRecord, RESULTS_FILE, Shard, in_plan_order, merge, read_results,
 };
-use crate::progress::{Progress, episode_bar};
 use crate::solve::load_or_build;
 
 /// Matches per bucket of the win curves.
@@ -177,20 +175,7 @@ pub fn study_command(
 ) -> Result<()> {
     plan.validate()?;
     let grid = GridDir::<CellResult>::open(dir, PLAN_FILE, plan, shard)?;
-    let mine: Vec<Cell> = plan
-        .cells()
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| shard.is_none_or(|s| s.takes(*i)))
-        .map(|(_, c)| c)
-        .collect();
-    let pending: Vec<Cell> = mine.iter().copied().filter(|c| !grid.is_done(c)).collect();
-    say!(
-        "study           {} runs: {} done, {} to run",
-        mine.len(),
-        mine.len() - pending.len(),
-        pending.len()
-    );
+    let pending = grid.pending("study", plan.cells(), shard);
     let tablebases: Vec<(Endgame, Tablebase)> = plan
         .endgames
         .iter()
@@ -199,32 +184,14 @@ pub fn study_command(
             load_or_build(endgame, Path::new("tablebases")).map(|t| (endgame, t))
         })
         .collect::<Result<_>>()?;
-    let bar = episode_bar(pending.len() as u64, "study endgame");
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .context("cannot start the worker threads")?;
-    let started = std::time::Instant::now();
-    pool.install(|| {
-        pending.par_iter().try_for_each(|cell| -> Result<()> {
-            let tablebase = &tablebases
-                .iter()
-                .find(|(e, _)| *e == cell.endgame)
-                .expect("loaded above")
-                .1;
-            grid.record(&run_cell(plan, cell, tablebase)?)?;
-            bar.advance(1);
-            Ok(())
-        })
+    grid.run_all("study endgame", &pending, jobs, |cell| {
+        let tablebase = &tablebases
+            .iter()
+            .find(|(e, _)| *e == cell.endgame)
+            .expect("loaded above")
+            .1;
+        run_cell(plan, cell, tablebase)
     })?;
-    bar.finish_and_clear();
-    if !pending.is_empty() {
-        say!(
-            "ran             {} runs in {:.1} s on {jobs} threads",
-            pending.len(),
-            started.elapsed().as_secs_f64()
-        );
-    }
     if let Some(stats) = crate::engine_cache::total_stats() {
         crate::endgame::train::say_cache_stats(stats);
     }

@@ -21,7 +21,6 @@ use crate::files::{config_stem, create_run_dir};
 use crate::metrics::{EpisodeRow, TrainingStats};
 use crate::pgn::fen_of;
 use crate::progress::{Progress, episode_bar};
-use crate::resume::{ResumePoint, RngState};
 use crate::run::{Overrides, Run};
 use crate::solve::load_or_build;
 
@@ -292,14 +291,13 @@ fn continue_run(
                 &[excess],
             )?;
             if (n + 1).is_multiple_of(config.checkpoint_every) && n + 1 < config.episodes {
-                let point = ResumePoint {
-                    episodes: n + 1,
-                    wins: run.metrics.wins(),
-                    wall_seconds: before + started.elapsed().as_secs_f64(),
-                    rng: RngState::of(rng),
-                    trainer: q.entries(),
-                };
-                run.save_resume_point(RESUME_FORMAT, &point)?;
+                run.save_resume_point(
+                    RESUME_FORMAT,
+                    n + 1,
+                    before + started.elapsed().as_secs_f64(),
+                    rng,
+                    q.entries(),
+                )?;
             }
             if (n + 1) % 100 == 0 || n + 1 == config.episodes {
                 bar.advance((n % 100) + 1);

@@ -23,7 +23,6 @@ use crate::knight::summary::{KnightSummary, reported};
 use crate::knight::vector::train_vectorised;
 use crate::metrics::EpisodeRow;
 use crate::progress::{Progress, episode_bar};
-use crate::resume::{ResumePoint, RngState};
 use crate::run::{Overrides, Run};
 
 /// Seed offset of the evaluation games.
@@ -175,14 +174,13 @@ fn continue_run(
                 &[f64::from(legal), f64::from(illegal)],
             )?;
             if (n + 1).is_multiple_of(config.checkpoint_every) && n + 1 < config.episodes {
-                let point = ResumePoint {
-                    episodes: n + 1,
-                    wins: run.metrics.wins(),
-                    wall_seconds: before + started.elapsed().as_secs_f64(),
-                    rng: RngState::of(&rng),
-                    trainer: learner.snapshot()?,
-                };
-                run.save_resume_point(RESUME_FORMAT, &point)?;
+                run.save_resume_point(
+                    RESUME_FORMAT,
+                    n + 1,
+                    before + started.elapsed().as_secs_f64(),
+                    &rng,
+                    learner.snapshot()?,
+                )?;
             }
             if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
                 progress.advance((n % PROGRESS_EVERY) + 1);

@@ -20,7 +20,6 @@ use crate::queen4x4::config::Queen4x4Config;
 use crate::queen4x4::eval::evaluate;
 use crate::queen4x4::model_file;
 use crate::queen4x4::summary::{Summary, optimal_reward_and_moves, reported};
-use crate::resume::{ResumePoint, RngState};
 use crate::run::{Overrides, Run};
 
 /// Seed offset of the evaluation games, so they never replay training's draws.
@@ -176,14 +175,13 @@ fn continue_run(
             &[],
         )?;
         if (n + 1).is_multiple_of(config.checkpoint_every) && n + 1 < config.episodes {
-            let point = ResumePoint {
-                episodes: n + 1,
-                wins: run.metrics.wins(),
-                wall_seconds: before + started.elapsed().as_secs_f64(),
-                rng: RngState::of(&rng),
-                trainer: agent.weights(),
-            };
-            run.save_resume_point(RESUME_FORMAT, &point)?;
+            run.save_resume_point(
+                RESUME_FORMAT,
+                n + 1,
+                before + started.elapsed().as_secs_f64(),
+                &rng,
+                agent.weights(),
+            )?;
         }
         if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
             progress.advance((n % PROGRESS_EVERY) + 1);

@@ -20,7 +20,6 @@ use crate::metrics::{EpisodeRow, TrainingStats};
 use crate::pgn::game_pgn;
 use crate::plot::{Series, line_chart};
 use crate::progress::{Progress, episode_bar};
-use crate::resume::{ResumePoint, RngState};
 use crate::run::{Overrides, Run};
 use crate::selfplay::config::SelfplayConfig;
 use crate::selfplay::model_file::{self, SelfplayState};
@@ -349,23 +348,18 @@ fn continue_run(
         if t.done < config.games {
             pgn.flush()?;
             evals.flush()?;
-            let point = ResumePoint {
-                episodes: t.done,
-                wins: run.metrics.wins(),
-                wall_seconds: 0.0,
-                rng: RngState::of(&rng),
-                trainer: SelfplayResume {
-                    tally: Tally {
-                        seconds_before: t.seconds_before + started.elapsed().as_secs_f64(),
-                        pgn_lines: pgn.lines(),
-                        eval_lines: evals.lines(),
-                        ..t.clone()
-                    },
-                    white: play.side(Color::White).snapshot().map_err(|e| anyhow!(e))?,
-                    black: play.side(Color::Black).snapshot().map_err(|e| anyhow!(e))?,
+            let trainer = SelfplayResume {
+                tally: Tally {
+                    seconds_before: t.seconds_before + started.elapsed().as_secs_f64(),
+                    pgn_lines: pgn.lines(),
+                    eval_lines: evals.lines(),
+                    ..t.clone()
                 },
+                white: play.side(Color::White).snapshot().map_err(|e| anyhow!(e))?,
+                black: play.side(Color::Black).snapshot().map_err(|e| anyhow!(e))?,
             };
-            run.save_resume_point(RESUME_FORMAT, &point)?;
+            let seconds = t.seconds_before + started.elapsed().as_secs_f64();
+            run.save_resume_point(RESUME_FORMAT, t.done, seconds, &rng, trainer)?;
         }
     }
     let Tally {
