@@ -1,19 +1,20 @@
-//! A fixed-capacity replay buffer that overwrites its oldest transition.
+//! A fixed-capacity replay buffer that overwrites its oldest item (DQN's
+//! transitions, the afterstate learner's positions and targets).
 
 use rand::{Rng, RngExt};
 
 use crate::transition::Transition;
 
-/// Ring buffer of transitions.
-pub struct ReplayBuffer {
-    items: Vec<Transition>,
+/// Ring buffer of transitions (or any other items).
+pub struct ReplayBuffer<T = Transition> {
+    items: Vec<T>,
     capacity: usize,
     next: usize,
 }
 
-impl ReplayBuffer {
+impl<T: Clone> ReplayBuffer<T> {
     /// An empty buffer holding at most `capacity` transitions.
-    pub fn new(capacity: usize) -> ReplayBuffer {
+    pub fn new(capacity: usize) -> ReplayBuffer<T> {
         assert!(capacity > 0, "replay capacity must be positive");
         ReplayBuffer {
             items: Vec::with_capacity(capacity),
@@ -23,16 +24,16 @@ impl ReplayBuffer {
     }
 
     /// The stored transitions in slot order and the slot written next.
-    pub fn parts(&self) -> (&[Transition], usize) {
+    pub fn parts(&self) -> (&[T], usize) {
         (&self.items, self.next)
     }
 
     /// A buffer of `capacity` holding `items` (from [`ReplayBuffer::parts`]).
     pub fn from_parts(
         capacity: usize,
-        items: Vec<Transition>,
+        items: Vec<T>,
         next: usize,
-    ) -> Result<ReplayBuffer, String> {
+    ) -> Result<ReplayBuffer<T>, String> {
         if capacity == 0 || items.len() > capacity || next >= capacity {
             return Err(format!(
                 "replay state of {} items (next {next}) does not fit capacity {capacity}",
@@ -57,7 +58,7 @@ impl ReplayBuffer {
     }
 
     /// Stores a transition, overwriting the oldest once full.
-    pub fn push(&mut self, t: Transition) {
+    pub fn push(&mut self, t: T) {
         if self.items.len() < self.capacity {
             self.items.push(t);
         } else {
@@ -67,7 +68,7 @@ impl ReplayBuffer {
     }
 
     /// `n` distinct transitions drawn uniformly (partial Fisher-Yates), `n <= len`.
-    pub fn sample(&self, n: usize, rng: &mut (impl Rng + ?Sized)) -> Vec<Transition> {
+    pub fn sample(&self, n: usize, rng: &mut (impl Rng + ?Sized)) -> Vec<T> {
         let mut index: Vec<usize> = (0..self.items.len()).collect();
         (0..n)
             .map(|i| {

@@ -6,3 +6,4 @@ pub mod endgame;
 pub mod knight;
 pub mod queen4x4;
 pub mod selfplay;
+pub mod side_to_move;

@@ -106,35 +106,26 @@ impl Game {
     }
 
     fn remember(&mut self) -> u8 {
-        let p = &self.position;
-        let key = (
-            p.board().clone(),
-            p.turn(),
-            p.castles().castling_rights(),
-            p.ep_square(EnPassantMode::Legal),
-        );
-        let count = self.seen.entry(key).or_insert(0);
+        let count = self.seen.entry(repetition_key(&self.position)).or_insert(0);
         *count += 1;
         *count
     }
 
+    /// The position after `m` (legal for the side to move) and how the game would
+    /// end there, without playing it.
+    pub fn after(&self, m: &Move) -> (Chess, Option<GameEnd>) {
+        let mut position = self.position.clone();
+        position.play_unchecked(m.clone());
+        let repetitions = self
+            .seen
+            .get(&repetition_key(&position))
+            .map_or(1, |n| n + 1);
+        let end = ending(&position, repetitions, self.plies + 1, self.cap);
+        (position, end)
+    }
+
     fn ending(&self, repetitions: u8) -> Option<GameEnd> {
-        let p = &self.position;
-        if p.is_checkmate() {
-            Some(GameEnd::Checkmate)
-        } else if p.is_stalemate() {
-            Some(GameEnd::Stalemate)
-        } else if p.is_insufficient_material() {
-            Some(GameEnd::InsufficientMaterial)
-        } else if repetitions >= 3 {
-            Some(GameEnd::Repetition)
-        } else if p.halfmoves() >= 100 {
-            Some(GameEnd::FiftyMoves)
-        } else if self.plies >= self.cap {
-            Some(GameEnd::Cap)
-        } else {
-            None
-        }
+        ending(&self.position, repetitions, self.plies, self.cap)
     }
 
     /// Plays `m` (legal for the side to move); returns the ending if the game ended.
@@ -145,6 +136,35 @@ impl Game {
         let repetitions = self.remember();
         self.end = self.ending(repetitions);
         self.end
+    }
+}
+
+fn repetition_key(p: &Chess) -> RepetitionKey {
+    (
+        p.board().clone(),
+        p.turn(),
+        p.castles().castling_rights(),
+        p.ep_square(EnPassantMode::Legal),
+    )
+}
+
+/// How a game in `p`, seen `repetitions` times, `plies` into a game capped at `cap`,
+/// has ended (if it has).
+fn ending(p: &Chess, repetitions: u8, plies: u32, cap: u32) -> Option<GameEnd> {
+    if p.is_checkmate() {
+        Some(GameEnd::Checkmate)
+    } else if p.is_stalemate() {
+        Some(GameEnd::Stalemate)
+    } else if p.is_insufficient_material() {
+        Some(GameEnd::InsufficientMaterial)
+    } else if repetitions >= 3 {
+        Some(GameEnd::Repetition)
+    } else if p.halfmoves() >= 100 {
+        Some(GameEnd::FiftyMoves)
+    } else if plies >= cap {
+        Some(GameEnd::Cap)
+    } else {
+        None
     }
 }
 

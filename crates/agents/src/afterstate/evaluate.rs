@@ -1,0 +1,164 @@
+//! The afterstate learner (greedy, frozen) against a fixed opponent, games batched
+//! through the network; results adjudicated as the issue states: a win is a mate, or
+//! a material lead of at least [`LEAD_TO_WIN`] pawns when the ply cap ends the game.
+
+use burnmate_env::selfplay::{Game, GameEnd};
+use serde::{Deserialize, Serialize};
+use shakmaty::{Chess, Color, Move, Position};
+
+use super::rewards::material;
+use super::trainer::{AfterstateLearner, best_index};
+
+/// Material lead (pawns) that wins a game cut off by the ply cap.
+pub const LEAD_TO_WIN: f32 = 3.0;
+
+/// One evaluation game as the learner saw it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    /// The learner's colour.
+    pub agent: Color,
+    /// Why the game ended.
+    pub end: GameEnd,
+    /// The side that mated.
+    pub winner: Option<Color>,
+    /// Plies played.
+    pub plies: u32,
+    /// The learner's material minus the opponent's at the end (pawns).
+    pub lead: f32,
+}
+
+/// A game's result for the learner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Mated the opponent, or led by [`LEAD_TO_WIN`] at the cap.
+    Win,
+    /// Anything else.
+    Draw,
+    /// Mated, or behind by [`LEAD_TO_WIN`] at the cap.
+    Loss,
+}
+
+impl Outcome {
+    /// The adjudicated result.
+    pub fn verdict(&self) -> Verdict {
+        match (self.end, self.winner) {
+            (GameEnd::Checkmate, Some(c)) if c == self.agent => Verdict::Win,
+            (GameEnd::Checkmate, _) => Verdict::Loss,
+            (GameEnd::Cap, _) if self.lead >= LEAD_TO_WIN => Verdict::Win,
+            (GameEnd::Cap, _) if self.lead <= -LEAD_TO_WIN => Verdict::Loss,
+            _ => Verdict::Draw,
+        }
+    }
+}
+
+/// A set of evaluation games summed up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Score {
+    /// Games played.
+    pub games: u64,
+    /// Won (mates and adjudicated).
+    pub wins: u64,
+    /// Of which by mate.
+    pub mates: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Lost.
+    pub losses: u64,
+    /// `(wins + draws / 2) / games`.
+    pub score: f64,
+    /// Mean plies per game.
+    pub mean_plies: f64,
+}
+
+/// The summary of `outcomes`.
+pub fn score(outcomes: &[Outcome]) -> Score {
+    let count = |v: Verdict| outcomes.iter().filter(|o| o.verdict() == v).count() as u64;
+    let (wins, draws, losses) = (
+        count(Verdict::Win),
+        count(Verdict::Draw),
+        count(Verdict::Loss),
+    );
+    let games = outcomes.len() as u64;
+    let n = games.max(1) as f64;
+    Score {
+        games,
+        wins,
+        mates: outcomes
+            .iter()
+            .filter(|o| o.end == GameEnd::Checkmate && o.winner == Some(o.agent))
+            .count() as u64,
+        draws,
+        losses,
+        score: (wins as f64 + draws as f64 / 2.0) / n,
+        mean_plies: outcomes.iter().map(|o| f64::from(o.plies)).sum::<f64>() / n,
+    }
+}
+
+/// The learner's colour in evaluation game `n`: white in even games.
+fn agent_color(n: u64) -> Color {
+    if n.is_multiple_of(2) {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+fn outcome(agent: Color, game: &Game) -> Outcome {
+    let board = game.position().board();
+    Outcome {
+        agent,
+        end: game.end().expect("finished"),
+        winner: game.winner(),
+        plies: game.plies(),
+        lead: material(board, agent) - material(board, !agent),
+    }
+}
+
+/// Plays `games` games of the greedy learner against `opponent` (which answers each
+/// position with a legal move), `batch` games at a time, the learner white in even
+/// games; the opponent's first error (an engine that died) ends the evaluation.
+pub fn play_against<E>(
+    learner: &AfterstateLearner,
+    games: u64,
+    max_plies: u32,
+    batch: usize,
+    mut opponent: impl FnMut(&Chess) -> Result<Move, E>,
+) -> Result<Vec<Outcome>, E> {
+    let mut outcomes = Vec::with_capacity(games as usize);
+    let mut slots: Vec<(Color, Game)> = Vec::new();
+    let mut next = 0u64;
+    while next < games && slots.len() < batch.max(1) {
+        slots.push((agent_color(next), Game::new(max_plies)));
+        next += 1;
+    }
+    while !slots.is_empty() {
+        let to_move: Vec<usize> = (0..slots.len())
+            .filter(|&i| slots[i].1.position().turn() == slots[i].0)
+            .collect();
+        let valued = learner.move_values(&to_move.iter().map(|&i| &slots[i].1).collect::<Vec<_>>());
+        let mut chosen: Vec<Option<Move>> = vec![None; slots.len()];
+        for (&i, moves) in to_move.iter().zip(valued) {
+            chosen[i] = Some(moves[best_index(&moves)].mv.clone());
+        }
+        let mut finished = Vec::new();
+        for (i, ((agent, game), choice)) in slots.iter_mut().zip(chosen).enumerate() {
+            let mv = match choice {
+                Some(mv) => mv,
+                None => opponent(game.position())?,
+            };
+            if game.play(mv).is_some() {
+                outcomes.push(outcome(*agent, game));
+                finished.push(i);
+            }
+        }
+        for i in finished.into_iter().rev() {
+            if next < games {
+                slots[i] = (agent_color(next), Game::new(max_plies));
+                next += 1;
+            } else {
+                slots.swap_remove(i);
+            }
+        }
+    }
+    Ok(outcomes)
+}

@@ -1,0 +1,312 @@
+//! Batched afterstate self-play: `envs` games side by side, every legal move of every
+//! game valued in one forward pass per ply, then `updates_per_step` minibatch
+//! updates from the replay buffer.
+
+use burnmate_encode::side_to_move::{FEATURES, encode};
+use burnmate_env::selfplay::Game;
+use rand::{Rng, RngExt};
+use serde::{Deserialize, Serialize};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
+
+use super::rewards::{bootstraps, move_reward};
+use super::value_net::ValueNet;
+use crate::optim::TrainedNet;
+use crate::replay::ReplayBuffer;
+use crate::selfplay::trainer::GameRecord;
+
+/// Settings of afterstate self-play.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AfterstateConfig {
+    /// Discount of the opponent's value.
+    pub gamma: f32,
+    /// Exploration of the first game.
+    pub epsilon_start: f64,
+    /// Exploration once `epsilon_games` games are played (linear in between).
+    pub epsilon_end: f64,
+    /// Games over which exploration decays.
+    pub epsilon_games: u64,
+    /// Ply cap per game.
+    pub max_plies: u32,
+    /// Games played side by side.
+    pub envs: usize,
+    /// Positions per minibatch.
+    pub batch_size: usize,
+    /// Positions the replay buffer holds.
+    pub replay_capacity: usize,
+    /// Minibatch updates after each ply of all games.
+    pub updates_per_step: usize,
+}
+
+impl AfterstateConfig {
+    /// Exploration of a game started after `games` games.
+    pub fn epsilon(&self, games: u64) -> f64 {
+        let left = 1.0 - games as f64 / self.epsilon_games.max(1) as f64;
+        self.epsilon_end + (self.epsilon_start - self.epsilon_end) * left.max(0.0)
+    }
+}
+
+/// A legal move with its reward and its value `Q(s, a)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValuedMove {
+    /// The move.
+    pub mv: Move,
+    /// Material it wins (or the mate reward).
+    pub reward: f32,
+    /// `r(a) - gamma V(s_a)`, or `r(a)` when the game ends.
+    pub q: f32,
+}
+
+/// A position met in self-play and the target of its best move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// The position (the side to move is the one valued).
+    pub position: Chess,
+    /// `max_a Q(s, a)` when it was played.
+    pub target: f32,
+}
+
+/// Everything training has changed: to continue a run exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LearnerState {
+    /// The network and its Adam state.
+    pub net: TrainedNet,
+    /// The replay buffer in slot order: FEN and target.
+    pub replay: Vec<(String, f32)>,
+    /// The replay slot written next.
+    pub replay_next: usize,
+    /// Games played.
+    pub games: u64,
+}
+
+/// The learner: its network, replay buffer and games played.
+pub struct AfterstateLearner {
+    config: AfterstateConfig,
+    net: ValueNet,
+    replay: ReplayBuffer<Sample>,
+    games: u64,
+    last_loss: Option<f32>,
+}
+
+struct Slot {
+    game: Game,
+    epsilon: f64,
+    moves: Vec<Move>,
+    rewards: [f32; 2],
+}
+
+impl Slot {
+    fn record(&self) -> GameRecord {
+        GameRecord {
+            end: self.game.end().expect("finished"),
+            winner: self.game.winner(),
+            plies: self.game.plies(),
+            moves: self.moves.clone(),
+            rewards: self.rewards,
+        }
+    }
+}
+
+/// The index of the highest `q` (the first of equals).
+pub fn best_index(moves: &[ValuedMove]) -> usize {
+    let mut best = 0;
+    for (i, m) in moves.iter().enumerate() {
+        if m.q > moves[best].q {
+            best = i;
+        }
+    }
+    best
+}
+
+/// The side-to-move encodings of `positions`, one row each.
+pub fn encode_rows<'a>(positions: impl ExactSizeIterator<Item = &'a Chess>) -> Vec<f32> {
+    let mut rows = vec![0.0f32; positions.len() * FEATURES];
+    for (row, position) in rows.chunks_exact_mut(FEATURES).zip(positions) {
+        encode(position, row);
+    }
+    rows
+}
+
+impl AfterstateLearner {
+    /// A learner that has played no game.
+    pub fn new(config: AfterstateConfig, net: ValueNet) -> AfterstateLearner {
+        AfterstateLearner {
+            replay: ReplayBuffer::new(config.replay_capacity.max(1)),
+            config,
+            net,
+            games: 0,
+            last_loss: None,
+        }
+    }
+
+    /// The learner of a [`AfterstateLearner::snapshot`].
+    pub fn restore(
+        config: AfterstateConfig,
+        net: ValueNet,
+        state: &LearnerState,
+    ) -> Result<AfterstateLearner, String> {
+        let samples = state
+            .replay
+            .iter()
+            .map(|(fen, target)| {
+                let position = fen
+                    .parse::<Fen>()
+                    .map_err(|e| format!("replay position '{fen}': {e}"))?
+                    .into_position(CastlingMode::Standard)
+                    .map_err(|e| format!("replay position '{fen}': {e}"))?;
+                Ok(Sample {
+                    position,
+                    target: *target,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(AfterstateLearner {
+            replay: ReplayBuffer::from_parts(
+                config.replay_capacity.max(1),
+                samples,
+                state.replay_next,
+            )?,
+            config,
+            net,
+            games: state.games,
+            last_loss: None,
+        })
+    }
+
+    /// The network, Adam state, replay buffer and games played.
+    pub fn snapshot(&self) -> Result<LearnerState, String> {
+        let (samples, next) = self.replay.parts();
+        Ok(LearnerState {
+            net: self.net.snapshot()?,
+            replay: samples
+                .iter()
+                .map(|s| {
+                    let fen = Fen::from_position(&s.position, EnPassantMode::Legal);
+                    (fen.to_string(), s.target)
+                })
+                .collect(),
+            replay_next: next,
+            games: self.games,
+        })
+    }
+
+    /// The value network.
+    pub fn net(&self) -> &ValueNet {
+        &self.net
+    }
+
+    /// Training games played.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// The loss of the latest update, if any.
+    pub fn last_loss(&self) -> Option<f32> {
+        self.last_loss
+    }
+
+    /// The legal moves of each game (not over) with their values: one forward pass
+    /// over the positions they lead to.
+    pub fn move_values(&self, games: &[&Game]) -> Vec<Vec<ValuedMove>> {
+        let mut afters = Vec::new();
+        let mut pending = Vec::with_capacity(games.len());
+        for game in games {
+            let mut list = Vec::new();
+            for mv in game.position().legal_moves() {
+                let (after, end) = game.after(&mv);
+                let reward = move_reward(&mv, end);
+                let row = bootstraps(end).then(|| {
+                    afters.push(after);
+                    afters.len() - 1
+                });
+                list.push((mv, reward, row));
+            }
+            pending.push(list);
+        }
+        let values = self.net.values(encode_rows(afters.iter()));
+        let gamma = self.config.gamma;
+        pending
+            .into_iter()
+            .map(|list| {
+                list.into_iter()
+                    .map(|(mv, reward, row)| ValuedMove {
+                        mv,
+                        reward,
+                        q: reward - row.map_or(0.0, |i| gamma * values[i]),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The greedy move in `game`, or `None` when it is over.
+    pub fn best_move(&self, game: &Game) -> Option<Move> {
+        let moves = self.move_values(&[game]).pop()?;
+        (!moves.is_empty()).then(|| moves[best_index(&moves)].mv.clone())
+    }
+
+    /// Plays `games` training games (`envs` at a time), calling `on_game` as each
+    /// ends.
+    pub fn train(&mut self, games: u64, rng: &mut impl Rng, mut on_game: impl FnMut(GameRecord)) {
+        let config = self.config;
+        let first = self.games;
+        let mut started = 0u64;
+        let mut slots: Vec<Slot> = Vec::new();
+        let new_slot = |n: u64| Slot {
+            game: Game::new(config.max_plies),
+            epsilon: config.epsilon(n),
+            moves: Vec::new(),
+            rewards: [0.0; 2],
+        };
+        while started < games && slots.len() < config.envs.max(1) {
+            slots.push(new_slot(first + started));
+            started += 1;
+        }
+        while !slots.is_empty() {
+            let valued = self.move_values(&slots.iter().map(|s| &s.game).collect::<Vec<_>>());
+            let mut finished = Vec::new();
+            for (i, (slot, moves)) in slots.iter_mut().zip(valued).enumerate() {
+                let best = best_index(&moves);
+                self.replay.push(Sample {
+                    position: slot.game.position().clone(),
+                    target: moves[best].q,
+                });
+                let k = if rng.random::<f64>() < slot.epsilon {
+                    rng.random_range(0..moves.len())
+                } else {
+                    best
+                };
+                let side = usize::from(slot.game.position().turn() == Color::Black);
+                slot.rewards[side] += moves[k].reward;
+                slot.moves.push(moves[k].mv.clone());
+                if slot.game.play(moves[k].mv.clone()).is_some() {
+                    finished.push(i);
+                }
+            }
+            self.learn(rng);
+            for i in finished.into_iter().rev() {
+                on_game(slots[i].record());
+                self.games += 1;
+                if started < games {
+                    slots[i] = new_slot(first + started);
+                    started += 1;
+                } else {
+                    slots.swap_remove(i);
+                }
+            }
+        }
+    }
+
+    /// `updates_per_step` minibatch updates, once the buffer holds a minibatch.
+    fn learn(&mut self, rng: &mut impl Rng) {
+        if self.replay.len() < self.config.batch_size {
+            return;
+        }
+        for _ in 0..self.config.updates_per_step {
+            let batch = self.replay.sample(self.config.batch_size, rng);
+            let rows = encode_rows(batch.iter().map(|s| &s.position));
+            let targets = batch.iter().map(|s| s.target).collect();
+            self.last_loss = Some(self.net.update(rows, targets));
+        }
+    }
+}

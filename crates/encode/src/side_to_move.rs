@@ -1,0 +1,150 @@
+//! The afterstate learner's encoding: a position seen from the side to move ("us"),
+//! so one network serves both colours.
+//!
+//! - 12 one-hot planes of 64 squares: our pawn .. king (planes 0-5), theirs (6-11).
+//!   Black's board is mirrored top to bottom, so our pawns always move up the ranks;
+//!   square index `rank * 8 + file` from our side's first rank.
+//! - 10 threat counts: per side (ours first) and role (pawn .. queen), how many of
+//!   that side's pieces are en prise: attacked by the other side and either not
+//!   defended or attacked by a cheaper piece (pins ignored).
+//! - 1 flag: we are in check.
+
+use burnmate_env::selfplay::material_value;
+use shakmaty::{Board, Chess, Color, Position, Role, Square};
+
+/// Piece planes (6 roles x 2 sides).
+pub const PLANES: usize = 12;
+/// Threat counts (5 roles x 2 sides).
+pub const THREATS: usize = 10;
+/// Values per encoded position.
+pub const FEATURES: usize = PLANES * 64 + THREATS + 1;
+
+/// The roles a threat count covers, in feature order.
+const THREAT_ROLES: [Role; 5] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+];
+
+/// The square as the side `us` sees it (black's board mirrored rank-wise).
+fn seen_from(square: Square, us: Color) -> usize {
+    let index = usize::from(square);
+    if us == Color::White {
+        index
+    } else {
+        index ^ 56
+    }
+}
+
+/// Whether the piece of `owner` on `square` can be won by the other side: it is
+/// attacked, and undefended or attacked by a cheaper piece.
+pub fn en_prise(board: &Board, square: Square, owner: Color) -> bool {
+    let occupied = board.occupied();
+    let attackers = board.attacks_to(square, !owner, occupied);
+    if attackers.is_empty() {
+        return false;
+    }
+    let value = board.role_at(square).map_or(0.0, material_value);
+    let cheapest = attackers
+        .into_iter()
+        .filter_map(|sq| board.role_at(sq))
+        .map(material_value)
+        .fold(f32::INFINITY, f32::min);
+    cheapest < value || board.attacks_to(square, owner, occupied).is_empty()
+}
+
+/// Writes `position` seen from its side to move into `out` (`FEATURES` values).
+pub fn encode(position: &Chess, out: &mut [f32]) {
+    let out = &mut out[..FEATURES];
+    out.fill(0.0);
+    let board = position.board();
+    let us = position.turn();
+    for (square, piece) in board.iter() {
+        let side = if piece.color == us { 0 } else { 6 };
+        let plane = side + usize::from(piece.role as u8) - 1;
+        out[plane * 64 + seen_from(square, us)] = 1.0;
+        if piece.role == Role::King || !en_prise(board, square, piece.color) {
+            continue;
+        }
+        let role = THREAT_ROLES
+            .iter()
+            .position(|&r| r == piece.role)
+            .expect("not a king");
+        let side = if piece.color == us { 0 } else { 5 };
+        out[PLANES * 64 + side + role] += 1.0;
+    }
+    out[FEATURES - 1] = f32::from(u8::from(position.is_check()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    fn position(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().unwrap();
+        fen.into_position(CastlingMode::Standard).unwrap()
+    }
+
+    fn encoded(fen: &str) -> Vec<f32> {
+        let mut out = vec![9.0; FEATURES];
+        encode(&position(fen), &mut out);
+        out
+    }
+
+    #[test]
+    fn the_start_looks_the_same_to_both_sides() {
+        let white = encoded("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let black = encoded("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(white, black);
+        assert_eq!(white.iter().filter(|&&v| v == 1.0).count(), 32);
+        assert_eq!(white[usize::from(Square::E2)], 1.0, "our e-pawn");
+        assert_eq!(white[6 * 64 + usize::from(Square::E7)], 1.0, "their e-pawn");
+        assert_eq!(white[5 * 64 + usize::from(Square::E1)], 1.0, "our king");
+        assert_eq!(white[11 * 64 + usize::from(Square::E8)], 1.0, "their king");
+        assert!(white[PLANES * 64..].iter().all(|&v| v == 0.0));
+    }
+
+    #[test]
+    fn black_to_move_sees_its_own_pieces_first_and_mirrored() {
+        let out = encoded("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1");
+        assert_eq!(
+            out[5 * 64 + usize::from(Square::E1)],
+            1.0,
+            "our king e8 -> e1"
+        );
+        assert_eq!(
+            out[11 * 64 + usize::from(Square::E8)],
+            1.0,
+            "their king e1 -> e8"
+        );
+        assert_eq!(
+            out[6 * 64 + usize::from(Square::E7)],
+            1.0,
+            "their pawn e2 -> e7"
+        );
+        assert_eq!(out.iter().filter(|&&v| v == 1.0).count(), 3);
+    }
+
+    #[test]
+    fn threats_count_hanging_and_underdefended_pieces_of_each_side() {
+        // White to move: black's queen on d5 is attacked by the e4 pawn (cheaper,
+        // though defended); black's knight on a5 by the b4 pawn (cheaper, though the
+        // queen defends it); white's rook on h4 by the g5 pawn; white's e4 pawn is
+        // attacked by the queen but defended by the rook: not en prise.
+        let out = encoded("4k3/8/8/n2q2p1/1P2P2R/P7/8/4K3 w - - 0 1");
+        let threats = &out[PLANES * 64..PLANES * 64 + THREATS];
+        // ours: pawn, knight, bishop, rook, queen; theirs: the same.
+        assert_eq!(threats, &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(out[FEATURES - 1], 0.0);
+    }
+
+    #[test]
+    fn the_last_value_flags_check() {
+        let out = encoded("4k3/8/8/8/8/8/8/4K2r w - - 0 1");
+        assert_eq!(out[FEATURES - 1], 1.0);
+        assert_eq!(out[PLANES * 64 + 5..PLANES * 64 + THREATS], [0.0; 5]);
+    }
+}
