@@ -9,6 +9,7 @@ use burnmate::backend::BackendChoice;
 use burnmate::config::{Experiment, load_config, load_config_with};
 use burnmate::grid_dir::Shard;
 use burnmate::run::Overrides;
+use burnmate::selfplay::config::SelfplayAlgorithm;
 use burnmate::{
     compare, endgame, knight, matrix, queen4x4, selfplay, solve, throughput, uci_engine,
 };
@@ -96,6 +97,10 @@ enum Command {
         /// Burn backend to evaluate on.
         #[arg(long, value_enum, default_value_t = BackendChoice::Flex)]
         backend: BackendChoice,
+        /// selfplay afterstate runs: also play Stockfish at these Skill Levels
+        /// (comma-separated, 0 = weakest), at the run's stockfish_depth.
+        #[arg(long, value_delimiter = ',')]
+        stockfish_skills: Vec<u8>,
     },
     /// Build (or load from cache) an exact distance-to-mate table and print its statistics.
     Solve {
@@ -304,12 +309,19 @@ pub fn run(cli: Cli) -> Result<()> {
             games,
             seed,
             backend,
+            stockfish_skills,
         } => match load_config(&run.join("config.toml"))? {
+            Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
+                selfplay::afterstate::eval_command(&run, games, seed, backend, &stockfish_skills)
+            }
+            _ if !stockfish_skills.is_empty() => anyhow::bail!(
+                "--stockfish-skills applies to selfplay runs with algorithm = \"afterstate-td\""
+            ),
             Experiment::Queen4x4(_) => queen4x4::eval::eval_command(&run, games, seed, backend),
             Experiment::Knight(_) => knight::eval::eval_command(&run, games, seed, backend),
             Experiment::Endgame(_) => endgame::train::eval_command(&run, games, seed),
             Experiment::Selfplay(_) => anyhow::bail!(
-                "selfplay runs are evaluated while training: see eval.csv and summary.json in the run"
+                "selfplay runs of the study's algorithm are evaluated while training: see eval.csv and summary.json in the run"
             ),
         },
         Command::Compare { runs } => compare::compare_command(&runs),

@@ -1,6 +1,7 @@
 //! The selfplay study (Dias): full chess, two sides of convolutional piece and move
 //! selectors learning from material rewards by playing each other.
 
+pub mod afterstate;
 pub mod config;
 pub mod model_file;
 pub mod stockfish;

@@ -41,7 +41,13 @@ fn killed_and_resumed_equals_uninterrupted(config: &str, extra: &[&str]) {
     train_and_kill(&killed, config, extra);
     let out = burnmate(&["resume", killed.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
-    for file in ["metrics.csv", "checkpoint.json", "games.pgn", "eval.csv"] {
+    for file in [
+        "metrics.csv",
+        "checkpoint.json",
+        "games.pgn",
+        "eval.csv",
+        "eval-games.pgn",
+    ] {
         if !full.join(file).exists() {
             continue;
         }
@@ -138,4 +144,23 @@ fn selfplay_resumes_exactly_with_persistent_adam_and_its_pgn_and_evaluations() {
     fs::write(&config, text).unwrap();
     let config = config.to_str().unwrap().to_string();
     killed_and_resumed_equals_uninterrupted(&config, &["--episodes", "15"]);
+}
+
+#[test]
+fn afterstate_selfplay_resumes_exactly_with_its_replay_buffer_and_adam_state() {
+    let tmp = TempDir::new();
+    let config = tmp.path().join("afterstate.toml");
+    let text = fs::read_to_string("configs/selfplay-afterstate.toml")
+        .unwrap()
+        .replace("eval_max_plies = 200", "eval_max_plies = 20")
+        .replace("envs = 32", "envs = 4")
+        .replace("\nmax_plies = 200", "\nmax_plies = 30")
+        .replace("eval_every = 500", "eval_every = 10")
+        .replace("eval_games = 400", "eval_games = 2")
+        .replace("pgn_every = 500", "pgn_every = 5")
+        .replace("batch_size = 256", "batch_size = 16");
+    assert!(text.contains("eval_every = 10") && text.contains("\nmax_plies = 30"));
+    fs::write(&config, text).unwrap();
+    let config = config.to_str().unwrap().to_string();
+    killed_and_resumed_equals_uninterrupted(&config, &["--episodes", "30"]);
 }

@@ -104,14 +104,45 @@ fn selfplay_run(dir: &Path) -> std::path::PathBuf {
     run
 }
 
+/// A two-game afterstate run in `dir`.
+fn afterstate_run(dir: &Path) -> std::path::PathBuf {
+    let run = dir.join("afterstate");
+    let out = train(
+        &run,
+        "configs/selfplay-afterstate.toml",
+        &[
+            "--episodes",
+            "2",
+            "--set",
+            "eval_games=2",
+            "--set",
+            "max_plies=20",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    run
+}
+
 #[test]
 fn a_selfplay_run_answers_a_scripted_session_and_plays_a_game_against_stockfish() {
     let tmp = TempDir::new();
-    let run = selfplay_run(tmp.path());
-    let mut engine = Engine::start(&run);
+    answers_a_session_and_plays_stockfish(&selfplay_run(tmp.path()));
+}
+
+#[test]
+fn an_afterstate_run_answers_a_scripted_session_and_plays_a_game_against_stockfish() {
+    let tmp = TempDir::new();
+    answers_a_session_and_plays_stockfish(&afterstate_run(tmp.path()));
+}
+
+/// The run in `run` answers `uci`, `isready` and a position after an
+/// under-promotion, then plays white against Stockfish at skill 0 (where installed).
+fn answers_a_session_and_plays_stockfish(run: &Path) {
+    let mut engine = Engine::start(run);
     engine.send("uci");
     let hello = engine.until("uciok");
-    assert!(hello[0].starts_with("id name burnmate run"), "{hello:?}");
+    let name = run.file_name().unwrap().to_string_lossy();
+    assert_eq!(hello[0], format!("id name burnmate {name}"), "{hello:?}");
     engine.send("isready");
     assert_eq!(engine.until("readyok"), ["readyok"]);
     // An under-promotion on the board, then a move for black.

@@ -1,5 +1,6 @@
 //! The selfplay config: defaults reproduce the study's code (STUDIES.md section 4);
-//! the text's readings are options.
+//! the text's readings are options. `algorithm = "afterstate-td"` trains our
+//! learner instead, with its settings in an `[afterstate]` table.
 
 use anyhow::{Result, ensure};
 use burnmate_agents::selfplay::choice::Combine;
@@ -11,10 +12,64 @@ use serde::{Deserialize, Serialize};
 use crate::backend::BackendChoice;
 use crate::run::Overrides;
 
+/// Which algorithm a selfplay run trains.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SelfplayAlgorithm {
+    /// The study's two sides of piece and move selectors (default).
+    #[default]
+    Reference,
+    /// Ours: one afterstate value network for both colours (see
+    /// `burnmate_agents::afterstate`).
+    AfterstateTd,
+}
+
+/// Settings of `algorithm = "afterstate-td"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AfterstateSettings {
+    /// Hidden ReLU layer widths of the value network.
+    pub hidden: Vec<usize>,
+    /// Exploration of the first training game.
+    pub epsilon_start: f64,
+    /// Exploration after `epsilon_games` games (linear decay in between).
+    pub epsilon_end: f64,
+    /// Games over which exploration decays.
+    pub epsilon_games: u64,
+    /// Positions per minibatch.
+    pub batch_size: usize,
+    /// Positions the replay buffer holds.
+    pub replay_capacity: usize,
+    /// Minibatch updates after each ply of all `envs` games.
+    pub updates_per_step: usize,
+    /// Ply cap of evaluation games (adjudicated by material at the cap).
+    pub eval_max_plies: u32,
+    /// A resume point every this many training games (0: only at evaluations).
+    pub checkpoint_every: u64,
+}
+
+impl Default for AfterstateSettings {
+    fn default() -> AfterstateSettings {
+        AfterstateSettings {
+            hidden: vec![128, 64],
+            epsilon_start: 1.0,
+            epsilon_end: 0.05,
+            epsilon_games: 500,
+            batch_size: 256,
+            replay_capacity: 100_000,
+            updates_per_step: 1,
+            eval_max_plies: 200,
+            checkpoint_every: 0,
+        }
+    }
+}
+
 /// Settings of one selfplay run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SelfplayConfig {
+    /// `reference` (the study) or `afterstate-td` (ours).
+    pub algorithm: SelfplayAlgorithm,
     /// Training games.
     pub games: u64,
     /// Seed of the run (weights, exploration, evaluation).
@@ -62,11 +117,15 @@ pub struct SelfplayConfig {
     pub stockfish_skill: u8,
     /// Search depth per Stockfish move.
     pub stockfish_depth: u32,
+    /// Settings of `algorithm = "afterstate-td"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub afterstate: Option<AfterstateSettings>,
 }
 
 impl Default for SelfplayConfig {
     fn default() -> SelfplayConfig {
         SelfplayConfig {
+            algorithm: SelfplayAlgorithm::Reference,
             games: 200,
             seed: 0,
             backend: BackendChoice::Flex,
@@ -89,6 +148,7 @@ impl Default for SelfplayConfig {
             stockfish: "stockfish".into(),
             stockfish_skill: 0,
             stockfish_depth: 5,
+            afterstate: None,
         }
     }
 }
@@ -100,12 +160,6 @@ impl SelfplayConfig {
         ensure!(
             (1..=65536).contains(&self.envs),
             "envs must lie in 1..65536"
-        );
-        ensure!(
-            self.envs == 1 || self.epsilon > 0.0,
-            "envs = {} with epsilon = 0 would play {} identical copies of one game (greedy sides, one start); set epsilon > 0 (e.g. 0.1) or envs = 1",
-            self.envs,
-            self.envs
         );
         ensure!(self.max_plies > 0, "max_plies must be positive");
         ensure!(self.lr > 0.0, "lr must be positive");
@@ -126,6 +180,72 @@ impl SelfplayConfig {
         ensure!(
             (1..=60).contains(&self.stockfish_depth),
             "stockfish_depth must lie in 1..60"
+        );
+        match self.algorithm {
+            SelfplayAlgorithm::Reference => {
+                ensure!(
+                    self.afterstate.is_none(),
+                    "[afterstate] settings apply to algorithm = \"afterstate-td\" only"
+                );
+                ensure!(
+                    self.envs == 1 || self.epsilon > 0.0,
+                    "envs = {} with epsilon = 0 would play {} identical copies of one game (greedy sides, one start); set epsilon > 0 (e.g. 0.1) or envs = 1",
+                    self.envs,
+                    self.envs
+                );
+                Ok(())
+            }
+            SelfplayAlgorithm::AfterstateTd => self.validate_afterstate(),
+        }
+    }
+
+    /// The afterstate learner's settings (its defaults when the table is absent).
+    pub fn afterstate(&self) -> AfterstateSettings {
+        self.afterstate.clone().unwrap_or_default()
+    }
+
+    fn validate_afterstate(&self) -> Result<()> {
+        let reference = SelfplayConfig::default();
+        let study_only = [
+            ("padding", self.padding != reference.padding),
+            ("adam", self.adam != reference.adam),
+            ("step_penalty", self.step_penalty != reference.step_penalty),
+            ("combine", self.combine != reference.combine),
+            ("epsilon", self.epsilon != reference.epsilon),
+            ("update_order", self.update_order != reference.update_order),
+            ("game_end", self.game_end != reference.game_end),
+            (
+                "bucket_batches",
+                self.bucket_batches != reference.bucket_batches,
+            ),
+        ];
+        if let Some((key, _)) = study_only.iter().find(|(_, set)| *set) {
+            anyhow::bail!(
+                "{key} applies to algorithm = \"reference\" only; afterstate-td explores with afterstate.epsilon_start/epsilon_end"
+            );
+        }
+        let a = self.afterstate();
+        ensure!(
+            !a.hidden.contains(&0),
+            "afterstate.hidden widths must be positive"
+        );
+        for (name, value) in [
+            ("epsilon_start", a.epsilon_start),
+            ("epsilon_end", a.epsilon_end),
+        ] {
+            ensure!(
+                (0.0..=1.0).contains(&value),
+                "afterstate.{name} must lie in [0, 1]"
+            );
+        }
+        ensure!(a.batch_size > 0, "afterstate.batch_size must be positive");
+        ensure!(
+            a.replay_capacity >= a.batch_size,
+            "afterstate.replay_capacity must hold at least one batch"
+        );
+        ensure!(
+            a.eval_max_plies > 0,
+            "afterstate.eval_max_plies must be positive"
         );
         Ok(())
     }

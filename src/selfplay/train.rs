@@ -21,7 +21,7 @@ use crate::pgn::game_pgn;
 use crate::plot::{Series, line_chart};
 use crate::progress::{Progress, episode_bar};
 use crate::run::{Overrides, Run};
-use crate::selfplay::config::SelfplayConfig;
+use crate::selfplay::config::{SelfplayAlgorithm, SelfplayConfig};
 use crate::selfplay::model_file::{self, SelfplayState};
 use crate::selfplay::stockfish::StockfishMover;
 
@@ -101,6 +101,44 @@ fn eval_series(curves: &[Vec<(f64, f64)>; 3], skill: u8) -> Vec<Series> {
         .collect()
 }
 
+/// The metrics row of training game `n` (0-based): white's reward, plies, ending.
+pub(crate) fn game_row(n: u64, record: &GameRecord, epsilon: f64) -> EpisodeRow {
+    let outcome = match (record.end, record.winner) {
+        (GameEnd::Checkmate, Some(Color::White)) => "white-mates",
+        (GameEnd::Checkmate, _) => "black-mates",
+        (end, _) => end.name(),
+    };
+    EpisodeRow {
+        episode: n,
+        reward: f64::from(record.rewards[0]),
+        moves: record.plies,
+        outcome,
+        epsilon,
+        won: record.winner == Some(Color::White),
+    }
+}
+
+/// Counts one game ending `outcome` in `endings`.
+pub(crate) fn count_ending(endings: &mut Vec<(String, f64)>, outcome: &str) {
+    match endings.iter_mut().find(|(name, _)| name == outcome) {
+        Some((_, count)) => *count += 1.0,
+        None => endings.push((outcome.to_string(), 1.0)),
+    }
+}
+
+/// Training game `n` (0-based) as a PGN entry, with the players' names.
+pub(crate) fn training_pgn(n: u64, record: &GameRecord, players: [&str; 2]) -> String {
+    let round = (n + 1).to_string();
+    let tags = [
+        ("Event", "burnmate selfplay training"),
+        ("Round", round.as_str()),
+        ("White", players[0]),
+        ("Black", players[1]),
+        ("Termination", record.end.name()),
+    ];
+    game_pgn(&tags, &Chess::default(), &record.moves, pgn_result(record))
+}
+
 fn pgn_result(record: &GameRecord) -> &'static str {
     match record.winner {
         Some(Color::White) => "1-0",
@@ -141,6 +179,9 @@ fn resumed_state(run: &Path) -> Result<(SelfplayState, ChaCha8Rng)> {
 
 /// `burnmate train CONFIG` for a selfplay config (`--resume RUN` continues RUN).
 pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides) -> Result<()> {
+    if config.algorithm == SelfplayAlgorithm::AfterstateTd {
+        return crate::selfplay::afterstate::train_command(path, config, overrides);
+    }
     let config = config.with_overrides(overrides);
     config.validate()?;
     let (state, rng) = match &overrides.resume {
@@ -179,6 +220,9 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
 /// `burnmate resume RUN` for a killed selfplay run: continues from its last
 /// evaluation.
 pub fn resume_command(dir: &Path, config: &SelfplayConfig) -> Result<()> {
+    if config.algorithm == SelfplayAlgorithm::AfterstateTd {
+        return crate::selfplay::afterstate::resume_command(dir, config);
+    }
     config.validate()?;
     let stockfish = start_stockfish(config)?;
     let (run, point) = Run::resume::<SelfplayResume>(dir, RESUME_FORMAT, &COLUMNS)?;
@@ -281,37 +325,16 @@ fn continue_run(
             let n = games_before + t.done;
             t.done += 1;
             t.plies += u64::from(record.plies);
-            let outcome = match (record.end, record.winner) {
-                (GameEnd::Checkmate, Some(Color::White)) => "white-mates",
-                (GameEnd::Checkmate, _) => "black-mates",
-                (end, _) => end.name(),
-            };
-            match t.endings.iter_mut().find(|(name, _)| name == outcome) {
-                Some((_, count)) => *count += 1.0,
-                None => t.endings.push((outcome.to_string(), 1.0)),
-            }
-            let row = EpisodeRow {
-                episode: n,
-                reward: f64::from(record.rewards[0]),
-                moves: record.plies,
-                outcome,
-                epsilon: config.epsilon,
-                won: record.winner == Some(Color::White),
-            };
+            let row = game_row(n, &record, config.epsilon);
+            count_ending(&mut t.endings, row.outcome);
             let mut write = || -> Result<()> {
                 run.metrics.record(row, &[f64::from(record.rewards[1])])?;
                 if (n + 1).is_multiple_of(config.pgn_every) {
-                    let round = (n + 1).to_string();
-                    let tags = [
-                        ("Event", "burnmate selfplay training"),
-                        ("Round", round.as_str()),
-                        ("White", "white selectors"),
-                        ("Black", "black selectors"),
-                        ("Termination", record.end.name()),
-                    ];
-                    let text =
-                        game_pgn(&tags, &Chess::default(), &record.moves, pgn_result(&record));
-                    pgn.line(&text)?;
+                    pgn.line(&training_pgn(
+                        n,
+                        &record,
+                        ["white selectors", "black selectors"],
+                    ))?;
                 }
                 Ok(())
             };

@@ -1,17 +1,20 @@
-//! The runs that can play over UCI: a selfplay run (both colours) and an endgame
-//! Q-table (white in positions of its endgame).
+//! The runs that can play over UCI: a selfplay run of either algorithm (both
+//! colours) and an endgame Q-table (white in positions of its endgame).
 
 use std::path::Path;
 
 use anyhow::{Result, bail};
+use burnmate_agents::afterstate::trainer::AfterstateLearner;
 use burnmate_agents::endgame::LeastBestQ;
 use burnmate_agents::selfplay::trainer::SelfPlay;
 use burnmate_env::endgame::{Endgame, has_material};
+use burnmate_env::selfplay::Game;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::config::{Experiment, load_config};
+use crate::selfplay::config::SelfplayAlgorithm;
 use crate::uci_engine::UciPlayer;
 
 /// A selfplay run's frozen selectors: the side to move plays its greedy move.
@@ -30,6 +33,25 @@ impl UciPlayer for SelfplayPlayer {
             .play
             .greedy_move(position)
             .expect("a legal move exists");
+        (m, None)
+    }
+}
+
+/// An afterstate run's value network: the side to move plays its greedy move (the
+/// position's history is not known, so repetitions are not foreseen).
+pub struct AfterstatePlayer {
+    learner: AfterstateLearner,
+    name: String,
+}
+
+impl UciPlayer for AfterstatePlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn best_move(&mut self, position: &Chess) -> (Move, Option<String>) {
+        let game = Game::from_position(position.clone(), u32::MAX);
+        let m = self.learner.best_move(&game).expect("a legal move exists");
         (m, None)
     }
 }
@@ -69,6 +91,10 @@ pub fn load_player(run: &Path) -> Result<Box<dyn UciPlayer>> {
             .map_or("run".into(), |n| n.to_string_lossy())
     );
     match load_config(&run.join("config.toml"))? {
+        Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
+            let (_, learner) = crate::selfplay::afterstate::load_run(run, None)?;
+            Ok(Box::new(AfterstatePlayer { learner, name }))
+        }
         Experiment::Selfplay(_) => {
             let (_, play) = crate::selfplay::model_file::load_run(run)?;
             Ok(Box::new(SelfplayPlayer { play, name }))

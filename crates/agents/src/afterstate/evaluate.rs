@@ -13,7 +13,7 @@ use super::trainer::{AfterstateLearner, best_index};
 pub const LEAD_TO_WIN: f32 = 3.0;
 
 /// One evaluation game as the learner saw it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     /// The learner's colour.
     pub agent: Color,
@@ -25,6 +25,8 @@ pub struct Outcome {
     pub plies: u32,
     /// The learner's material minus the opponent's at the end (pawns).
     pub lead: f32,
+    /// The game's moves from the initial position.
+    pub moves: Vec<Move>,
 }
 
 /// A game's result for the learner.
@@ -103,7 +105,7 @@ fn agent_color(n: u64) -> Color {
     }
 }
 
-fn outcome(agent: Color, game: &Game) -> Outcome {
+fn outcome(agent: Color, game: &Game, moves: Vec<Move>) -> Outcome {
     let board = game.position().board();
     Outcome {
         agent,
@@ -111,7 +113,15 @@ fn outcome(agent: Color, game: &Game) -> Outcome {
         winner: game.winner(),
         plies: game.plies(),
         lead: material(board, agent) - material(board, !agent),
+        moves,
     }
+}
+
+/// A game in progress: the learner's colour, the game, its moves.
+type Table = (Color, Game, Vec<Move>);
+
+fn new_table(n: u64, max_plies: u32) -> Table {
+    (agent_color(n), Game::new(max_plies), Vec::new())
 }
 
 /// Plays `games` games of the greedy learner against `opponent` (which answers each
@@ -125,10 +135,10 @@ pub fn play_against<E>(
     mut opponent: impl FnMut(&Chess) -> Result<Move, E>,
 ) -> Result<Vec<Outcome>, E> {
     let mut outcomes = Vec::with_capacity(games as usize);
-    let mut slots: Vec<(Color, Game)> = Vec::new();
+    let mut slots: Vec<Table> = Vec::new();
     let mut next = 0u64;
     while next < games && slots.len() < batch.max(1) {
-        slots.push((agent_color(next), Game::new(max_plies)));
+        slots.push(new_table(next, max_plies));
         next += 1;
     }
     while !slots.is_empty() {
@@ -141,19 +151,20 @@ pub fn play_against<E>(
             chosen[i] = Some(moves[best_index(&moves)].mv.clone());
         }
         let mut finished = Vec::new();
-        for (i, ((agent, game), choice)) in slots.iter_mut().zip(chosen).enumerate() {
+        for (i, ((agent, game, moves), choice)) in slots.iter_mut().zip(chosen).enumerate() {
             let mv = match choice {
                 Some(mv) => mv,
                 None => opponent(game.position())?,
             };
+            moves.push(mv.clone());
             if game.play(mv).is_some() {
-                outcomes.push(outcome(*agent, game));
+                outcomes.push(outcome(*agent, game, std::mem::take(moves)));
                 finished.push(i);
             }
         }
         for i in finished.into_iter().rev() {
             if next < games {
-                slots[i] = (agent_color(next), Game::new(max_plies));
+                slots[i] = new_table(next, max_plies);
                 next += 1;
             } else {
                 slots.swap_remove(i);

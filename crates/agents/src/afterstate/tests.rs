@@ -200,6 +200,7 @@ fn results_are_adjudicated_by_mate_or_a_lead_of_three_at_the_cap() {
         winner,
         plies: 10,
         lead,
+        moves: Vec::new(),
     };
     let games = [
         o(GameEnd::Checkmate, Some(Color::Black), -5.0),

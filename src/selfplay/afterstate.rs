@@ -1,0 +1,496 @@
+//! `burnmate train` and `burnmate resume` for `algorithm = "afterstate-td"`: the
+//! afterstate learner trains by self-play and is measured every `eval_every` games
+//! against a random mover, a one-ply material-greedy mover and (optionally)
+//! Stockfish, each game adjudicated at the cap by material.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result, anyhow, bail};
+use burnmate_agents::afterstate::evaluate::{Outcome, Score, Verdict, play_against, score};
+use burnmate_agents::afterstate::trainer::{AfterstateConfig, AfterstateLearner, LearnerState};
+use burnmate_agents::afterstate::value_net::ValueNet;
+use burnmate_agents::init::uniform_layers;
+use burnmate_agents::selfplay::choice::selectable_moves;
+use burnmate_agents::selfplay::trainer::{Mover, mover_choice};
+use burnmate_encode::side_to_move::FEATURES;
+use burnmate_env::selfplay::GameEnd;
+use burnmate_models::LayerWeights;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use shakmaty::{Chess, Color};
+
+use crate::backend::BackendChoice;
+use crate::config::{Experiment, load_config};
+use crate::files::{StreamedFile, config_stem, create_run_dir, write_atomic};
+use crate::metrics::TrainingStats;
+use crate::pgn::game_pgn;
+use crate::plot::{Series, line_chart};
+use crate::progress::{Progress, episode_bar};
+use crate::run::{Overrides, Run};
+use crate::selfplay::config::{SelfplayAlgorithm, SelfplayConfig};
+use crate::selfplay::stockfish::StockfishMover;
+use crate::selfplay::train::{count_ending, game_row, training_pgn};
+
+/// Format of the final checkpoint (the value network).
+const CHECKPOINT_FORMAT: &str = "burnmate-afterstate-v1";
+/// Format of a resume point.
+const RESUME_FORMAT: &str = "burnmate-afterstate-resume-v1";
+/// Extra metric columns: black's reward and the latest minibatch loss.
+const COLUMNS: [&str; 2] = ["black_reward", "loss"];
+/// Evaluation opponents, in eval.csv's and the summary's order.
+const OPPONENTS: [&str; 3] = ["random", "greedy", "stockfish"];
+/// Evaluation games played side by side through the network.
+const EVAL_BATCH: usize = 100;
+
+/// The trained network of a finished run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AfterstateCheckpoint {
+    /// Training games played.
+    pub games: u64,
+    /// The value network's layers.
+    pub layers: Vec<LayerWeights>,
+}
+
+/// Everything an afterstate run reports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AfterstateSummary {
+    /// Always "selfplay".
+    pub study: String,
+    /// Always "afterstate-td".
+    pub algorithm: String,
+    /// Training statistics (reward: white's material and mate rewards; won: white
+    /// mated).
+    #[serde(flatten)]
+    pub training: TrainingStats,
+    /// Games played side by side.
+    pub envs: usize,
+    /// Plies per second of training.
+    pub positions_per_second: f64,
+    /// Shares of training games by ending.
+    pub endings: Vec<(String, f64)>,
+    /// The last evaluation against a uniformly random mover.
+    pub eval_random: Score,
+    /// The last evaluation against the one-ply material-greedy mover.
+    pub eval_greedy: Score,
+    /// The last evaluation against Stockfish (when enabled).
+    pub eval_stockfish: Option<Score>,
+}
+
+/// What a run has gathered besides its metrics rows.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Tally {
+    done: u64,
+    plies: u64,
+    endings: Vec<(String, f64)>,
+    /// Score (%) after each evaluation, per opponent.
+    curves: [Vec<(f64, f64)>; 3],
+    last: [Option<Score>; 3],
+    seconds_before: f64,
+    eval_seconds: f64,
+    pgn_lines: usize,
+    eval_lines: usize,
+}
+
+#[derive(Serialize, Deserialize)]
+struct AfterstateResume {
+    tally: Tally,
+    learner: LearnerState,
+}
+
+fn learner_config(config: &SelfplayConfig) -> AfterstateConfig {
+    let a = config.afterstate();
+    AfterstateConfig {
+        gamma: config.gamma,
+        epsilon_start: a.epsilon_start,
+        epsilon_end: a.epsilon_end,
+        epsilon_games: a.epsilon_games,
+        max_plies: config.max_plies,
+        envs: config.envs,
+        batch_size: a.batch_size,
+        replay_capacity: a.replay_capacity,
+        updates_per_step: a.updates_per_step,
+    }
+}
+
+fn layer_sizes(config: &SelfplayConfig) -> Vec<usize> {
+    let mut sizes = vec![FEATURES];
+    sizes.extend(config.afterstate().hidden);
+    sizes.push(1);
+    sizes
+}
+
+/// `burnmate train CONFIG` for an afterstate config.
+pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides) -> Result<()> {
+    let config = config.with_overrides(overrides);
+    config.validate()?;
+    if overrides.resume.is_some() {
+        bail!(
+            "--resume applies to algorithm = \"reference\"; a killed afterstate run continues with `burnmate resume RUN`"
+        );
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let device = config.backend.device()?.autodiff();
+    let layers = uniform_layers(&layer_sizes(&config), &mut rng);
+    let net = ValueNet::new(&layers, config.lr, device).map_err(|e| anyhow!(e))?;
+    let learner = AfterstateLearner::new(learner_config(&config), net);
+    let stockfish = start_stockfish(&config)?;
+    let dir = create_run_dir(overrides.out.as_deref(), &config_stem(path))?;
+    let run = Run::start(&dir, &Experiment::Selfplay(config.clone()), &COLUMNS)?;
+    let pgn = StreamedFile::create(&dir.join("games.pgn"))?;
+    let mut evals = StreamedFile::create(&dir.join("eval.csv"))?;
+    evals.line("after_games,opponent,games,wins,mates,draws,losses,score,mean_plies")?;
+    let files = Files { run, pgn, evals };
+    continue_run(&config, learner, files, Tally::default(), rng, stockfish)
+}
+
+/// `burnmate resume RUN` for a killed afterstate run: continues from its last
+/// evaluation, exactly.
+pub fn resume_command(dir: &Path, config: &SelfplayConfig) -> Result<()> {
+    config.validate()?;
+    let stockfish = start_stockfish(config)?;
+    let (run, point) = Run::resume::<AfterstateResume>(dir, RESUME_FORMAT, &COLUMNS)?;
+    let AfterstateResume { tally, learner } = point.trainer;
+    let pgn = StreamedFile::reopen(&dir.join("games.pgn"), tally.pgn_lines)?.0;
+    let evals = StreamedFile::reopen(&dir.join("eval.csv"), tally.eval_lines)?.0;
+    let device = config.backend.device()?.autodiff();
+    let broken = |e: String| anyhow!("resume point of {}: {e}", dir.display());
+    let net = ValueNet::restore(&learner.net, config.lr, device).map_err(broken)?;
+    let learner =
+        AfterstateLearner::restore(learner_config(config), net, &learner).map_err(broken)?;
+    let files = Files { run, pgn, evals };
+    continue_run(
+        config,
+        learner,
+        files,
+        tally,
+        point.rng.restore()?,
+        stockfish,
+    )
+}
+
+/// The config and trained learner of the finished afterstate run in `run`, on
+/// `backend` (default: the run's).
+pub fn load_run(
+    run: &Path,
+    backend: Option<BackendChoice>,
+) -> Result<(SelfplayConfig, AfterstateLearner)> {
+    let config = match load_config(&run.join("config.toml"))? {
+        Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => c,
+        _ => bail!("{} is not an afterstate selfplay run", run.display()),
+    };
+    let state: AfterstateCheckpoint =
+        crate::checkpoint::load(&run.join("checkpoint.json"), CHECKPOINT_FORMAT)?;
+    let device = backend.unwrap_or(config.backend).device()?.autodiff();
+    let net = ValueNet::new(&state.layers, config.lr, device)
+        .map_err(|e| anyhow!("checkpoint of {}: {e}", run.display()))?;
+    let learner = AfterstateLearner::new(learner_config(&config), net);
+    Ok((config, learner))
+}
+
+/// `burnmate eval RUN` for an afterstate run: `games` games against the random and
+/// the greedy mover and against Stockfish at each of `skills`, printed as a table.
+pub fn eval_command(
+    run: &Path,
+    games: u64,
+    seed: u64,
+    backend: BackendChoice,
+    skills: &[u8],
+) -> Result<()> {
+    let (config, learner) = load_run(run, Some(backend))?;
+    let cap = config.afterstate().eval_max_plies;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    say!("| opponent | games | score | won (by mate) | drawn | lost | mean plies |");
+    say!("|---|---:|---:|---:|---:|---:|---:|");
+    let row = |name: String, s: Score| {
+        say!(
+            "| {name} | {} | {:.3} | {} ({}) | {} | {} | {:.1} |",
+            s.games,
+            s.score,
+            s.wins,
+            s.mates,
+            s.draws,
+            s.losses,
+            s.mean_plies
+        );
+    };
+    for mover in [Mover::Random, Mover::Greedy] {
+        let outcomes = play_fixed_mover(&learner, mover, games, cap, &mut rng);
+        row(format!("{mover:?} mover").to_lowercase(), score(&outcomes));
+    }
+    for &skill in skills {
+        let settings = SelfplayConfig {
+            stockfish_skill: skill,
+            ..config.clone()
+        };
+        settings.validate()?;
+        let mut engine = StockfishMover::start(&settings)?;
+        let outcomes = play_against(&learner, games, cap, EVAL_BATCH, |p| engine.choose(p))?;
+        let name = format!("Stockfish skill {skill}, depth {}", config.stockfish_depth);
+        row(name, score(&outcomes));
+    }
+    Ok(())
+}
+
+/// `games` games of `learner` against a fixed mover.
+fn play_fixed_mover(
+    learner: &AfterstateLearner,
+    mover: Mover,
+    games: u64,
+    cap: u32,
+    rng: &mut ChaCha8Rng,
+) -> Vec<Outcome> {
+    let never: Result<_, std::convert::Infallible> =
+        play_against(learner, games, cap, EVAL_BATCH, |position| {
+            let moves = selectable_moves(position);
+            Ok(moves[mover_choice(mover, position, &moves, rng)].mv)
+        });
+    never.unwrap_or_else(|e| match e {})
+}
+
+fn start_stockfish(config: &SelfplayConfig) -> Result<Option<StockfishMover>> {
+    config
+        .eval_stockfish
+        .then(|| StockfishMover::start(config))
+        .transpose()
+}
+
+struct Files {
+    run: Run,
+    pgn: StreamedFile,
+    evals: StreamedFile,
+}
+
+/// The learner's scores against each opponent, written to eval.csv and the tally;
+/// returns the PGN of one game with each colour per opponent.
+fn evaluate(
+    config: &SelfplayConfig,
+    learner: &AfterstateLearner,
+    rng: &mut ChaCha8Rng,
+    stockfish: &mut Option<StockfishMover>,
+    evals: &mut StreamedFile,
+    t: &mut Tally,
+) -> Result<String> {
+    let mut samples = String::new();
+    let (games, cap) = (config.eval_games, config.afterstate().eval_max_plies);
+    for (k, name) in OPPONENTS.iter().enumerate() {
+        let outcomes = match k {
+            0 | 1 => play_fixed_mover(learner, [Mover::Random, Mover::Greedy][k], games, cap, rng),
+            _ => match stockfish.as_mut() {
+                Some(engine) => {
+                    play_against(learner, games, cap, EVAL_BATCH, |p| engine.choose(p))?
+                }
+                None => continue,
+            },
+        };
+        let s = score(&outcomes);
+        evals.line(&format!(
+            "{},{name},{},{},{},{},{},{},{}",
+            t.done, s.games, s.wins, s.mates, s.draws, s.losses, s.score, s.mean_plies
+        ))?;
+        t.curves[k].push((t.done as f64, 100.0 * s.score));
+        t.last[k] = Some(s);
+        for color in [Color::White, Color::Black] {
+            if let Some(o) = outcomes.iter().find(|o| o.agent == color) {
+                samples.push_str(&evaluation_pgn(t.done, name, o));
+            }
+        }
+    }
+    Ok(samples)
+}
+
+/// An evaluation game as a PGN entry.
+fn evaluation_pgn(after_games: u64, opponent: &str, o: &Outcome) -> String {
+    let event = format!("burnmate afterstate-td after {after_games} games vs {opponent}");
+    let verdict = match o.verdict() {
+        Verdict::Win => "learner wins",
+        Verdict::Draw => "draw",
+        Verdict::Loss => "learner loses",
+    };
+    let adjudication = format!("{} ({verdict}, material lead {:+})", o.end.name(), o.lead);
+    let (white, black) = match o.agent {
+        Color::White => ("afterstate-td", opponent),
+        Color::Black => (opponent, "afterstate-td"),
+    };
+    let result = match o.winner {
+        Some(Color::White) => "1-0",
+        Some(Color::Black) => "0-1",
+        None if o.end == GameEnd::Cap => "*",
+        None => "1/2-1/2",
+    };
+    let tags = [
+        ("Event", event.as_str()),
+        ("White", white),
+        ("Black", black),
+        ("Termination", adjudication.as_str()),
+    ];
+    game_pgn(&tags, &Chess::default(), &o.moves, result)
+}
+
+/// Trains to the configured games (a resume point after every evaluation but the
+/// last), then writes the outputs and reports.
+fn continue_run(
+    config: &SelfplayConfig,
+    mut learner: AfterstateLearner,
+    files: Files,
+    mut t: Tally,
+    mut rng: ChaCha8Rng,
+    mut stockfish: Option<StockfishMover>,
+) -> Result<()> {
+    let Files {
+        mut run,
+        mut pgn,
+        mut evals,
+    } = files;
+    let dir = run.dir().to_path_buf();
+    let bar = episode_bar(config.games, &config_stem(&dir));
+    bar.advance(t.done);
+    let started = Instant::now();
+    let settings = learner_config(config);
+    let mut samples = String::new();
+    if t.curves[0].is_empty() {
+        samples = evaluate(
+            config,
+            &learner,
+            &mut rng,
+            &mut stockfish,
+            &mut evals,
+            &mut t,
+        )?;
+    }
+    while t.done < config.games {
+        let chunk = config.eval_every.min(config.games - t.done);
+        let mut failure = None;
+        let mut records = Vec::new();
+        learner.train(chunk, &mut rng, |record| records.push(record));
+        let loss = learner.last_loss().map_or(f64::NAN, f64::from);
+        for record in records {
+            let n = t.done;
+            t.done += 1;
+            t.plies += u64::from(record.plies);
+            let row = game_row(n, &record, settings.epsilon(n));
+            count_ending(&mut t.endings, row.outcome);
+            let mut write = || -> Result<()> {
+                run.metrics
+                    .record(row, &[f64::from(record.rewards[1]), loss])?;
+                if (n + 1).is_multiple_of(config.pgn_every) {
+                    pgn.line(&training_pgn(
+                        n,
+                        &record,
+                        ["afterstate-td", "afterstate-td"],
+                    ))?;
+                }
+                Ok(())
+            };
+            if let Err(e) = write() {
+                failure.get_or_insert(e);
+            }
+            bar.advance(1);
+        }
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let eval_started = Instant::now();
+        samples = evaluate(
+            config,
+            &learner,
+            &mut rng,
+            &mut stockfish,
+            &mut evals,
+            &mut t,
+        )?;
+        t.eval_seconds += eval_started.elapsed().as_secs_f64();
+        if t.done < config.games {
+            pgn.flush()?;
+            evals.flush()?;
+            let seconds = t.seconds_before + started.elapsed().as_secs_f64();
+            let trainer = AfterstateResume {
+                tally: Tally {
+                    seconds_before: seconds,
+                    pgn_lines: pgn.lines(),
+                    eval_lines: evals.lines(),
+                    ..t.clone()
+                },
+                learner: learner.snapshot().map_err(|e| anyhow!(e))?,
+            };
+            run.save_resume_point(RESUME_FORMAT, t.done, seconds, &rng, trainer)?;
+        }
+    }
+    let wall_seconds = t.seconds_before + started.elapsed().as_secs_f64() - t.eval_seconds;
+    bar.finish_and_clear();
+    run.metrics.finish()?;
+    pgn.finish()?;
+    evals.finish()?;
+    crate::checkpoint::save(
+        &dir.join("checkpoint.json"),
+        CHECKPOINT_FORMAT,
+        &AfterstateCheckpoint {
+            games: learner.games(),
+            layers: learner.net().weights(),
+        },
+    )?;
+    write_atomic(&dir.join("eval-games.pgn"), samples.as_bytes())?;
+    let series: Vec<Series> = OPPONENTS
+        .iter()
+        .zip(&t.curves)
+        .filter(|(_, points)| !points.is_empty())
+        .map(|(name, points)| Series {
+            name: format!("vs {name}"),
+            points: points.clone(),
+        })
+        .collect();
+    write_atomic(
+        &dir.join("eval.svg"),
+        line_chart(
+            "afterstate-td: score against fixed opponents (wins + draws / 2)",
+            "training games",
+            "score (%)",
+            &series,
+        )
+        .as_bytes(),
+    )?;
+    let mut endings = t.endings.clone();
+    for (_, count) in &mut endings {
+        *count /= t.done.max(1) as f64;
+    }
+    let summary = AfterstateSummary {
+        study: "selfplay".into(),
+        algorithm: "afterstate-td".into(),
+        training: run
+            .metrics
+            .stats(wall_seconds, config.backend.name(), config.seed),
+        envs: config.envs,
+        positions_per_second: t.plies as f64 / wall_seconds.max(1e-9),
+        endings,
+        eval_random: t.last[0].context("at least one evaluation")?,
+        eval_greedy: t.last[1].context("at least one evaluation")?,
+        eval_stockfish: t.last[2],
+    };
+    run.finish(&summary)?;
+    say!("run directory   {}", dir.display());
+    say!(
+        "training        {} games in {:.1} s: {:.2} games/s, {:.0} positions/s, {} envs, {}",
+        t.done,
+        wall_seconds,
+        summary.training.episodes_per_second,
+        summary.positions_per_second,
+        config.envs,
+        summary.training.backend
+    );
+    for (name, s) in OPPONENTS.iter().zip(&t.last) {
+        if let Some(s) = s {
+            say!(
+                "vs {name:<12} score {:.3}: {} won ({} by mate), {} drawn, {} lost of {}, {:.1} plies",
+                s.score,
+                s.wins,
+                s.mates,
+                s.draws,
+                s.losses,
+                s.games,
+                s.mean_plies
+            );
+        }
+    }
+    Ok(())
+}
