@@ -21,7 +21,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// (config, extra arguments, FNV-1a of metrics.csv, of the checkpoint file, of the
 /// summary without timings)
-const GOLDENS: [(&str, &[&str], u64, u64, u64); 13] = [
+const GOLDENS: [(&str, &[&str], u64, u64, u64); 14] = [
     (
         "queen4x4-sarsa",
         &["--episodes", "500"],
@@ -75,7 +75,7 @@ const GOLDENS: [(&str, &[&str], u64, u64, u64); 13] = [
         "selfplay",
         &["--episodes", "2"],
         14312388378724193024,
-        15620181783152784175,
+        958119751904603131,
         2707483318433781359,
     ),
     (
@@ -110,8 +110,15 @@ const GOLDENS: [(&str, &[&str], u64, u64, u64); 13] = [
         "selfplay-batched",
         &["--episodes", "4", "--envs", "4", "--backend", "flex"],
         8453549366836126730,
-        2556824403886280758,
+        12424247917011395672,
         7622656508239634374,
+    ),
+    (
+        "selfplay-afterstate",
+        &["--episodes", "8", "--envs", "4", "--set", "eval_games=4"],
+        18252400285255571038,
+        10065926002291719003,
+        1096940748283284598,
     ),
 ];
 

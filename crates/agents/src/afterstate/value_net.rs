@@ -1,6 +1,7 @@
 //! The afterstate value network `V`: an MLP from the side-to-move encoding to one
 //! value, trained by Adam (kept across updates) on the mean squared error.
 
+use burn::module::Module;
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::side_to_move::FEATURES;
@@ -67,14 +68,19 @@ impl ValueNet {
     }
 
     /// `V` of each encoded position in `rows` (`FEATURES` floats each): one forward
-    /// pass and one download.
+    /// pass without autodiff (a tracked forward pass would grow the parameters'
+    /// graph until the next backward pass: gigabytes over an evaluation) and one
+    /// download.
     pub fn values(&self, rows: Vec<f32>) -> Vec<f32> {
-        if rows.is_empty() {
+        let n = rows.len() / FEATURES;
+        if n == 0 {
             return Vec::new();
         }
+        let inference = self.device.clone().without_autodiff();
+        let x = Tensor::from_data(TensorData::new(rows, [n, FEATURES]), &inference);
         self.net
-            .forward(self.rows(rows))
-            .detach()
+            .valid()
+            .forward(x)
             .into_data()
             .try_into_vec::<f32>()
             .expect("f32 values")
