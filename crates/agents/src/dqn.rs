@@ -8,6 +8,7 @@
 //!
 //! The max runs over all actions (the study's game has no illegal actions).
 
+use burn::module::Module;
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_models::{DeepMlp, LayerWeights};
@@ -161,14 +162,20 @@ impl Dqn {
         Tensor::from_data(TensorData::new(rows, [n, self.width()]), &self.device)
     }
 
+    /// The outputs of `net` for `rows`, without autodiff (a tracked forward pass
+    /// would grow the parameters' graph until the next backward pass: without
+    /// updates, as in an evaluation, memory grows with every step).
+    fn infer(&self, net: &DeepMlp, rows: Vec<f32>) -> Vec<f32> {
+        let n = rows.len() / self.width();
+        let inference = self.device.clone().without_autodiff();
+        let x = Tensor::from_data(TensorData::new(rows, [n, self.width()]), &inference);
+        host(net.valid().forward(x))
+    }
+
     /// Q-values of the encoded states in `rows` (one or many, `width()` floats each),
     /// `actions()` values per state: one forward pass and one download for all.
     pub fn q_values(&self, rows: &[f32]) -> Vec<f32> {
-        let q = host(
-            self.online
-                .forward(self.rows_tensor(rows.to_vec()))
-                .detach(),
-        );
+        let q = self.infer(&self.online, rows.to_vec());
         if q.iter().any(|v| !v.is_finite()) {
             self.diverged.set(true);
         }
@@ -196,8 +203,7 @@ impl Dqn {
             .iter()
             .flat_map(|t| t.next_state.iter().copied())
             .collect();
-        let net = self.target.as_ref().unwrap_or(&self.online);
-        let next_q = host(net.forward(self.rows_tensor(rows)).detach());
+        let next_q = self.infer(self.target.as_ref().unwrap_or(&self.online), rows);
         batch
             .iter()
             .zip(next_q.chunks_exact(self.actions()))
