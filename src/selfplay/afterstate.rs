@@ -294,6 +294,7 @@ fn evaluate(
         for color in [Color::White, Color::Black] {
             if let Some(o) = outcomes.iter().find(|o| o.agent == color) {
                 samples.push_str(&evaluation_pgn(t.done, name, o));
+                samples.push('\n');
             }
         }
     }

@@ -115,7 +115,7 @@ impl Game {
     /// end there, without playing it.
     pub fn after(&self, m: &Move) -> (Chess, Option<GameEnd>) {
         let mut position = self.position.clone();
-        position.play_unchecked(m.clone());
+        position.play_unchecked(*m);
         let repetitions = self
             .seen
             .get(&repetition_key(&position))

@@ -148,7 +148,7 @@ pub fn play_against<E>(
         let valued = learner.move_values(&to_move.iter().map(|&i| &slots[i].1).collect::<Vec<_>>());
         let mut chosen: Vec<Option<Move>> = vec![None; slots.len()];
         for (&i, moves) in to_move.iter().zip(valued) {
-            chosen[i] = Some(moves[best_index(&moves)].mv.clone());
+            chosen[i] = Some(moves[best_index(&moves)].mv);
         }
         let mut finished = Vec::new();
         for (i, ((agent, game, moves), choice)) in slots.iter_mut().zip(chosen).enumerate() {
@@ -156,7 +156,7 @@ pub fn play_against<E>(
                 Some(mv) => mv,
                 None => opponent(game.position())?,
             };
-            moves.push(mv.clone());
+            moves.push(mv);
             if game.play(mv).is_some() {
                 outcomes.push(outcome(*agent, game, std::mem::take(moves)));
                 finished.push(i);

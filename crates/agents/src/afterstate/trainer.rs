@@ -242,7 +242,7 @@ impl AfterstateLearner {
     /// The greedy move in `game`, or `None` when it is over.
     pub fn best_move(&self, game: &Game) -> Option<Move> {
         let moves = self.move_values(&[game]).pop()?;
-        (!moves.is_empty()).then(|| moves[best_index(&moves)].mv.clone())
+        (!moves.is_empty()).then(|| moves[best_index(&moves)].mv)
     }
 
     /// Plays `games` training games (`envs` at a time), calling `on_game` as each
@@ -278,8 +278,8 @@ impl AfterstateLearner {
                 };
                 let side = usize::from(slot.game.position().turn() == Color::Black);
                 slot.rewards[side] += moves[k].reward;
-                slot.moves.push(moves[k].mv.clone());
-                if slot.game.play(moves[k].mv.clone()).is_some() {
+                slot.moves.push(moves[k].mv);
+                if slot.game.play(moves[k].mv).is_some() {
                     finished.push(i);
                 }
             }
