@@ -131,6 +131,23 @@ fn parse_table(table: toml::Table) -> Result<Experiment> {
 }
 
 /// The resolved config as TOML, so a run can be repeated from its directory.
+/// Top-level keys its algorithm does not read are left out (they load back as
+/// their defaults).
 pub fn to_toml(experiment: &Experiment) -> Result<String> {
-    toml::to_string(experiment).context("cannot serialise the resolved config")
+    let text = toml::to_string(experiment).context("cannot serialise the resolved config")?;
+    let unused = match experiment {
+        Experiment::Selfplay(c) => c.unused_keys(),
+        _ => Vec::new(),
+    };
+    let mut in_top_level = true;
+    let mut kept = String::with_capacity(text.len());
+    for line in text.lines() {
+        in_top_level &= !line.starts_with('[');
+        let key = line.split(" = ").next().unwrap_or_default();
+        if !(in_top_level && unused.contains(&key)) {
+            kept.push_str(line);
+            kept.push('\n');
+        }
+    }
+    Ok(kept)
 }

@@ -44,8 +44,6 @@ pub struct AfterstateSettings {
     pub updates_per_step: usize,
     /// Ply cap of evaluation games (adjudicated by material at the cap).
     pub eval_max_plies: u32,
-    /// A resume point every this many training games (0: only at evaluations).
-    pub checkpoint_every: u64,
 }
 
 impl Default for AfterstateSettings {
@@ -59,7 +57,6 @@ impl Default for AfterstateSettings {
             replay_capacity: 100_000,
             updates_per_step: 1,
             eval_max_plies: 200,
-            checkpoint_every: 0,
         }
     }
 }
@@ -204,9 +201,11 @@ impl SelfplayConfig {
         self.afterstate.clone().unwrap_or_default()
     }
 
-    fn validate_afterstate(&self) -> Result<()> {
+    /// The keys of the study's algorithm that `afterstate-td` leaves at their
+    /// defaults, and whether this config sets each.
+    fn study_only_keys(&self) -> [(&'static str, bool); 8] {
         let reference = SelfplayConfig::default();
-        let study_only = [
+        [
             ("padding", self.padding != reference.padding),
             ("adam", self.adam != reference.adam),
             ("step_penalty", self.step_penalty != reference.step_penalty),
@@ -218,7 +217,21 @@ impl SelfplayConfig {
                 "bucket_batches",
                 self.bucket_batches != reference.bucket_batches,
             ),
-        ];
+        ]
+    }
+
+    /// The keys a resolved config leaves out: the study's own for `afterstate-td`.
+    pub fn unused_keys(&self) -> Vec<&'static str> {
+        match self.algorithm {
+            SelfplayAlgorithm::Reference => Vec::new(),
+            SelfplayAlgorithm::AfterstateTd => {
+                self.study_only_keys().iter().map(|(key, _)| *key).collect()
+            }
+        }
+    }
+
+    fn validate_afterstate(&self) -> Result<()> {
+        let study_only = self.study_only_keys();
         if let Some((key, _)) = study_only.iter().find(|(_, set)| *set) {
             anyhow::bail!(
                 "{key} applies to algorithm = \"reference\" only; afterstate-td explores with afterstate.epsilon_start/epsilon_end"
