@@ -211,6 +211,37 @@ mod tests {
     }
 
     #[test]
+    fn after_foresees_an_ending_without_playing_the_move() {
+        let mut game = Game::new(100);
+        for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+            play(&mut game, uci);
+        }
+        let back = "f6g8"
+            .parse::<UciMove>()
+            .unwrap()
+            .to_move(game.position())
+            .unwrap();
+        let (position, end) = game.after(&back);
+        assert_eq!(end, Some(GameEnd::Repetition), "the start a third time");
+        assert_eq!(position.board(), Chess::default().board());
+        assert_eq!(
+            (game.plies(), game.end()),
+            (7, None),
+            "the game itself is unchanged"
+        );
+        let other = "b8c6"
+            .parse::<UciMove>()
+            .unwrap()
+            .to_move(game.position())
+            .unwrap();
+        assert_eq!(game.after(&other).1, None);
+        let mut capped = Game::new(1);
+        let first = capped.position().legal_moves()[0];
+        assert_eq!(capped.after(&first).1, Some(GameEnd::Cap));
+        assert_eq!(capped.play(first), Some(GameEnd::Cap));
+    }
+
+    #[test]
     fn the_cap_the_fifty_move_rule_and_bare_kings_end_games() {
         let mut game = Game::new(2);
         assert_eq!(play(&mut game, "e2e4"), None);
