@@ -312,7 +312,13 @@ pub fn run(cli: Cli) -> Result<()> {
             stockfish_skills,
         } => match load_config(&run.join("config.toml"))? {
             Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
-                selfplay::afterstate::eval_command(&run, games, seed, backend, &stockfish_skills)
+                selfplay::afterstate_eval::eval_command(
+                    &run,
+                    games,
+                    seed,
+                    backend,
+                    &stockfish_skills,
+                )
             }
             _ if !stockfish_skills.is_empty() => anyhow::bail!(
                 "--stockfish-skills applies to selfplay runs with algorithm = \"afterstate-td\""

@@ -2,6 +2,7 @@
 //! selectors learning from material rewards by playing each other.
 
 pub mod afterstate;
+pub mod afterstate_eval;
 pub mod config;
 pub mod model_file;
 pub mod stockfish;

@@ -7,28 +7,26 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
-use burnmate_agents::afterstate::evaluate::{Outcome, Score, Verdict, play_against, score};
+use burnmate_agents::afterstate::evaluate::{Score, play_against, score};
 use burnmate_agents::afterstate::trainer::{AfterstateConfig, AfterstateLearner, LearnerState};
 use burnmate_agents::afterstate::value_net::ValueNet;
 use burnmate_agents::init::uniform_layers;
-use burnmate_agents::selfplay::choice::selectable_moves;
-use burnmate_agents::selfplay::trainer::{Mover, mover_choice};
+use burnmate_agents::selfplay::trainer::Mover;
 use burnmate_encode::side_to_move::FEATURES;
-use burnmate_env::selfplay::GameEnd;
 use burnmate_models::LayerWeights;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use shakmaty::{Chess, Color};
+use shakmaty::Color;
 
 use crate::backend::BackendChoice;
 use crate::config::{Experiment, load_config};
 use crate::files::{StreamedFile, config_stem, create_run_dir, write_atomic};
 use crate::metrics::TrainingStats;
-use crate::pgn::game_pgn;
 use crate::plot::{Series, line_chart};
 use crate::progress::{Progress, episode_bar};
 use crate::run::{Overrides, Run};
+use crate::selfplay::afterstate_eval::{EVAL_BATCH, evaluation_pgn, play_fixed_mover};
 use crate::selfplay::config::{SelfplayAlgorithm, SelfplayConfig};
 use crate::selfplay::stockfish::StockfishMover;
 use crate::selfplay::train::{count_ending, game_row, training_pgn};
@@ -41,8 +39,6 @@ const RESUME_FORMAT: &str = "burnmate-afterstate-resume-v1";
 const COLUMNS: [&str; 2] = ["black_reward", "loss"];
 /// Evaluation opponents, in eval.csv's and the summary's order.
 const OPPONENTS: [&str; 3] = ["random", "greedy", "stockfish"];
-/// Evaluation games played side by side through the network.
-const EVAL_BATCH: usize = 100;
 
 /// The trained network of a finished run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -189,66 +185,6 @@ pub fn load_run(
     Ok((config, learner))
 }
 
-/// `burnmate eval RUN` for an afterstate run: `games` games against the random and
-/// the greedy mover and against Stockfish at each of `skills`, printed as a table.
-pub fn eval_command(
-    run: &Path,
-    games: u64,
-    seed: u64,
-    backend: BackendChoice,
-    skills: &[u8],
-) -> Result<()> {
-    let (config, learner) = load_run(run, Some(backend))?;
-    let cap = config.afterstate().eval_max_plies;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    say!("| opponent | games | score | won (by mate) | drawn | lost | mean plies |");
-    say!("|---|---:|---:|---:|---:|---:|---:|");
-    let row = |name: String, s: Score| {
-        say!(
-            "| {name} | {} | {:.3} | {} ({}) | {} | {} | {:.1} |",
-            s.games,
-            s.score,
-            s.wins,
-            s.mates,
-            s.draws,
-            s.losses,
-            s.mean_plies
-        );
-    };
-    for mover in [Mover::Random, Mover::Greedy] {
-        let outcomes = play_fixed_mover(&learner, mover, games, cap, &mut rng);
-        row(format!("{mover:?} mover").to_lowercase(), score(&outcomes));
-    }
-    for &skill in skills {
-        let settings = SelfplayConfig {
-            stockfish_skill: skill,
-            ..config.clone()
-        };
-        settings.validate()?;
-        let mut engine = StockfishMover::start(&settings)?;
-        let outcomes = play_against(&learner, games, cap, EVAL_BATCH, |p| engine.choose(p))?;
-        let name = format!("Stockfish skill {skill}, depth {}", config.stockfish_depth);
-        row(name, score(&outcomes));
-    }
-    Ok(())
-}
-
-/// `games` games of `learner` against a fixed mover.
-fn play_fixed_mover(
-    learner: &AfterstateLearner,
-    mover: Mover,
-    games: u64,
-    cap: u32,
-    rng: &mut ChaCha8Rng,
-) -> Vec<Outcome> {
-    let never: Result<_, std::convert::Infallible> =
-        play_against(learner, games, cap, EVAL_BATCH, |position| {
-            let moves = selectable_moves(position);
-            Ok(moves[mover_choice(mover, position, &moves, rng)].mv)
-        });
-    never.unwrap_or_else(|e| match e {})
-}
-
 fn start_stockfish(config: &SelfplayConfig) -> Result<Option<StockfishMover>> {
     config
         .eval_stockfish
@@ -299,34 +235,6 @@ fn evaluate(
         }
     }
     Ok(samples)
-}
-
-/// An evaluation game as a PGN entry.
-fn evaluation_pgn(after_games: u64, opponent: &str, o: &Outcome) -> String {
-    let event = format!("burnmate afterstate-td after {after_games} games vs {opponent}");
-    let verdict = match o.verdict() {
-        Verdict::Win => "learner wins",
-        Verdict::Draw => "draw",
-        Verdict::Loss => "learner loses",
-    };
-    let adjudication = format!("{} ({verdict}, material lead {:+})", o.end.name(), o.lead);
-    let (white, black) = match o.agent {
-        Color::White => ("afterstate-td", opponent),
-        Color::Black => (opponent, "afterstate-td"),
-    };
-    let result = match o.winner {
-        Some(Color::White) => "1-0",
-        Some(Color::Black) => "0-1",
-        None if o.end == GameEnd::Cap => "*",
-        None => "1/2-1/2",
-    };
-    let tags = [
-        ("Event", event.as_str()),
-        ("White", white),
-        ("Black", black),
-        ("Termination", adjudication.as_str()),
-    ];
-    game_pgn(&tags, &Chess::default(), &o.moves, result)
 }
 
 /// Trains to the configured games (a resume point after every evaluation but the
