@@ -198,8 +198,8 @@ struct Files {
     evals: StreamedFile,
 }
 
-/// The learner's scores against each opponent, written to eval.csv and the tally;
-/// returns the PGN of one game with each colour per opponent.
+/// The learner's scores against each opponent, written to eval.csv and the tally
+/// (its time too); returns the PGN of one game with each colour per opponent.
 fn evaluate(
     config: &SelfplayConfig,
     learner: &AfterstateLearner,
@@ -208,6 +208,7 @@ fn evaluate(
     evals: &mut StreamedFile,
     t: &mut Tally,
 ) -> Result<String> {
+    let started = Instant::now();
     let mut samples = String::new();
     let (games, cap) = (config.eval_games, config.afterstate().eval_max_plies);
     for (k, name) in OPPONENTS.iter().enumerate() {
@@ -234,6 +235,7 @@ fn evaluate(
             }
         }
     }
+    t.eval_seconds += started.elapsed().as_secs_f64();
     Ok(samples)
 }
 
@@ -270,7 +272,6 @@ fn continue_run(
     }
     while t.done < config.games {
         let chunk = config.eval_every.min(config.games - t.done);
-        let mut failure = None;
         let mut records = Vec::new();
         learner.train(chunk, &mut rng, |record| records.push(record));
         let loss = learner.last_loss().map_or(f64::NAN, f64::from);
@@ -280,27 +281,13 @@ fn continue_run(
             t.plies += u64::from(record.plies);
             let row = game_row(n, &record, settings.epsilon(n));
             count_ending(&mut t.endings, row.outcome);
-            let mut write = || -> Result<()> {
-                run.metrics
-                    .record(row, &[f64::from(record.rewards[1]), loss])?;
-                if (n + 1).is_multiple_of(config.pgn_every) {
-                    pgn.line(&training_pgn(
-                        n,
-                        &record,
-                        ["afterstate-td", "afterstate-td"],
-                    ))?;
-                }
-                Ok(())
-            };
-            if let Err(e) = write() {
-                failure.get_or_insert(e);
+            run.metrics
+                .record(row, &[f64::from(record.rewards[1]), loss])?;
+            if (n + 1).is_multiple_of(config.pgn_every) {
+                pgn.line(&training_pgn(n, &record, ["afterstate-td"; 2]))?;
             }
             bar.advance(1);
         }
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        let eval_started = Instant::now();
         samples = evaluate(
             config,
             &learner,
@@ -309,7 +296,6 @@ fn continue_run(
             &mut evals,
             &mut t,
         )?;
-        t.eval_seconds += eval_started.elapsed().as_secs_f64();
         if t.done < config.games {
             pgn.flush()?;
             evals.flush()?;

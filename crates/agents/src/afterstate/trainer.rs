@@ -97,13 +97,7 @@ struct Slot {
 
 impl Slot {
     fn record(&self) -> GameRecord {
-        GameRecord {
-            end: self.game.end().expect("finished"),
-            winner: self.game.winner(),
-            plies: self.game.plies(),
-            moves: self.moves.clone(),
-            rewards: self.rewards,
-        }
+        GameRecord::of(&self.game, &self.moves, self.rewards)
     }
 }
 

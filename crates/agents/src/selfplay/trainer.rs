@@ -124,6 +124,20 @@ pub struct GameRecord {
     pub rewards: [f32; 2],
 }
 
+impl GameRecord {
+    /// The record of the finished `game`, played with `moves`, and its summed
+    /// rewards (white, black).
+    pub fn of(game: &Game, moves: &[Move], rewards: [f32; 2]) -> GameRecord {
+        GameRecord {
+            end: game.end().expect("finished"),
+            winner: game.winner(),
+            plies: game.plies(),
+            moves: moves.to_vec(),
+            rewards,
+        }
+    }
+}
+
 struct Pending {
     board: Vec<f32>,
     piece_mask: [f32; 64],
@@ -152,13 +166,7 @@ impl Slot {
     }
 
     fn record(&self) -> GameRecord {
-        GameRecord {
-            end: self.game.end().expect("finished"),
-            winner: self.game.winner(),
-            plies: self.game.plies(),
-            moves: self.moves.clone(),
-            rewards: self.rewards,
-        }
+        GameRecord::of(&self.game, &self.moves, self.rewards)
     }
 }
 
