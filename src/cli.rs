@@ -25,7 +25,8 @@ pub struct Cli {
 /// Overrides of a config file's run settings.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct RunOverrides {
-    /// Output directory (default: runs/<config-stem>-<UTC time>); must not exist yet.
+    /// Output directory (default: runs/<config-stem>-<UTC time>); must not exist yet
+    /// (`grid`: an existing grid directory of the same options resumes).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Burn backend to train on.
@@ -71,7 +72,8 @@ enum Command {
         #[command(flatten)]
         overrides: RunOverrides,
     },
-    /// Run a hyper-parameter grid (beta x gamma for queen4x4) and tabulate it.
+    /// Run a hyper-parameter grid (beta x gamma for queen4x4) and tabulate it
+    /// (resumable: rerun with the same --out and options).
     Grid {
         /// Experiment config (TOML) whose other settings every grid run shares.
         config: PathBuf,
@@ -81,6 +83,12 @@ enum Command {
         /// Discount factors (comma-separated); default: the config's [grid].
         #[arg(long, value_delimiter = ',')]
         gamma: Vec<f64>,
+        /// Run only shard i of N (every N-th cell from the i-th); `merge` joins shards.
+        #[arg(long, value_name = "i/N")]
+        shard: Option<String>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
         #[command(flatten)]
         overrides: RunOverrides,
     },
@@ -198,7 +206,7 @@ enum Command {
         #[arg(long)]
         jobs: Option<usize>,
     },
-    /// Merge shard directories of one `study endgame` or `matrix` grid into one
+    /// Merge shard directories of one `grid`, `study endgame` or `matrix` grid into one
     /// directory with the report an unsharded run writes.
     Merge {
         /// The merged directory (new).
@@ -297,10 +305,18 @@ pub fn run(cli: Cli) -> Result<()> {
             config,
             beta,
             gamma,
+            shard,
+            jobs,
             overrides,
         } => match load_config_with(&config, &overrides.set)? {
             Experiment::Queen4x4(study) => {
-                queen4x4::grid::grid_command(&config, study, beta, gamma, &overrides.into())
+                let options = queen4x4::grid::GridOptions {
+                    betas: beta,
+                    gammas: gamma,
+                    shard: shard.as_deref().map(Shard::parse).transpose()?,
+                    jobs: jobs.unwrap_or_else(default_jobs).max(1),
+                };
+                queen4x4::grid::grid_command(&config, study, options, &overrides.into())
             }
             _ => anyhow::bail!("grid is defined for queen4x4 configs only"),
         },
@@ -454,6 +470,8 @@ pub fn run(cli: Cli) -> Result<()> {
             let dirs: Vec<&std::path::Path> = dirs.iter().map(PathBuf::as_path).collect();
             if dirs[0].join(matrix::PLAN_FILE).exists() {
                 matrix::merge_command(&out, &dirs)
+            } else if dirs[0].join(queen4x4::grid::PLAN_FILE).exists() {
+                queen4x4::grid::merge_command(&out, &dirs)
             } else {
                 endgame::study::merge_command(&out, &dirs)
             }

@@ -157,6 +157,27 @@ pub fn lock_dir(dir: &Path) -> Result<DirLock> {
     }
 }
 
+/// Copies the directory `from` (files and sub-directories, not its lock file) to
+/// `to`, which must not exist yet.
+pub fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+    fs::create_dir(to).with_context(|| format!("cannot create {}", to.display()))?;
+    for entry in fs::read_dir(from).with_context(|| format!("cannot read {}", from.display()))? {
+        let entry = entry?;
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        if entry.file_name() == LOCK_FILE {
+            continue;
+        }
+        if entry.file_type()?.is_dir() {
+            copy_dir(&source, &target)?;
+        } else {
+            fs::copy(&source, &target).with_context(|| {
+                format!("cannot copy {} to {}", source.display(), target.display())
+            })?;
+        }
+    }
+    Ok(())
+}
+
 /// Whether `dir` holds nothing but, perhaps, a lock file.
 pub fn is_empty_dir(dir: &Path) -> bool {
     fs::read_dir(dir).is_ok_and(|entries| {

@@ -458,35 +458,6 @@ fn a_checkpoint_whose_run_config_was_edited_is_refused() {
 }
 
 #[test]
-fn grid_writes_a_table_and_plots() {
-    let tmp = TempDir::new();
-    let root = tmp.path().join("grid");
-    let out = burnmate(&[
-        "grid",
-        "configs/queen4x4-sarsa.toml",
-        "--beta",
-        "5e-5,7e-5",
-        "--gamma",
-        "0.85",
-        "--episodes",
-        "50",
-        "--out",
-        root.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let csv = fs::read_to_string(root.join("grid.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 3, "{csv}");
-    assert!(
-        fs::read_to_string(root.join("grid.md"))
-            .unwrap()
-            .contains("| 0.85 |")
-    );
-    for file in ["grid_reward.svg", "grid_moves.svg"] {
-        assert!(root.join(file).is_file());
-    }
-}
-
-#[test]
 fn knight_agents_train_evaluate_and_compare() {
     let tmp = TempDir::new();
     let mut runs = Vec::new();

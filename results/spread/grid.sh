@@ -8,7 +8,6 @@ bin="${1:-target/release/burnmate}"
 out=results/spread/runs
 mkdir -p "$out"
 for seed in 1 2 3 4 5; do
-    [ -e "$out/grid-seed$seed/grid.csv" ] && continue
-    rm -rf "$out/grid-seed$seed"
+    # A grid directory resumes: a killed script continues where it stopped.
     "$bin" grid configs/queen4x4-sarsa.toml --seed "$seed" --out "$out/grid-seed$seed" > /dev/null
 done

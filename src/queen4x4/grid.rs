@@ -1,164 +1,173 @@
 //! `burnmate grid`: the study's beta x gamma grid (Figure 3), runs in parallel.
+//!
+//! The grid directory is a [`crate::grid_dir`]: its plan is the resolved config
+//! (`grid.toml`), each cell trains into its own run directory and is recorded in
+//! `results.jsonl` when done. A rerun with the same `--out` and options resumes: done
+//! cells are skipped, a cell killed after a resume point continues from it, any other
+//! unfinished cell is trained again. `--shard i/N` runs every N-th cell, and
+//! `burnmate merge` joins shard directories (cell directories included) into one.
 
-use std::fmt::Write as _;
+use std::fs;
 use std::path::Path;
-use std::sync::Mutex;
 
-use anyhow::{Result, ensure};
+use anyhow::{Context, Result, ensure};
+use serde::{Deserialize, Serialize};
 
-use crate::files::{config_stem, create_run_dir, write_atomic};
-use crate::plot::{Series, line_chart};
-use crate::progress::episode_bar;
+use crate::files::{config_stem, copy_dir, create_run_dir};
+use crate::grid_dir::{GridDir, GridRecord, RESULTS_FILE, Shard, merge, read_results};
+use crate::progress::Silent;
 use crate::queen4x4::config::Queen4x4Config;
+use crate::queen4x4::grid_report::write_report;
 use crate::queen4x4::summary::Summary;
-use crate::queen4x4::train::{grid_cell_dir, train_run};
+use crate::queen4x4::train::{resume_run, train_run};
+use crate::resume::RESUME_FILE;
 use crate::run::Overrides;
 
-/// `burnmate grid CONFIG [--beta ..] [--gamma ..]`.
+/// Name of the plan file of a grid directory.
+pub const PLAN_FILE: &str = "grid.toml";
+
+/// One cell of the grid.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GridCell {
+    /// Exploration decay.
+    pub beta: f64,
+    /// Discount factor.
+    pub gamma: f64,
+}
+
+/// What one cell produced (one line of `results.jsonl`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GridCellResult {
+    /// Which cell.
+    #[serde(flatten)]
+    pub cell: GridCell,
+    /// The cell run's summary (as in its `summary.json`).
+    pub summary: Summary,
+}
+
+impl GridRecord for GridCellResult {
+    type Key = GridCell;
+    fn key(&self) -> GridCell {
+        self.cell
+    }
+}
+
+/// Options of `burnmate grid` beyond the config.
+pub struct GridOptions {
+    /// Exploration decay values replacing the config's `[grid]` ones (if any).
+    pub betas: Vec<f64>,
+    /// Discount factors replacing the config's `[grid]` ones (if any).
+    pub gammas: Vec<f64>,
+    /// Only this part of the grid.
+    pub shard: Option<Shard>,
+    /// Worker threads.
+    pub jobs: usize,
+}
+
+/// `burnmate grid CONFIG [--beta ..] [--gamma ..] [--shard i/N] [--jobs N]`.
 pub fn grid_command(
     path: &Path,
     config: Queen4x4Config,
-    betas: Vec<f64>,
-    gammas: Vec<f64>,
+    options: GridOptions,
     overrides: &Overrides,
 ) -> Result<()> {
-    let mut config = config.with_overrides(overrides);
-    if !betas.is_empty() {
-        config.grid.beta = betas;
+    let mut plan = config.with_overrides(overrides);
+    if !options.betas.is_empty() {
+        plan.grid.beta = options.betas;
     }
-    if !gammas.is_empty() {
-        config.grid.gamma = gammas;
+    if !options.gammas.is_empty() {
+        plan.grid.gamma = options.gammas;
     }
-    config.validate()?;
+    plan.validate()?;
     ensure!(
-        !config.grid.beta.is_empty() && !config.grid.gamma.is_empty(),
+        !plan.grid.beta.is_empty() && !plan.grid.gamma.is_empty(),
         "the grid needs at least one beta and one gamma"
     );
-    let device = config.backend.device()?;
-    let root = create_run_dir(
-        overrides.out.as_deref(),
-        &format!("{}-grid", config_stem(path)),
-    )?;
-    let cells: Vec<(f64, f64)> = config
-        .grid
-        .gamma
-        .iter()
-        .flat_map(|&g| config.grid.beta.iter().map(move |&b| (b, g)))
-        .collect();
-    let bar = episode_bar(config.episodes * cells.len() as u64, "grid");
-    let results = Mutex::new(Vec::new());
-    let next = Mutex::new(cells.iter());
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(cells.len());
-    std::thread::scope(|scope| -> Result<()> {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| -> Result<()> {
-                    loop {
-                        let Some(&(beta, gamma)) = next.lock().expect("queue lock").next() else {
-                            return Ok(());
-                        };
-                        let mut cell = config.clone();
-                        cell.beta = beta;
-                        cell.gamma = gamma as f32;
-                        let dir = grid_cell_dir(&root, beta, gamma);
-                        std::fs::create_dir(&dir)?;
-                        let summary = train_run(&cell, device.clone(), &dir, &bar, false)?;
-                        results
-                            .lock()
-                            .expect("results lock")
-                            .push((beta, gamma, summary));
-                    }
-                })
-            })
-            .collect();
-        for handle in handles {
-            handle.join().expect("grid worker panicked")?;
-        }
-        Ok(())
+    let device = plan.backend.device()?;
+    let root = match &overrides.out {
+        Some(dir) => dir.clone(),
+        None => create_run_dir(None, &format!("{}-grid", config_stem(path)))?,
+    };
+    let grid = GridDir::<GridCellResult>::open(&root, PLAN_FILE, &plan, options.shard)?;
+    let pending = grid.pending("grid", cells(&plan), options.shard);
+    grid.run_all("grid", &pending, options.jobs, |cell| {
+        run_cell(&plan, &root, cell, device.clone())
     })?;
-    bar.finish_and_clear();
-    let mut results = results.into_inner().expect("results lock");
-    results.sort_by(|a, b| {
-        (a.1, a.0)
-            .partial_cmp(&(b.1, b.0))
-            .expect("finite grid values")
-    });
-    write_tables(&root, &results)?;
-    write_plots(&root, &config, &results)?;
+    let results = read_results(&root.join(RESULTS_FILE))?;
     say!("grid directory  {}", root.display());
-    say_inline!("{}", markdown(&results));
+    say_inline!("{}", write_report(&root, &plan, &results)?);
     Ok(())
 }
 
-type Cell = (f64, f64, Summary);
-
-fn markdown(results: &[Cell]) -> String {
-    let mut md = String::from(
-        "| gamma | beta | mean reward | mean moves | greedy win rate | greedy moves | optimal moves |\n|---|---|---|---|---|---|---|\n",
-    );
-    for (beta, gamma, s) in results {
-        let _ = writeln!(
-            md,
-            "| {gamma} | {beta:e} | {:.5} | {:.5} | {:.4} | {:.3} | {:.3} |",
-            s.training.mean_reward,
-            s.training.mean_moves,
-            s.eval.win_rate,
-            s.eval.mean_moves,
-            s.optimal.mean_moves
-        );
-    }
-    md
+/// Every cell of the grid, in plan order (gamma-major, as the config lists them).
+pub fn cells(plan: &Queen4x4Config) -> Vec<GridCell> {
+    plan.grid
+        .gamma
+        .iter()
+        .flat_map(|&gamma| {
+            plan.grid
+                .beta
+                .iter()
+                .map(move |&beta| GridCell { beta, gamma })
+        })
+        .collect()
 }
 
-fn write_tables(root: &Path, results: &[Cell]) -> Result<()> {
-    let mut csv = String::from(
-        "gamma,beta,mean_reward,mean_moves,eval_win_rate,eval_mean_moves,episodes_per_second\n",
-    );
-    for (beta, gamma, s) in results {
-        let _ = writeln!(
-            csv,
-            "{gamma},{beta},{},{},{},{},{}",
-            s.training.mean_reward,
-            s.training.mean_moves,
-            s.eval.win_rate,
-            s.eval.mean_moves,
-            s.training.episodes_per_second
-        );
-    }
-    write_atomic(&root.join("grid.csv"), csv.as_bytes())?;
-    write_atomic(&root.join("grid.md"), markdown(results).as_bytes())
+/// The run directory of `cell` inside the grid directory `root`.
+pub fn cell_dir(root: &Path, cell: &GridCell) -> std::path::PathBuf {
+    root.join(format!("beta-{:e}-gamma-{}", cell.beta, cell.gamma))
 }
 
-fn write_plots(root: &Path, config: &Queen4x4Config, results: &[Cell]) -> Result<()> {
-    for (file, title, pick) in [
-        (
-            "grid_reward.svg",
-            "Mean reward after training",
-            (|s: &Summary| s.training.mean_reward) as fn(&Summary) -> f64,
-        ),
-        ("grid_moves.svg", "Mean moves per game", |s: &Summary| {
-            s.training.mean_moves
-        }),
-    ] {
-        let series: Vec<Series> = config
-            .grid
-            .gamma
+/// Trains one cell into its run directory: continues it from its resume point if a
+/// killed grid left one, else (re)starts it in an empty directory.
+fn run_cell(
+    plan: &Queen4x4Config,
+    root: &Path,
+    cell: &GridCell,
+    device: burn::tensor::Device,
+) -> Result<GridCellResult> {
+    let mut config = plan.clone();
+    config.beta = cell.beta;
+    config.gamma = cell.gamma as f32;
+    let dir = cell_dir(root, cell);
+    let summary = if dir.join(RESUME_FILE).exists() {
+        resume_run(&config, &dir, &Silent)?
+    } else {
+        if dir.exists() {
+            fs::remove_dir_all(&dir)
+                .with_context(|| format!("cannot clear the unfinished cell {}", dir.display()))?;
+        }
+        fs::create_dir(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        train_run(&config, device, &dir, &Silent, false)?
+    };
+    Ok(GridCellResult {
+        cell: *cell,
+        summary,
+    })
+}
+
+/// `burnmate merge` for grid shards: one grid directory `out` with every cell's
+/// result and run directory, and the report an unsharded grid writes.
+pub fn merge_command(out: &Path, dirs: &[&Path]) -> Result<()> {
+    let (plan, results) = merge::<Queen4x4Config, GridCellResult>(out, PLAN_FILE, dirs, cells)?;
+    for result in &results {
+        let source = dirs
             .iter()
-            .map(|&g| Series {
-                name: format!("gamma {g}"),
-                points: results
-                    .iter()
-                    .filter(|(_, gamma, _)| *gamma == g)
-                    .map(|(beta, _, s)| (*beta, pick(s)))
-                    .collect(),
-            })
-            .collect();
-        write_atomic(
-            &root.join(file),
-            line_chart(title, "beta", title, &series).as_bytes(),
-        )?;
+            .map(|dir| cell_dir(dir, &result.cell))
+            .find(|dir| dir.join("summary.json").exists())
+            .with_context(|| {
+                format!(
+                    "no shard holds the run directory of beta {} gamma {}",
+                    result.cell.beta, result.cell.gamma
+                )
+            })?;
+        copy_dir(&source, &cell_dir(out, &result.cell))?;
     }
+    say!(
+        "merged          {} of {} runs",
+        results.len(),
+        cells(&plan).len()
+    );
+    say_inline!("{}", write_report(out, &plan, &results)?);
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! `burnmate train` for queen4x4: config -> agent on a device -> run directory.
 
 use burnmate_env::environment::Outcome as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -214,9 +214,4 @@ fn continue_run(
     };
     run.finish(&summary)?;
     Ok(summary)
-}
-
-/// A sub-directory path for one grid cell.
-pub fn grid_cell_dir(root: &Path, beta: f64, gamma: f64) -> PathBuf {
-    root.join(format!("beta-{beta:e}-gamma-{gamma}"))
 }
