@@ -2,6 +2,7 @@
 //! and KBBK against a defender, measured against exact tablebases.
 
 pub mod config;
+pub mod engine_audit;
 pub mod game;
 pub mod play;
 pub mod starts;

@@ -218,6 +218,14 @@ fn stockfish_defends_and_evaluates_when_installed() {
         "never faster than the optimum 7: {stockfish_moves}"
     );
     assert!(stdout(&out).contains("Stockfish"));
+    // Its moves, checked against the tablebase wherever it was asked (as defender
+    // and as evaluator): counted, and never more optimal ones than asked.
+    let audit = &s["stockfish_dtm_optimal"];
+    for side in ["white", "black"] {
+        let asked = audit[format!("{side}_asked")].as_u64().unwrap();
+        let optimal = audit[format!("{side}_optimal")].as_u64().unwrap();
+        assert!(asked > 0 && optimal <= asked, "{audit}");
+    }
     // The same run again: every position's answer comes from stockfish-cache/.
     let again = train(
         &tmp.path().join("again"),
@@ -279,6 +287,11 @@ fn the_study_grid_runs_in_its_own_stockfish_setting() {
     );
     let plan = fs::read_to_string(dir.join("study.toml")).unwrap();
     assert!(plan.contains("evaluator = \"stockfish\""), "{plan}");
+    let table = fs::read_to_string(dir.join("table-3-2.md")).unwrap();
+    assert!(
+        table.contains("Stockfish's move DTM-optimal % (as white / as defender)"),
+        "{table}"
+    );
     assert_one_line_error(&run("tablebase"), "other settings");
 }
 

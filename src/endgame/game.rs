@@ -8,12 +8,13 @@ use burnmate_agents::endgame::{LeastBestQ, engine_value, heuristic_value, win_re
 use burnmate_env::endgame::{Endgame, Match, MatchEnd, black_king_region};
 use burnmate_env::endgame_game::Defender;
 use burnmate_oracle::tablebase::{Tablebase, Verdict};
-use burnmate_oracle::uci::{Score, UciEngine};
+use burnmate_oracle::uci::{Analysis, Score, UciEngine};
 use rand::{Rng, RngExt};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::endgame::config::{EndgameConfig, EndingReply, Evaluator, Opponent, RewardKind};
+use crate::endgame::engine_audit::EngineAudit;
 use crate::pgn::fen_of;
 
 /// What a match needs besides the table.
@@ -26,6 +27,8 @@ pub struct Arena<'a> {
     pub config: &'a EndgameConfig,
     /// The UCI engine, started when the config selects it as opponent or evaluator.
     pub engine: Option<RefCell<UciEngine>>,
+    /// How the engine's answers consulted so far compare with perfect play.
+    pub audit: RefCell<EngineAudit>,
 }
 
 /// How a match went.
@@ -69,14 +72,24 @@ impl<'a> Arena<'a> {
             tablebase,
             config,
             engine,
+            audit: RefCell::new(EngineAudit::default()),
         })
+    }
+
+    /// The engine's answer in `position`, audited against the tablebase.
+    fn ask(&self, engine: &RefCell<UciEngine>, position: &Chess) -> Result<Analysis> {
+        let answer = engine.borrow_mut().analyse(&fen_of(position))?;
+        self.audit
+            .borrow_mut()
+            .record(self.tablebase, position, &answer.best_move);
+        Ok(answer)
     }
 
     /// The engine's best move in `position`.
     pub fn engine_move(&self, position: &Chess) -> Result<Move> {
         let engine = self.engine.as_ref().context("no engine was started")?;
         let fen = fen_of(position);
-        let answer = engine.borrow_mut().analyse(&fen)?;
+        let answer = self.ask(engine, position)?;
         let uci: UciMove = answer
             .best_move
             .parse()
@@ -89,14 +102,12 @@ impl<'a> Arena<'a> {
     pub fn value(&self, position: &Chess) -> Result<f64> {
         Ok(match self.config.reward {
             RewardKind::Engine => match (self.config.evaluator, &self.engine) {
-                (Evaluator::Stockfish, Some(engine)) => {
-                    match engine.borrow_mut().analyse(&fen_of(position))?.score {
-                        Score::Mate(m) => engine_value(Some(m), 0.0, self.config.mate_formula),
-                        Score::Centipawns(cp) => {
-                            engine_value(None, f64::from(cp), self.config.mate_formula)
-                        }
+                (Evaluator::Stockfish, Some(engine)) => match self.ask(engine, position)?.score {
+                    Score::Mate(m) => engine_value(Some(m), 0.0, self.config.mate_formula),
+                    Score::Centipawns(cp) => {
+                        engine_value(None, f64::from(cp), self.config.mate_formula)
                     }
-                }
+                },
                 _ => {
                     let mate = mate_in(self.tablebase, position).map(|m| m as i32);
                     engine_value(mate, 0.0, self.config.mate_formula)

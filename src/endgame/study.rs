@@ -14,6 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::endgame::config::{EndgameConfig, Evaluator, Exploration, Opponent, RewardKind};
+use crate::endgame::engine_audit::EngineAudit;
 use crate::endgame::game::{Arena, mate_in};
 use crate::endgame::starts::{SHIPPED_STARTS, shipped_start};
 use crate::endgame::study_report::write_report;
@@ -78,6 +79,10 @@ pub struct CellResult {
     pub training_wins: u64,
     /// Wins per bucket of `CURVE_BUCKET` matches.
     pub wins_per_bucket: Vec<u32>,
+    /// With Stockfish: its best moves in the positions the run consulted it on,
+    /// against the tablebase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stockfish: Option<EngineAudit>,
 }
 
 /// The 1.1 decay base of the study.
@@ -243,5 +248,6 @@ pub fn run_cell(plan: &StudyPlan, cell: &Cell, tablebase: &Tablebase) -> Result<
         optimal_moves: mate_in(tablebase, &start),
         training_wins,
         wins_per_bucket,
+        stockfish: arena.engine.as_ref().map(|_| *arena.audit.borrow()),
     })
 }

@@ -8,6 +8,7 @@ use burnmate_env::endgame::Endgame;
 use serde::Serialize;
 
 use crate::endgame::config::{Exploration, RewardKind};
+use crate::endgame::engine_audit::EngineAudit;
 use crate::endgame::study::{CURVE_BUCKET, CellResult, STUDY_DECAY, StudyPlan};
 use crate::endgame::train::{exploration_name, reported, reward_name};
 use crate::files::write_atomic;
@@ -36,6 +37,13 @@ pub struct SettingRow {
     pub mean_excess_moves: Option<f64>,
     /// Share of training matches won (%).
     pub training_win_percent: f64,
+    /// With Stockfish: share (%) of its best moves that were DTM-optimal in the
+    /// white-to-move positions it was asked about (its own play as white).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stockfish_white_optimal_percent: Option<f64>,
+    /// With Stockfish: the same as the defender, in black-to-move positions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stockfish_black_optimal_percent: Option<f64>,
 }
 
 const SETTINGS: [(RewardKind, Exploration); 4] = [
@@ -62,6 +70,10 @@ pub fn setting_row(
     let percent = |part: usize, whole: usize| 100.0 * part as f64 / whole.max(1) as f64;
     let wins: u64 = runs.iter().map(|r| r.training_wins).sum();
     let study_setting = setting.1 == Exploration::Static || decay == STUDY_DECAY;
+    let stockfish = runs
+        .iter()
+        .filter_map(|r| r.stockfish)
+        .reduce(EngineAudit::plus);
     SettingRow {
         endgame: endgame.name().into(),
         reward: reward_name(setting.0).into(),
@@ -76,6 +88,8 @@ pub fn setting_row(
         mean_excess_moves: (!excesses.is_empty())
             .then(|| excesses.iter().map(|&e| f64::from(e)).sum::<f64>() / excesses.len() as f64),
         training_win_percent: 100.0 * wins as f64 / (runs.len() as u64 * matches).max(1) as f64,
+        stockfish_white_optimal_percent: stockfish.and_then(|a| a.white_percent()),
+        stockfish_black_optimal_percent: stockfish.and_then(|a| a.black_percent()),
     }
 }
 
@@ -208,12 +222,29 @@ fn markdown_table(rows: &[SettingRow], plan: &StudyPlan) -> String {
          (ours, study in brackets); {} start(s) x {} run(s) per cell, defender {:?}, decay {}.\n\n",
         plan.matches, plan.starts, plan.runs, plan.opponent, plan.decay
     );
-    text.push_str("| endgame | reward | exploration | runs | solved % [95 % interval] (study) | optimal mates % | moves over optimum | training won % |\n");
-    text.push_str("|---|---|---|---|---|---|---|---|\n");
+    let audited = rows
+        .iter()
+        .any(|r| r.stockfish_white_optimal_percent.is_some());
+    text.push_str("| endgame | reward | exploration | runs | solved % [95 % interval] (study) | optimal mates % | moves over optimum | training won % |");
+    text.push_str(if audited {
+        " Stockfish's move DTM-optimal % (as white / as defender) |\n|---|---|---|---|---|---|---|---|---|\n"
+    } else {
+        "\n|---|---|---|---|---|---|---|---|\n"
+    });
     for r in rows {
         let study = r.study_percent.map_or("-".into(), |p| format!("{p}"));
+        let share = |p: Option<f64>| p.map_or("-".into(), |p| format!("{p:.1}"));
+        let stockfish = if audited {
+            format!(
+                " {} / {} |",
+                share(r.stockfish_white_optimal_percent),
+                share(r.stockfish_black_optimal_percent)
+            )
+        } else {
+            String::new()
+        };
         text.push_str(&format!(
-            "| {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] ({study}) | {:.1} | {} | {:.1} |\n",
+            "| {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] ({study}) | {:.1} | {} | {:.1} |{stockfish}\n",
             r.endgame.to_uppercase(),
             r.reward,
             r.exploration,
@@ -235,6 +266,18 @@ mod tests {
     use super::*;
     use crate::endgame::study::Cell;
 
+    fn plan() -> StudyPlan {
+        StudyPlan {
+            endgames: vec!["krk".into()],
+            starts: 1,
+            runs: 2,
+            matches: 200,
+            decay: STUDY_DECAY,
+            opponent: crate::endgame::config::Opponent::Stockfish,
+            evaluator: crate::endgame::config::Evaluator::Stockfish,
+        }
+    }
+
     fn result(solved: bool, eval_moves: Option<u32>, wins: Vec<u32>) -> CellResult {
         CellResult {
             cell: Cell {
@@ -249,6 +292,7 @@ mod tests {
             optimal_moves: Some(7),
             training_wins: wins.iter().map(|&w| u64::from(w)).sum(),
             wins_per_bucket: wins,
+            stockfish: None,
         }
     }
 
@@ -272,6 +316,28 @@ mod tests {
         assert_eq!(row.mean_excess_moves, Some(1.5));
         assert_eq!(row.training_win_percent, 100.0 * 160.0 / 800.0);
         assert_eq!(row.study_percent, Some(93.0));
+        assert_eq!(row.stockfish_white_optimal_percent, None);
+        let audited = |white_optimal, black_optimal| {
+            let mut r = result(true, Some(7), vec![0, 0]);
+            r.stockfish = Some(EngineAudit {
+                white_asked: 10,
+                white_optimal,
+                black_asked: 20,
+                black_optimal,
+            });
+            r
+        };
+        let (e, f) = (audited(9, 20), audited(6, 10));
+        let row = setting_row(
+            Endgame::Krk,
+            (RewardKind::Engine, Exploration::Static),
+            &[&e, &f],
+            200,
+            1.1,
+        );
+        assert_eq!(row.stockfish_white_optimal_percent, Some(75.0));
+        assert_eq!(row.stockfish_black_optimal_percent, Some(75.0));
+        assert!(markdown_table(&[row], &plan()).contains("| 75.0 / 75.0 |"));
     }
 
     #[test]

@@ -14,6 +14,7 @@ use shakmaty::Chess;
 
 use crate::config::Experiment;
 use crate::endgame::config::{EndgameConfig, Exploration, RewardKind};
+use crate::endgame::engine_audit::EngineAudit;
 use crate::endgame::game::{Arena, MatchResult, mate_in};
 use crate::endgame::starts::start_position;
 use crate::endgame::table_file::{load_run, save_table};
@@ -61,6 +62,10 @@ pub struct EndgameSummary {
     /// When Stockfish was used: the white moves it needs itself from the start
     /// against the run's defender (the study's yardstick).
     pub stockfish_moves_to_mate: Option<u32>,
+    /// When Stockfish was used: its best moves in the positions the run consulted
+    /// it on, against the tablebase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stockfish_dtm_optimal: Option<EngineAudit>,
     /// The study's Table 3.2 share (%) for this endgame and setting.
     pub study_reported_solved_percent: Option<f64>,
 }
@@ -333,6 +338,7 @@ fn continue_run(
         eval,
         optimal,
         stockfish_moves_to_mate,
+        stockfish_dtm_optimal: arena.engine.as_ref().map(|_| *arena.audit.borrow()),
         study_reported_solved_percent: reported(&config.endgame, config.reward, config.exploration),
     };
     run.finish(&summary)?;
@@ -353,6 +359,16 @@ fn continue_run(
         optimal.moves_to_mate.map_or("-".into(), |m| m.to_string()),
         stockfish_moves_to_mate.map_or(String::new(), |m| format!(", Stockfish {m}"))
     );
+    if let Some(audit) = summary.stockfish_dtm_optimal {
+        let share = |p: Option<f64>| p.map_or("-".into(), |p| format!("{p:.1} %"));
+        say!(
+            "Stockfish moves DTM-optimal in {} of {} white and {} of {} black positions asked",
+            share(audit.white_percent()),
+            audit.white_asked,
+            share(audit.black_percent()),
+            audit.black_asked
+        );
+    }
     if let Some(engine) = &arena.engine {
         say_cache_stats(engine.borrow().cache_stats());
     }
