@@ -79,8 +79,47 @@ fn updates() {
     });
 }
 
+/// Where a DQN minibatch update's time goes: the same 4-128-128-8 network at batch
+/// 64, timed cumulatively (inference; tracked forward + loss + backward; + Adam). A
+/// tracked forward pass alone is not timed: without its backward pass the autodiff
+/// graph grows with every call.
+fn update_profile() {
+    use burn::module::Module;
+    use burn::optim::GradientsParams;
+    use burn::tensor::{Tensor, TensorData};
+    use burnmate_agents::optim::pytorch_adam;
+    use burnmate_models::DeepMlp;
+
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let device = Device::flex().autodiff();
+    let sizes = [4, 128, 128, ACTIONS];
+    let mut net = DeepMlp::from_weights(&uniform_layers(&sizes, &mut rng), &device).unwrap();
+    let mut optimizer = pytorch_adam();
+    let rows: Vec<f32> = (0..64 * 4).map(|_| rng.random_range(0..8) as f32).collect();
+    let input =
+        |device: &Device| Tensor::<2>::from_data(TensorData::new(rows.clone(), [64, 4]), device);
+    let inference = device.clone().without_autodiff();
+    measure("knight DQN part: inference forward, batch 64", 1, || {
+        net.valid().forward(input(&inference)).into_data()
+    });
+    let loss = |net: &DeepMlp| net.forward(input(&device)).powf_scalar(2.0).mean();
+    measure(
+        "knight DQN part: tracked forward + loss + backward",
+        1,
+        || {
+            let grads = loss(&net).backward();
+            GradientsParams::from_grads(grads, &net).len()
+        },
+    );
+    measure("knight DQN part: + Adam step", 1, || {
+        let grads = GradientsParams::from_grads(loss(&net).backward(), &net);
+        net = optimizer.step(1e-4, net.clone(), grads);
+    });
+}
+
 fn main() {
     println!("{HEADER}");
     env_steps();
     updates();
+    update_profile();
 }
