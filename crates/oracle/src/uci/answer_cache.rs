@@ -3,12 +3,15 @@
 //! another shard on a shared disk, asks for each distinct position once.
 //!
 //! Files: `<dir>/<key>.<pid>-<n>.tsv`, one `fen \t best move \t cp|mate \t value`
-//! line per answer, appended by one process; opening reads every file of the key
-//! (a line cut short by a kill is skipped). Merging shards' caches is copying files.
+//! line per answer, appended by one process. Opening reads every file of the key, and
+//! before each search the files of other processes are read again from where they
+//! were left (a few `stat`s, nothing when no file grew), so shards running at the same
+//! time on a shared disk see each other's answers. A line cut short by a kill is
+//! skipped. Merging shards' caches is copying files.
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,10 +21,50 @@ use super::{Analysis, Score};
 /// Answers of one engine at one setting.
 pub struct AnswerCache {
     answers: Mutex<HashMap<String, Analysis>>,
-    /// This process's file (created with its first answer), if the cache is kept.
-    file: Option<Mutex<(PathBuf, Option<File>)>>,
+    /// The files of the key on disk, if the cache is kept.
+    disk: Option<Mutex<Disk>>,
     hits: AtomicU64,
     misses: AtomicU64,
+}
+
+/// Where a kept cache reads and writes.
+struct Disk {
+    dir: PathBuf,
+    prefix: String,
+    /// This process's file (created with its first answer).
+    own: PathBuf,
+    writer: Option<File>,
+    /// Bytes of complete lines read so far from each other file.
+    read: HashMap<PathBuf, u64>,
+}
+
+impl Disk {
+    /// Reads what other processes' files gained since the last call.
+    fn catch_up(&mut self, answers: &mut HashMap<String, Analysis>) -> std::io::Result<()> {
+        for entry in fs::read_dir(&self.dir)? {
+            let path = entry?.path();
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if path == self.own || !(name.starts_with(&self.prefix) && name.ends_with(".tsv")) {
+                continue;
+            }
+            let done = self.read.get(&path).copied().unwrap_or(0);
+            if fs::metadata(&path)?.len() <= done {
+                continue;
+            }
+            let mut file = File::open(&path)?;
+            file.seek(SeekFrom::Start(done))?;
+            let mut text = String::new();
+            file.read_to_string(&mut text)?;
+            let complete = text.rfind('\n').map_or(0, |end| end + 1);
+            for line in text[..complete].lines() {
+                if let Some((fen, analysis)) = parse_line(line) {
+                    answers.insert(fen, analysis);
+                }
+            }
+            self.read.insert(path, done + complete as u64);
+        }
+        Ok(())
+    }
 }
 
 /// Lookups so far: answered from the cache, and searched.
@@ -40,7 +83,7 @@ impl AnswerCache {
     pub fn in_memory() -> AnswerCache {
         AnswerCache {
             answers: Mutex::new(HashMap::new()),
-            file: None,
+            disk: None,
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
         }
@@ -50,34 +93,41 @@ impl AnswerCache {
     /// this process for the answers to come.
     pub fn open(dir: &Path, key: &str) -> std::io::Result<AnswerCache> {
         fs::create_dir_all(dir)?;
-        let mut answers = HashMap::new();
-        let prefix = format!("{key}.");
-        for entry in fs::read_dir(dir)? {
-            let path = entry?.path();
-            let name = path.file_name().unwrap_or_default().to_string_lossy();
-            if name.starts_with(&prefix) && name.ends_with(".tsv") {
-                let text = fs::read_to_string(&path)?;
-                for line in text.split_inclusive('\n').filter(|l| l.ends_with('\n')) {
-                    if let Some((fen, analysis)) = parse_line(line.trim_end_matches('\n')) {
-                        answers.insert(fen, analysis);
-                    }
-                }
-            }
-        }
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let path = dir.join(format!("{key}.{}-{n}.tsv", std::process::id()));
+        let mut disk = Disk {
+            dir: dir.to_path_buf(),
+            prefix: format!("{key}."),
+            own: PathBuf::new(),
+            writer: None,
+            read: HashMap::new(),
+        };
+        let mut answers = HashMap::new();
+        // Every file first, even one named as ours (a finished process with our pid).
+        disk.catch_up(&mut answers)?;
+        disk.own = dir.join(format!("{key}.{}-{n}.tsv", std::process::id()));
         Ok(AnswerCache {
             answers: Mutex::new(answers),
-            file: Some(Mutex::new((path, None))),
+            disk: Some(Mutex::new(disk)),
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
         })
     }
 
-    /// The answer for `fen`, if known (counted as a hit or a miss).
+    /// The answer for `fen`, if known (counted as a hit or a miss); before a miss,
+    /// other processes' new answers are read.
     pub fn get(&self, fen: &str) -> Option<Analysis> {
-        let found = self.answers.lock().expect("cache lock").get(fen).cloned();
+        let mut found = self.answers.lock().expect("cache lock").get(fen).cloned();
+        if found.is_none()
+            && let Some(disk) = &self.disk
+        {
+            let mut answers = HashMap::new();
+            // Unreadable peers only cost searches: the answer is then searched here.
+            let _ = disk.lock().expect("cache file lock").catch_up(&mut answers);
+            let mut held = self.answers.lock().expect("cache lock");
+            held.extend(answers);
+            found = held.get(fen).cloned();
+        }
         let counter = if found.is_some() {
             &self.hits
         } else {
@@ -90,13 +140,18 @@ impl AnswerCache {
     /// Keeps the answer for `fen` (and appends it to this process's file).
     pub fn insert(&self, fen: &str, analysis: &Analysis) -> std::io::Result<()> {
         let line = format_line(fen, analysis);
-        if let Some(file) = &self.file {
-            let mut guard = file.lock().expect("cache file lock");
-            let (path, open) = &mut *guard;
-            if open.is_none() {
-                *open = Some(OpenOptions::new().create(true).append(true).open(path)?);
+        if let Some(disk) = &self.disk {
+            let mut disk = disk.lock().expect("cache file lock");
+            if disk.writer.is_none() {
+                disk.writer = Some(
+                    OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(&disk.own)?,
+                );
             }
-            open.as_mut()
+            disk.writer
+                .as_mut()
                 .expect("opened above")
                 .write_all(line.as_bytes())?;
         }
@@ -205,6 +260,40 @@ mod tests {
             "another setting's answers are not used"
         );
         assert_eq!(second.stats().positions, 3);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_cache_sees_answers_another_process_finds_while_it_runs() {
+        let dir = std::env::temp_dir().join(format!("burnmate-cache-peers-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let (a, b) = (
+            AnswerCache::open(&dir, "k").unwrap(),
+            AnswerCache::open(&dir, "k").unwrap(),
+        );
+        a.insert("fen a", &answer("e2e4", Score::Centipawns(31)))
+            .unwrap();
+        assert_eq!(b.get("fen a"), Some(answer("e2e4", Score::Centipawns(31))));
+        // A line still being written is read once it is complete.
+        let peer = dir.join("k.999-0.tsv");
+        fs::write(&peer, "fen c\tg1f3\tcp\t1\nfen d\tg1").unwrap();
+        assert_eq!(b.get("fen d"), None);
+        let mut file = OpenOptions::new().append(true).open(&peer).unwrap();
+        file.write_all(b"f3\tcp\t4\n").unwrap();
+        assert_eq!(b.get("fen d"), Some(answer("g1f3", Score::Centipawns(4))));
+        assert_eq!(b.get("fen c"), Some(answer("g1f3", Score::Centipawns(1))));
+        assert_eq!(
+            b.stats(),
+            CacheStats {
+                hits: 3,
+                misses: 1,
+                positions: 3
+            }
+        );
+        // Its own answers are not read back as a peer's.
+        b.insert("fen e", &answer("a2a4", Score::Mate(2))).unwrap();
+        assert_eq!(a.get("fen e"), Some(answer("a2a4", Score::Mate(2))));
+        assert_eq!(b.stats().positions, 4);
         fs::remove_dir_all(&dir).unwrap();
     }
 }
