@@ -265,7 +265,8 @@ enum StudyCommand {
         /// The engine reward's source: tablebase (exact) or stockfish (the study's).
         #[arg(long, default_value = "tablebase")]
         evaluator: String,
-        /// Run only shard i of N (every N-th run from the i-th); `merge` joins shards.
+        /// Run only shard i of N (every N-th pair of a static and a decaying run of one
+        /// seed, from the i-th); `merge` joins shards.
         #[arg(long, value_name = "i/N")]
         shard: Option<String>,
         /// Worker threads (default: all cores).

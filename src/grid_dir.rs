@@ -3,8 +3,8 @@
 //!
 //! A rerun with the same plan skips the runs found there; a line cut short by a
 //! kill is dropped (and its run repeated); a run recorded twice counts once. A grid
-//! can be split into shards (`--shard i/N`: every N-th run from the i-th, in plan
-//! order), each in its own directory (its `shard.toml` says which), and the shard
+//! can be split into shards (`--shard i/N`: every N-th run, or group of runs that
+//! visit the same positions, from the i-th, in plan order), each in its own directory (its `shard.toml` says which), and the shard
 //! directories merged into one (`burnmate merge`); reports read the runs in plan
 //! order, so a merged grid reports exactly what one unsharded run does.
 
@@ -24,7 +24,8 @@ pub const RESULTS_FILE: &str = "results.jsonl";
 /// Name of the file that says which shard a directory holds.
 pub const SHARD_FILE: &str = "shard.toml";
 
-/// One of N parts of a grid: the runs whose plan index is `index - 1` modulo `count`.
+/// One of N parts of a grid: the runs (or groups of runs) whose index in the plan is
+/// `index - 1` modulo `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Shard {
@@ -46,7 +47,7 @@ impl Shard {
         }
     }
 
-    /// Whether the run at `plan_index` belongs to this shard.
+    /// Whether the run (or group of runs) at `plan_index` belongs to this shard.
     pub fn takes(&self, plan_index: usize) -> bool {
         plan_index % self.count == self.index - 1
     }
@@ -145,12 +146,19 @@ impl<R: GridRecord> GridDir<R> {
 
     /// The runs of `cells` (the plan's, in order) that belong to `shard` and are not
     /// done yet, after saying how many of the shard's runs are done; `label` names
-    /// the grid in that line.
-    pub fn pending(&self, label: &str, cells: Vec<R::Key>, shard: Option<Shard>) -> Vec<R::Key> {
+    /// the grid in that line. Shards take every N-th group of `group` consecutive
+    /// runs (runs that visit the same positions stay together: 1 for none).
+    pub fn pending(
+        &self,
+        label: &str,
+        cells: Vec<R::Key>,
+        shard: Option<Shard>,
+        group: usize,
+    ) -> Vec<R::Key> {
         let mine: Vec<R::Key> = cells
             .into_iter()
             .enumerate()
-            .filter(|(i, _)| shard.is_none_or(|s| s.takes(*i)))
+            .filter(|(i, _)| shard.is_none_or(|s| s.takes(*i / group.max(1))))
             .map(|(_, c)| c)
             .collect();
         let total = mine.len();

@@ -89,7 +89,7 @@ pub fn grid_command(
         None => create_run_dir(None, &format!("{}-grid", config_stem(path)))?,
     };
     let grid = GridDir::<GridCellResult>::open(&root, PLAN_FILE, &plan, options.shard)?;
-    let pending = grid.pending("grid", cells(&plan), options.shard);
+    let pending = grid.pending("grid", cells(&plan), options.shard, 1);
     grid.run_all("grid", &pending, options.jobs, |cell| {
         run_cell(&plan, &root, cell, device.clone())
     })?;
