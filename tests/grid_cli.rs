@@ -5,8 +5,6 @@ mod common;
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
-use std::time::Duration;
 
 use common::*;
 
@@ -99,10 +97,10 @@ fn a_grid_reports_every_cell_and_three_merged_shards_equal_it() {
     assert_same_files(&whole, &merged);
 }
 
-#[test]
-fn a_killed_grid_resumes_to_the_uninterrupted_result() {
-    let tmp = TempDir::new();
-    let extra = [
+/// A two-cell grid into `dir`, long enough to be killed at a cell's resume point.
+fn two_cell_grid(dir: &Path) -> Vec<&str> {
+    let mut args = vec!["grid", CONFIG, "--out", dir.to_str().unwrap()];
+    args.extend_from_slice(&[
         "--beta",
         "5e-5,7e-5",
         "--gamma",
@@ -113,40 +111,32 @@ fn a_killed_grid_resumes_to_the_uninterrupted_result() {
         "checkpoint_every=2000",
         "--jobs",
         "1",
-    ];
-    let run = |dir: &Path| {
-        let mut args = vec!["grid", CONFIG, "--out", dir.to_str().unwrap()];
-        args.extend_from_slice(&extra);
-        args.into_iter().map(String::from).collect::<Vec<_>>()
-    };
+    ]);
+    args
+}
+
+#[test]
+fn a_killed_grid_resumes_to_the_uninterrupted_result() {
+    let tmp = TempDir::new();
     let (full, killed) = (tmp.path().join("full"), tmp.path().join("killed"));
-    let args = run(&full);
-    let out = burnmate(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = burnmate(&two_cell_grid(&full));
     assert!(out.status.success(), "{}", stderr(&out));
 
     // Kill the grid once its first cell is recorded and its second has a resume point.
-    let args = run(&killed);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_burnmate"))
-        .args(&args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let args = two_cell_grid(&killed);
     let second = killed.join("beta-7e-5-gamma-0.85");
-    while !(second.join("resume.json").exists()
-        && fs::read_to_string(killed.join("results.jsonl")).is_ok_and(|t| t.lines().count() == 1))
-    {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the grid ended before its second cell's first resume point"
-        );
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    run_and_kill_when(
+        &args,
+        || {
+            second.join("resume.json").exists()
+                && fs::read_to_string(killed.join("results.jsonl"))
+                    .is_ok_and(|t| t.lines().count() == 1)
+        },
+        "its second cell's first resume point",
+    );
     assert!(!killed.join("grid.md").exists(), "killed before the end");
 
-    let out = burnmate(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = burnmate(&args);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stdout(&out).contains("2 runs: 1 done, 1 to run"),

@@ -7,29 +7,18 @@ mod common;
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
-use std::time::Duration;
 
 use common::*;
 
 /// Starts `burnmate train` and kills it (SIGKILL) once its first resume point exists.
 fn train_and_kill(dir: &Path, config: &str, extra: &[&str]) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_burnmate"))
-        .args(["train", config, "--out", dir.to_str().unwrap()])
-        .args(extra)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    while !dir.join("resume.json").exists() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run ended before its first resume point"
-        );
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let mut args = vec!["train", config, "--out", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    run_and_kill_when(
+        &args,
+        || dir.join("resume.json").exists(),
+        "its first resume point",
+    );
     assert!(!dir.join("summary.json").exists(), "killed before the end");
 }
 

@@ -222,9 +222,9 @@ fn markdown_table(rows: &[SettingRow], plan: &StudyPlan) -> String {
          (ours, study in brackets); {} start(s) x {} run(s) per cell, defender {:?}, decay {}.\n\n",
         plan.matches, plan.starts, plan.runs, plan.opponent, plan.decay
     );
-    let audited = rows
-        .iter()
-        .any(|r| r.stockfish_white_optimal_percent.is_some());
+    let audited = rows.iter().any(|r| {
+        r.stockfish_white_optimal_percent.is_some() || r.stockfish_black_optimal_percent.is_some()
+    });
     text.push_str("| endgame | reward | exploration | runs | solved % [95 % interval] (study) | optimal mates % | moves over optimum | training won % |");
     text.push_str(if audited {
         " Stockfish's move DTM-optimal % (as white / as defender) |\n|---|---|---|---|---|---|---|---|---|\n"

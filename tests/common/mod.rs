@@ -50,6 +50,26 @@ pub fn train(dir: &Path, config: &str, extra: &[&str]) -> Output {
     burnmate(&args)
 }
 
+/// Starts the binary with `args` and kills it (SIGKILL) as soon as `ready()` holds;
+/// panics, naming `waiting_for`, if it ends first.
+pub fn run_and_kill_when(args: &[&str], ready: impl Fn() -> bool, waiting_for: &str) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    while !ready() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before {waiting_for}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
 /// The run's summary.json.
 pub fn summary(dir: &Path) -> serde_json::Value {
     serde_json::from_str(&fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
