@@ -69,7 +69,7 @@ fn learning_rate_hint(config: &KnightConfig) -> String {
 }
 
 /// Format of a knight resume point.
-const RESUME_FORMAT: &str = "burnmate-knight-resume-v1";
+const RESUME_FORMAT: &str = "burnmate-knight-resume-v2";
 
 /// Trains one run into the empty directory `dir` and writes every output file.
 pub fn train_run(

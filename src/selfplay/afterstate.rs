@@ -34,7 +34,7 @@ use crate::selfplay::train::{count_ending, game_row, training_pgn};
 /// Format of the final checkpoint (the value network).
 const CHECKPOINT_FORMAT: &str = "burnmate-afterstate-v1";
 /// Format of a resume point.
-const RESUME_FORMAT: &str = "burnmate-afterstate-resume-v1";
+const RESUME_FORMAT: &str = "burnmate-afterstate-resume-v2";
 /// Extra metric columns: black's reward and the latest minibatch loss.
 const COLUMNS: [&str; 2] = ["black_reward", "loss"];
 /// Evaluation opponents, in eval.csv's and the summary's order.

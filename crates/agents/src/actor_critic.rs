@@ -8,7 +8,7 @@
 //! ```
 
 use burn::module::Module;
-use burn::optim::{GradientsParams, ModuleOptimizer};
+use burn::optim::GradientsParams;
 
 use burn::tensor::activation::{log_softmax, softmax};
 use burn::tensor::{Device, Tensor, TensorData};
@@ -16,8 +16,9 @@ use burnmate_models::{DeepMlp, LayerWeights};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
+use crate::adam::Adam;
 use crate::agent::Agent;
-use crate::optim::{TrainedNet, pytorch_adam};
+use crate::optim::TrainedNet;
 use crate::transition::Transition;
 
 /// Whether the critic's gradient flows through the bootstrap term `V(s')`.
@@ -60,8 +61,8 @@ pub struct ActorCritic {
     device: Device,
     actor: DeepMlp,
     critic: DeepMlp,
-    actor_optimizer: ModuleOptimizer,
-    critic_optimizer: ModuleOptimizer,
+    actor_optimizer: Adam,
+    critic_optimizer: Adam,
     /// Set once action probabilities read to the host are not finite.
     diverged: std::cell::Cell<bool>,
 }
@@ -97,13 +98,17 @@ impl ActorCritic {
             (Some(first), Some(last)) => (first.inputs, last.outputs),
             _ => return Err("the actor needs at least one layer".into()),
         };
+        let (actor, critic) = (
+            DeepMlp::from_weights(actor, &device)?,
+            DeepMlp::from_weights(critic, &device)?,
+        );
         Ok(ActorCritic {
             width,
             actions,
-            actor: DeepMlp::from_weights(actor, &device)?,
-            critic: DeepMlp::from_weights(critic, &device)?,
-            actor_optimizer: pytorch_adam(),
-            critic_optimizer: pytorch_adam(),
+            actor_optimizer: Adam::new(&actor, &device),
+            critic_optimizer: Adam::new(&critic, &device),
+            actor,
+            critic,
             diverged: std::cell::Cell::new(false),
             config,
             device,
@@ -113,8 +118,8 @@ impl ActorCritic {
     /// Both networks with their Adam states (a checkpoint to continue from exactly).
     pub fn snapshot(&self) -> Result<ActorCriticState, String> {
         Ok(ActorCriticState {
-            actor: TrainedNet::of(&self.actor, &self.actor_optimizer)?,
-            critic: TrainedNet::of(&self.critic, &self.critic_optimizer)?,
+            actor: TrainedNet::of(&self.actor, &self.actor_optimizer),
+            critic: TrainedNet::of(&self.critic, &self.critic_optimizer),
         })
     }
 

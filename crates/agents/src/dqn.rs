@@ -9,15 +9,16 @@
 //! The max runs over all actions (the study's game has no illegal actions).
 
 use burn::module::Module;
-use burn::optim::{GradientsParams, ModuleOptimizer};
+use burn::optim::GradientsParams;
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_models::{DeepMlp, LayerWeights};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::adam::Adam;
 use crate::agent::Agent;
 use crate::exploration::{epsilon_greedy, greedy};
-use crate::optim::{TrainedNet, pytorch_adam};
+use crate::optim::TrainedNet;
 use crate::replay::ReplayBuffer;
 use crate::transition::{Transition, is_legal};
 
@@ -75,7 +76,7 @@ pub struct Dqn {
     device: Device,
     online: DeepMlp,
     target: Option<DeepMlp>,
-    optimizer: ModuleOptimizer,
+    optimizer: Adam,
     replay: ReplayBuffer,
     updates: u64,
     /// Set once a Q-value read to the host is not finite.
@@ -94,7 +95,7 @@ impl Dqn {
         Ok(Dqn {
             replay: ReplayBuffer::new(config.replay_capacity),
             diverged: std::cell::Cell::new(false),
-            optimizer: pytorch_adam(),
+            optimizer: Adam::new(&online, &device),
             config,
             device,
             online,
@@ -108,7 +109,7 @@ impl Dqn {
     pub fn snapshot(&self) -> Result<DqnState, String> {
         let (items, next) = self.replay.parts();
         Ok(DqnState {
-            online: TrainedNet::of(&self.online, &self.optimizer)?,
+            online: TrainedNet::of(&self.online, &self.optimizer),
             target: self.target.as_ref().map(DeepMlp::weights),
             replay: items.to_vec(),
             replay_next: next,

@@ -11,6 +11,7 @@
 //! upload per minibatch) expresses in a few lines.
 
 pub mod actor_critic;
+pub mod adam;
 pub mod afterstate;
 pub mod agent;
 pub mod dqn;

@@ -1,10 +1,12 @@
-//! The optimiser every neural study's original code uses.
+//! The optimiser every neural study's original code uses: burn's Adam with PyTorch's
+//! defaults for the selfplay selectors, [`Adam`] for the MLPs, and their saved states.
 
 use burn::optim::{AdamConfig, ModuleOptimizer, OptimizerRecord};
 use burn::tensor::{Bytes, Device};
-use burnmate_models::param_ids::{param_ids, with_param_ids};
 use burnmate_models::{DeepMlp, LayerWeights};
 use serde::{Deserialize, Serialize};
+
+use crate::adam::{Adam, SavedMoments};
 
 /// PyTorch's `torch.optim.Adam` defaults: betas (0.9, 0.999), epsilon 1e-8, no weight
 /// decay (burn's `AdamConfig::new()` has epsilon 1e-5, which damps small gradients).
@@ -17,29 +19,24 @@ pub fn pytorch_adam() -> ModuleOptimizer {
 pub struct TrainedNet {
     /// The layers.
     pub layers: Vec<LayerWeights>,
-    /// The parameters' ids, which key the optimiser state.
-    pub param_ids: Vec<u64>,
-    /// The optimiser state: burn's burnpack record, as hex.
-    pub optimizer: String,
+    /// Adam's moments, one entry per parameter tensor.
+    pub adam: Vec<SavedMoments>,
 }
 
 impl TrainedNet {
     /// The state of `net` and its optimiser.
-    pub fn of(net: &DeepMlp, optimizer: &ModuleOptimizer) -> Result<TrainedNet, String> {
-        Ok(TrainedNet {
+    pub fn of(net: &DeepMlp, optimizer: &Adam) -> TrainedNet {
+        TrainedNet {
             layers: net.weights(),
-            param_ids: param_ids(net),
-            optimizer: optimizer_hex(optimizer)?,
-        })
+            adam: optimizer.save(),
+        }
     }
 
     /// The network and its optimiser back on `device`.
-    pub fn restore(&self, device: &Device) -> Result<(DeepMlp, ModuleOptimizer), String> {
-        let net = with_param_ids(
-            DeepMlp::from_weights(&self.layers, device)?,
-            &self.param_ids,
-        )?;
-        Ok((net, adam_from_hex(&self.optimizer)?))
+    pub fn restore(&self, device: &Device) -> Result<(DeepMlp, Adam), String> {
+        let net = DeepMlp::from_weights(&self.layers, device)?;
+        let optimizer = Adam::restore(&net, &self.adam, device)?;
+        Ok((net, optimizer))
     }
 }
 

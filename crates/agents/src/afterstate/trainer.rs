@@ -171,7 +171,7 @@ impl AfterstateLearner {
     pub fn snapshot(&self) -> Result<LearnerState, String> {
         let (samples, next) = self.replay.parts();
         Ok(LearnerState {
-            net: self.net.snapshot()?,
+            net: self.net.snapshot(),
             replay: samples
                 .iter()
                 .map(|s| {

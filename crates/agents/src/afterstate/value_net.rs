@@ -2,17 +2,18 @@
 //! value, trained by Adam (kept across updates) on the mean squared error.
 
 use burn::module::Module;
-use burn::optim::{GradientsParams, ModuleOptimizer};
+use burn::optim::GradientsParams;
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::side_to_move::FEATURES;
 use burnmate_models::{DeepMlp, LayerWeights};
 
-use crate::optim::{TrainedNet, pytorch_adam};
+use crate::adam::Adam;
+use crate::optim::TrainedNet;
 
 /// `V` and its optimiser.
 pub struct ValueNet {
     net: DeepMlp,
-    optimizer: ModuleOptimizer,
+    optimizer: Adam,
     device: Device,
     lr: f64,
 }
@@ -22,9 +23,10 @@ impl ValueNet {
     /// have autodiff enabled.
     pub fn new(layers: &[LayerWeights], lr: f64, device: Device) -> Result<ValueNet, String> {
         Self::check_shape(layers)?;
+        let net = DeepMlp::from_weights(layers, &device)?;
         Ok(ValueNet {
-            net: DeepMlp::from_weights(layers, &device)?,
-            optimizer: pytorch_adam(),
+            optimizer: Adam::new(&net, &device),
+            net,
             device,
             lr,
         })
@@ -53,7 +55,7 @@ impl ValueNet {
     }
 
     /// The weights and Adam state (to continue exactly).
-    pub fn snapshot(&self) -> Result<TrainedNet, String> {
+    pub fn snapshot(&self) -> TrainedNet {
         TrainedNet::of(&self.net, &self.optimizer)
     }
 
