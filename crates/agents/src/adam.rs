@@ -44,7 +44,10 @@ enum Moments {
     /// Host vectors, updated by one fused loop (CPU backends).
     Host { first: Vec<f32>, second: Vec<f32> },
     /// Flat device tensors, updated by tensor ops (GPU backends).
-    Device { first: Tensor<1>, second: Tensor<1> },
+    Device {
+        first: Box<Tensor<1>>,
+        second: Box<Tensor<1>>,
+    },
 }
 
 /// One parameter tensor's Adam state.
@@ -132,8 +135,9 @@ impl Adam {
                         second: s.second.clone(),
                     }
                 } else {
-                    let flat =
-                        |v: &Vec<f32>| Tensor::from_data(TensorData::new(v.clone(), [n]), &inner);
+                    let flat = |v: &Vec<f32>| {
+                        Box::new(Tensor::from_data(TensorData::new(v.clone(), [n]), &inner))
+                    };
                     Moments::Device {
                         first: flat(&s.first),
                         second: flat(&s.second),
@@ -156,7 +160,7 @@ impl Adam {
                 let (first, second) = match &slot.moments {
                     Moments::Host { first, second } => (first.clone(), second.clone()),
                     Moments::Device { first, second } => {
-                        (host(first.clone()), host(second.clone()))
+                        (host(*first.clone()), host(*second.clone()))
                     }
                 };
                 SavedMoments {
@@ -211,18 +215,18 @@ impl Slot {
                 // ALGO: the same rule as tensor ops, in burn-optim's order.
                 let n = shape.num_elements();
                 let g: Tensor<1> = grad.reshape([n]);
-                *first = first
+                **first = (**first)
                     .clone()
                     .mul_scalar(BETA_1)
                     .add(g.clone().mul_scalar(1.0 - BETA_1));
-                *second = second
+                **second = (**second)
                     .clone()
                     .mul_scalar(BETA_2)
                     .add(g.square().mul_scalar(1.0 - BETA_2));
-                let step = first
+                let step = (**first)
                     .clone()
                     .mul_scalar(scalars.correction)
-                    .div(second.clone().sqrt().add_scalar(scalars.epsilon))
+                    .div((**second).clone().sqrt().add_scalar(scalars.epsilon))
                     .mul_scalar(scalars.lr);
                 (value.reshape([n]) - step).reshape(shape)
             }
@@ -295,8 +299,12 @@ mod tests {
         let fresh = adam.save();
         let inner = device().without_autodiff();
         for (slot, saved) in adam.slots.iter_mut().zip(fresh) {
-            let flat =
-                |v: Vec<f32>| Tensor::from_data(TensorData::new(v.clone(), [v.len()]), &inner);
+            let flat = |v: Vec<f32>| {
+                Box::new(Tensor::from_data(
+                    TensorData::new(v.clone(), [v.len()]),
+                    &inner,
+                ))
+            };
             slot.moments = Moments::Device {
                 first: flat(saved.first),
                 second: flat(saved.second),
