@@ -6,6 +6,7 @@ mod timing;
 
 use burn::tensor::Device;
 use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig, CriticGradient};
+use burnmate_agents::agent::Agent as _;
 use burnmate_agents::dqn::{Dqn, DqnConfig, TargetNetwork};
 use burnmate_agents::init::uniform_layers;
 use burnmate_agents::transition::Transition;
@@ -61,6 +62,15 @@ fn updates() {
         let targets = dqn.targets(&batch);
         dqn.update(&batch, &targets).into_data()
     });
+    for t in &batch {
+        dqn.learn(t.clone(), &mut rng);
+    }
+    let mut next = batch.iter().cycle();
+    measure(
+        "knight DQN learn: store + sample + minibatch, targets beside",
+        1,
+        || dqn.learn(next.next().unwrap().clone(), &mut rng),
+    );
     let mut ac = ActorCritic::new(
         ActorCriticConfig {
             actor_lr: 1e-4,
@@ -80,13 +90,15 @@ fn updates() {
 }
 
 /// Where a DQN minibatch update's time goes: the same 4-128-128-8 network at batch
-/// 64, timed cumulatively (inference; tracked forward + loss + backward; + Adam). A
+/// 64, timed cumulatively (inference; tracked forward + loss + backward; + Adam, burn's
+/// and burnmate's). A
 /// tracked forward pass alone is not timed: without its backward pass the autodiff
 /// graph grows with every call.
 fn update_profile() {
     use burn::module::Module;
     use burn::optim::GradientsParams;
     use burn::tensor::{Tensor, TensorData};
+    use burnmate_agents::adam::Adam;
     use burnmate_agents::optim::pytorch_adam;
     use burnmate_models::DeepMlp;
 
@@ -94,7 +106,7 @@ fn update_profile() {
     let device = Device::flex().autodiff();
     let sizes = [4, 128, 128, ACTIONS];
     let mut net = DeepMlp::from_weights(&uniform_layers(&sizes, &mut rng), &device).unwrap();
-    let mut optimizer = pytorch_adam();
+    let mut burn_adam = pytorch_adam();
     let rows: Vec<f32> = (0..64 * 4).map(|_| rng.random_range(0..8) as f32).collect();
     let input =
         |device: &Device| Tensor::<2>::from_data(TensorData::new(rows.clone(), [64, 4]), device);
@@ -111,9 +123,14 @@ fn update_profile() {
             GradientsParams::from_grads(grads, &net).len()
         },
     );
-    measure("knight DQN part: + Adam step", 1, || {
+    measure("knight DQN part: + burn-optim's Adam step", 1, || {
         let grads = GradientsParams::from_grads(loss(&net).backward(), &net);
-        net = optimizer.step(1e-4, net.clone(), grads);
+        net = burn_adam.step(1e-4, net.clone(), grads);
+    });
+    let mut adam = Adam::new(&net, &device);
+    measure("knight DQN part: + burnmate's fused Adam step", 1, || {
+        let grads = GradientsParams::from_grads(loss(&net).backward(), &net);
+        adam.step(1e-4, &mut net, grads);
     });
 }
 

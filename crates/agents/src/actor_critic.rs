@@ -185,9 +185,8 @@ impl ActorCritic {
         let delta_value: Tensor<1> = delta.detach().reshape([1]);
         let critic_value = critic_loss.clone().detach();
         let grads = GradientsParams::from_grads(critic_loss.backward(), &self.critic);
-        self.critic = self
-            .critic_optimizer
-            .step(self.config.critic_lr, self.critic.clone(), grads);
+        self.critic_optimizer
+            .step(self.config.critic_lr, &mut self.critic, grads);
 
         // The policy acted over the legal moves only: log pi(a|s) is the log-softmax
         // over them (illegal logits pushed to -1e9; nothing changes when all are legal).
@@ -209,9 +208,8 @@ impl ActorCritic {
         let actor_loss = log_probs.mul(mask).sum().mul(delta_value.clone().neg());
         let actor_value = actor_loss.clone().detach();
         let grads = GradientsParams::from_grads(actor_loss.backward(), &self.actor);
-        self.actor = self
-            .actor_optimizer
-            .step(self.config.actor_lr, self.actor.clone(), grads);
+        self.actor_optimizer
+            .step(self.config.actor_lr, &mut self.actor, grads);
         ActorCriticLosses {
             delta: delta_value,
             critic: critic_value,

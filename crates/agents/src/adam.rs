@@ -17,6 +17,8 @@ use burn::nn::Linear;
 use burn::optim::GradientsParams;
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_models::DeepMlp;
+
+use crate::host_memory::in_host_memory;
 use serde::{Deserialize, Serialize};
 
 mod fused;
@@ -80,14 +82,6 @@ pub struct Adam {
     slots: Vec<Slot>,
 }
 
-/// Whether `device`'s tensors live in host memory: burn's CPU backends, flex and
-/// ndarray (named by the device's `Debug` text; burn exposes the variant only behind
-/// its per-backend features). Any other device keeps the moments on the device.
-fn host_backend(device: &Device) -> bool {
-    let name = format!("{:?}", device.clone().without_autodiff());
-    name.starts_with("Device<Flex") || name.starts_with("Device<NdArray")
-}
-
 fn host<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
     tensor
         .into_data()
@@ -119,7 +113,7 @@ impl Adam {
                 sizes.len()
             ));
         }
-        let on_host = host_backend(device);
+        let on_host = in_host_memory(device);
         let inner = device.clone().without_autodiff();
         let slots = saved
             .iter()
@@ -172,20 +166,19 @@ impl Adam {
             .collect()
     }
 
-    /// One step of every parameter with a gradient in `grads` (the others, like
-    /// burn's optimisers, keep their value and moments).
-    pub fn step(&mut self, lr: f64, net: DeepMlp, mut grads: GradientsParams) -> DeepMlp {
+    /// One step of every parameter of `net` with a gradient in `grads` (the others,
+    /// like burn's optimisers, keep their value and moments). In place: a parameter
+    /// nothing else holds is read without a copy.
+    pub fn step(&mut self, lr: f64, net: &mut DeepMlp, mut grads: GradientsParams) {
         let mut slots = self.slots.iter_mut();
         let mut next = || slots.next().expect("one slot per parameter tensor");
-        let layers = net
-            .layers
+        net.layers = std::mem::take(&mut net.layers)
             .into_iter()
             .map(|layer| Linear {
                 weight: next().update(lr, layer.weight, &mut grads),
                 bias: layer.bias.map(|bias| next().update(lr, bias, &mut grads)),
             })
             .collect();
-        DeepMlp { layers }
     }
 }
 
@@ -285,11 +278,11 @@ mod tests {
     fn train(
         mut net: DeepMlp,
         steps: usize,
-        mut step: impl FnMut(DeepMlp, GradientsParams) -> DeepMlp,
+        mut step: impl FnMut(&mut DeepMlp, GradientsParams),
     ) -> DeepMlp {
         for i in 0..steps {
             let g = grads(&net, i);
-            net = step(net, g);
+            step(&mut net, g);
         }
         net
     }
@@ -316,7 +309,7 @@ mod tests {
     #[test]
     fn host_and_device_steps_give_burns_adam_bit_for_bit() {
         let mut burn_adam = pytorch_adam();
-        let by_burn = train(net(), 6, |n, g| burn_adam.step(1e-2, n, g)).weights();
+        let by_burn = train(net(), 6, |n, g| *n = burn_adam.step(1e-2, n.clone(), g)).weights();
         let mut host = Adam::new(&net(), &device());
         assert!(
             matches!(host.slots[0].moments, Moments::Host { .. }),
@@ -359,7 +352,7 @@ mod tests {
         let mut resumed = Adam::restore(&three, &first.save(), &device()).unwrap();
         let mut i = 3;
         let two_more = train(three, 2, |n, _| {
-            let g = grads(&n, i);
+            let g = grads(n, i);
             i += 1;
             resumed.step(1e-2, n, g)
         });

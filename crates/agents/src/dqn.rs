@@ -17,7 +17,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::adam::Adam;
 use crate::agent::Agent;
+use crate::beside::Beside;
 use crate::exploration::{epsilon_greedy, greedy};
+use crate::host_memory::in_host_memory;
 use crate::optim::TrainedNet;
 use crate::replay::ReplayBuffer;
 use crate::transition::{Transition, is_legal};
@@ -77,6 +79,8 @@ pub struct Dqn {
     online: DeepMlp,
     target: Option<DeepMlp>,
     optimizer: Adam,
+    /// Runs the targets' forward pass beside the update (CPU backends, spare core).
+    beside: Option<Beside>,
     replay: ReplayBuffer,
     updates: u64,
     /// Set once a Q-value read to the host is not finite.
@@ -85,6 +89,25 @@ pub struct Dqn {
 
 fn host(t: Tensor<2>) -> Vec<f32> {
     t.into_data().try_into_vec::<f32>().expect("f32 outputs")
+}
+
+/// `rows` (`width` floats each) as a `[n, width]` tensor on `device`.
+fn rows_tensor(rows: Vec<f32>, width: usize, device: &Device) -> Tensor<2> {
+    let n = rows.len() / width;
+    Tensor::from_data(TensorData::new(rows, [n, width]), device)
+}
+
+/// A helper thread for the targets, on CPU backends with a core to spare.
+fn spare_core(device: &Device) -> Option<Beside> {
+    in_host_memory(device).then(Beside::on_spare_core).flatten()
+}
+
+/// The next states of `batch`, one row each.
+fn next_rows(batch: &[Transition]) -> Vec<f32> {
+    batch
+        .iter()
+        .flat_map(|t| t.next_state.iter().copied())
+        .collect()
 }
 
 impl Dqn {
@@ -96,6 +119,7 @@ impl Dqn {
             replay: ReplayBuffer::new(config.replay_capacity),
             diverged: std::cell::Cell::new(false),
             optimizer: Adam::new(&online, &device),
+            beside: spare_core(&device),
             config,
             device,
             online,
@@ -135,6 +159,7 @@ impl Dqn {
             )?,
             diverged: std::cell::Cell::new(false),
             optimizer,
+            beside: spare_core(&device),
             config,
             device,
             online,
@@ -158,19 +183,15 @@ impl Dqn {
         *self.config.sizes.last().expect("at least one layer")
     }
 
-    fn rows_tensor(&self, rows: Vec<f32>) -> Tensor<2> {
-        let n = rows.len() / self.width();
-        Tensor::from_data(TensorData::new(rows, [n, self.width()]), &self.device)
-    }
-
     /// The outputs of `net` for `rows`, without autodiff (a tracked forward pass
     /// would grow the parameters' graph until the next backward pass: without
     /// updates, as in an evaluation, memory grows with every step).
     fn infer(&self, net: &DeepMlp, rows: Vec<f32>) -> Vec<f32> {
-        let n = rows.len() / self.width();
         let inference = self.device.clone().without_autodiff();
-        let x = Tensor::from_data(TensorData::new(rows, [n, self.width()]), &inference);
-        host(net.valid().forward(x))
+        host(
+            net.valid()
+                .forward(rows_tensor(rows, self.width(), &inference)),
+        )
     }
 
     /// Q-values of the encoded states in `rows` (one or many, `width()` floats each),
@@ -191,20 +212,24 @@ impl Dqn {
             self.replay.push(t);
         }
         if self.replay.len() > self.config.batch_size {
-            let batch = self.replay.sample(self.config.batch_size, rng);
-            let targets = self.targets(&batch);
-            self.update(&batch, &targets);
+            self.learn_from_replay(rng);
         }
     }
 
     /// ALGO: the regression targets `r + gamma * max over legal a' of Q_target(s', a')`
     /// (or `r` when done).
     pub fn targets(&self, batch: &[Transition]) -> Vec<f32> {
-        let rows: Vec<f32> = batch
-            .iter()
-            .flat_map(|t| t.next_state.iter().copied())
-            .collect();
-        let next_q = self.infer(self.target.as_ref().unwrap_or(&self.online), rows);
+        let next_q = self.infer(self.bootstrap_net(), next_rows(batch));
+        self.bootstrap(batch, &next_q)
+    }
+
+    /// The network that values next states: the target network, or the online one.
+    fn bootstrap_net(&self) -> &DeepMlp {
+        self.target.as_ref().unwrap_or(&self.online)
+    }
+
+    /// The targets from the next states' Q-values `next_q`.
+    fn bootstrap(&self, batch: &[Transition], next_q: &[f32]) -> Vec<f32> {
         batch
             .iter()
             .zip(next_q.chunks_exact(self.actions()))
@@ -229,6 +254,33 @@ impl Dqn {
     /// returns the loss as a one-element tensor, left on the device (reading it is a
     /// sync point, so the training loop does not).
     pub fn update(&mut self, batch: &[Transition], targets: &[f32]) -> Tensor<1> {
+        let q = self.chosen_q(batch);
+        self.fit(q, targets)
+    }
+
+    /// One minibatch update from the replay buffer. With a helper thread, the targets'
+    /// forward pass runs on it beside the tracked pass (the same operations on the
+    /// same values: the same numbers as [`Dqn::targets`] then [`Dqn::update`]).
+    fn learn_from_replay(&mut self, rng: &mut dyn Rng) {
+        let batch = self.replay.sample(self.config.batch_size, rng);
+        let Some(beside) = &self.beside else {
+            let targets = self.targets(&batch);
+            self.update(&batch, &targets);
+            return;
+        };
+        let (net, rows) = (self.bootstrap_net().valid(), next_rows(&batch));
+        let (width, device) = (self.width(), self.device.clone().without_autodiff());
+        beside.start(move || host(net.forward(rows_tensor(rows, width, &device))));
+        let q = self.chosen_q(&batch);
+        let targets = self.bootstrap(&batch, &beside.finish());
+        if beside.starved() {
+            self.beside = None;
+        }
+        self.fit(q, &targets);
+    }
+
+    /// Tracked `Q(s, a)` of the batch's chosen actions, `[n, 1]`.
+    fn chosen_q(&self, batch: &[Transition]) -> Tensor<2> {
         let (n, actions) = (batch.len(), self.actions());
         let rows: Vec<f32> = batch.iter().flat_map(|t| t.state.iter().copied()).collect();
         let mut chosen = vec![0.0f32; n * actions];
@@ -236,20 +288,21 @@ impl Dqn {
             chosen[i * actions + t.action] = 1.0;
         }
         let mask = Tensor::<2>::from_data(TensorData::new(chosen, [n, actions]), &self.device);
-        let target =
-            Tensor::<2>::from_data(TensorData::new(targets.to_vec(), [n, 1]), &self.device);
-        // ALGO: Q(s, a) of the chosen actions, MSE to the targets, one Adam step.
-        let q = self
-            .online
-            .forward(self.rows_tensor(rows))
+        // ALGO: Q(s, a) of the chosen actions,
+        self.online
+            .forward(rows_tensor(rows, self.width(), &self.device))
             .mul(mask)
-            .sum_dim(1);
+            .sum_dim(1)
+    }
+
+    /// ALGO: ... their mean squared error to the targets, one Adam step.
+    fn fit(&mut self, q: Tensor<2>, targets: &[f32]) -> Tensor<1> {
+        let shape = [targets.len(), 1];
+        let target = Tensor::<2>::from_data(TensorData::new(targets.to_vec(), shape), &self.device);
         let loss = (q - target).powf_scalar(2.0).mean();
         let value = loss.clone().detach();
         let grads = GradientsParams::from_grads(loss.backward(), &self.online);
-        self.online = self
-            .optimizer
-            .step(self.config.lr, self.online.clone(), grads);
+        self.optimizer.step(self.config.lr, &mut self.online, grads);
         self.updates += 1;
         if self.config.target == TargetNetwork::Periodic
             && self
@@ -287,9 +340,7 @@ impl Agent for Dqn {
     fn learn(&mut self, transition: Transition, rng: &mut dyn Rng) {
         self.replay.push(transition);
         if self.replay.len() > self.config.batch_size {
-            let batch = self.replay.sample(self.config.batch_size, rng);
-            let targets = self.targets(&batch);
-            self.update(&batch, &targets);
+            self.learn_from_replay(rng);
         }
     }
 }

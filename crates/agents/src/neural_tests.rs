@@ -477,3 +477,26 @@ fn a_mating_step_stores_a_final_transition_without_next_moves() {
     game.legal_mask(&step.state, &mut mask);
     assert!(mask.iter().all(|&m| !m), "black to move: no white moves");
 }
+
+#[test]
+fn a_dqn_learns_the_same_with_its_targets_on_a_helper_thread_or_not() {
+    let learn = |rng_seed: u64| {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(rng_seed);
+        let (mut dqn, _) = small_dqn(4, 16, ACTIONS, 8, &mut rng);
+        for i in 0..40 {
+            dqn.learn(
+                transition(i % ACTIONS, (i % 3) as f32, i % 7 == 6),
+                &mut rng,
+            );
+        }
+        dqn.weights()
+    };
+    // Inside a thread pool a DQN gets no helper thread; outside it does (2+ cores).
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let alone = pool.install(|| learn(9));
+    assert_eq!(learn(9), alone);
+    assert_ne!(learn(10), alone, "the weights depend on the seed");
+}

@@ -103,7 +103,7 @@ impl ValueNet {
             .try_into_vec::<f32>()
             .expect("f32 loss")[0];
         let grads = GradientsParams::from_grads(loss.backward(), &self.net);
-        self.net = self.optimizer.step(self.lr, self.net.clone(), grads);
+        self.optimizer.step(self.lr, &mut self.net, grads);
         value
     }
 }
