@@ -113,7 +113,7 @@ mod tests {
             return; // a single-core machine runs updates without a helper
         };
         for i in 0..100 {
-            let owned = vec![i as f32; 3];
+            let owned = [i as f32; 3];
             beside.start(move || owned.iter().map(|v| v * 2.0).collect());
             assert_eq!(beside.finish(), vec![2.0 * i as f32; 3]);
         }
