@@ -17,9 +17,9 @@ use burn::nn::Linear;
 use burn::optim::GradientsParams;
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_models::DeepMlp;
+use serde::{Deserialize, Serialize};
 
 use crate::host_memory::in_host_memory;
-use serde::{Deserialize, Serialize};
 
 mod fused;
 
