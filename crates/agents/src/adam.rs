@@ -19,7 +19,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_models::DeepMlp;
 use serde::{Deserialize, Serialize};
 
-use crate::host_memory::in_host_memory;
+use crate::host_memory::{host, in_host_memory};
 
 mod fused;
 
@@ -82,13 +82,6 @@ pub struct Adam {
     slots: Vec<Slot>,
 }
 
-fn host<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
-    tensor
-        .into_data()
-        .try_into_vec::<f32>()
-        .expect("f32 tensors")
-}
-
 impl Adam {
     /// Fresh state (zero moments, no steps) for `net` on `device`.
     pub fn new(net: &DeepMlp, device: &Device) -> Adam {
@@ -105,6 +98,16 @@ impl Adam {
     /// The state of [`Adam::save`] for `net` on `device`; errors name a moment that
     /// does not fit the network.
     pub fn restore(net: &DeepMlp, saved: &[SavedMoments], device: &Device) -> Result<Adam, String> {
+        Adam::placed(net, saved, device, in_host_memory(device))
+    }
+
+    /// [`Adam::restore`] with the moments in host memory or on the device.
+    fn placed(
+        net: &DeepMlp,
+        saved: &[SavedMoments],
+        device: &Device,
+        on_host: bool,
+    ) -> Result<Adam, String> {
         let sizes: Vec<usize> = parameter_sizes(net).collect();
         if saved.len() != sizes.len() {
             return Err(format!(
@@ -113,7 +116,6 @@ impl Adam {
                 sizes.len()
             ));
         }
-        let on_host = in_host_memory(device);
         let inner = device.clone().without_autodiff();
         let slots = saved
             .iter()
@@ -288,22 +290,8 @@ mod tests {
     }
 
     fn on_device(net: &DeepMlp) -> Adam {
-        let mut adam = Adam::new(net, &device());
-        let fresh = adam.save();
-        let inner = device().without_autodiff();
-        for (slot, saved) in adam.slots.iter_mut().zip(fresh) {
-            let flat = |v: Vec<f32>| {
-                Box::new(Tensor::from_data(
-                    TensorData::new(v.clone(), [v.len()]),
-                    &inner,
-                ))
-            };
-            slot.moments = Moments::Device {
-                first: flat(saved.first),
-                second: flat(saved.second),
-            };
-        }
-        adam
+        let fresh = Adam::new(net, &device()).save();
+        Adam::placed(net, &fresh, &device(), false).unwrap()
     }
 
     #[test]

@@ -75,8 +75,13 @@ impl Beside {
     /// Whether the helper rarely gets a core (other processes keep both busy): more than
     /// one in ten jobs made the caller block. Then a caller does better without it.
     pub fn starved(&self) -> bool {
-        self.finished.get() >= JUDGE_AFTER && self.late.get() * 10 > self.finished.get()
+        starved(self.finished.get(), self.late.get())
     }
+}
+
+/// The rule of [`Beside::starved`]: after `finished` jobs, `late` of them late.
+fn starved(finished: u32, late: u32) -> bool {
+    finished >= JUDGE_AFTER && late * 10 > finished
 }
 
 /// The next message (`None` once the sender is gone): spins for [`SPIN`], then
@@ -120,22 +125,23 @@ mod tests {
     }
 
     #[test]
-    fn a_helper_that_keeps_its_caller_waiting_is_starved() {
-        let Some(beside) = Beside::on_spare_core() else {
-            return;
-        };
-        for i in 0..JUDGE_AFTER {
-            let slow = i % 5 == 0; // one job in five outlasts the caller's spin
-            beside.start(move || {
-                if slow {
-                    std::thread::sleep(SPIN * 3);
-                }
-                Vec::new()
-            });
-            beside.finish();
-            assert!(!beside.starved() || i + 1 >= JUDGE_AFTER);
-        }
-        assert!(beside.starved());
+    fn a_helper_is_starved_when_over_one_job_in_ten_kept_its_caller_waiting() {
+        assert!(
+            !starved(JUDGE_AFTER - 1, JUDGE_AFTER - 1),
+            "too few jobs to judge"
+        );
+        assert!(!starved(JUDGE_AFTER, JUDGE_AFTER / 10));
+        assert!(starved(JUDGE_AFTER, JUDGE_AFTER / 10 + 1));
+        assert!(starved(1000, 101) && !starved(1000, 100));
+    }
+
+    #[test]
+    fn a_message_already_sent_is_not_late_and_a_closed_channel_ends() {
+        let (sender, channel) = channel();
+        sender.send(7).unwrap();
+        assert_eq!(receive(&channel), (Some(7), false));
+        drop(sender);
+        assert_eq!(receive(&channel), (None, false));
     }
 
     #[test]

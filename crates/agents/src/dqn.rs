@@ -19,7 +19,7 @@ use crate::adam::Adam;
 use crate::agent::Agent;
 use crate::beside::Beside;
 use crate::exploration::{epsilon_greedy, greedy};
-use crate::host_memory::in_host_memory;
+use crate::host_memory::{host, in_host_memory};
 use crate::optim::TrainedNet;
 use crate::replay::ReplayBuffer;
 use crate::transition::{Transition, is_legal};
@@ -87,14 +87,16 @@ pub struct Dqn {
     diverged: std::cell::Cell<bool>,
 }
 
-fn host(t: Tensor<2>) -> Vec<f32> {
-    t.into_data().try_into_vec::<f32>().expect("f32 outputs")
-}
-
 /// `rows` (`width` floats each) as a `[n, width]` tensor on `device`.
 fn rows_tensor(rows: Vec<f32>, width: usize, device: &Device) -> Tensor<2> {
     let n = rows.len() / width;
     Tensor::from_data(TensorData::new(rows, [n, width]), device)
+}
+
+/// The outputs of the inference network `net` for `rows` (`width` floats each) on the
+/// inference `device`.
+fn outputs(net: &DeepMlp, rows: Vec<f32>, width: usize, device: &Device) -> Vec<f32> {
+    host(net.forward(rows_tensor(rows, width, device)))
 }
 
 /// A helper thread for the targets, on CPU backends with a core to spare.
@@ -188,10 +190,7 @@ impl Dqn {
     /// updates, as in an evaluation, memory grows with every step).
     fn infer(&self, net: &DeepMlp, rows: Vec<f32>) -> Vec<f32> {
         let inference = self.device.clone().without_autodiff();
-        host(
-            net.valid()
-                .forward(rows_tensor(rows, self.width(), &inference)),
-        )
+        outputs(&net.valid(), rows, self.width(), &inference)
     }
 
     /// Q-values of the encoded states in `rows` (one or many, `width()` floats each),
@@ -270,7 +269,7 @@ impl Dqn {
         };
         let (net, rows) = (self.bootstrap_net().valid(), next_rows(&batch));
         let (width, device) = (self.width(), self.device.clone().without_autodiff());
-        beside.start(move || host(net.forward(rows_tensor(rows, width, &device))));
+        beside.start(move || outputs(&net, rows, width, &device));
         let q = self.chosen_q(&batch);
         let targets = self.bootstrap(&batch, &beside.finish());
         if beside.starved() {
