@@ -68,10 +68,20 @@ pub fn save<T: Serialize>(path: &Path, format: &str, payload: &T) -> Result<()> 
 /// the checksum was taken over unless something changed.)
 pub fn load<T: Serialize + DeserializeOwned>(path: &Path, format: &str) -> Result<T> {
     let bytes = match std::fs::read(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
-            "{} has no checkpoint: the run did not finish (killed or failed before its end); train it again",
-            path.parent().unwrap_or(path).display()
-        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let dir = path.parent().unwrap_or(path);
+            if dir.join(crate::resume::RESUME_FILE).exists() {
+                bail!(
+                    "{} has no checkpoint yet: the run is still training or was killed; `burnmate resume {}` finishes it",
+                    dir.display(),
+                    dir.display()
+                );
+            }
+            bail!(
+                "{} has no checkpoint: the run did not finish (killed or failed before its first resume point); train it again",
+                dir.display()
+            )
+        }
         read => read.with_context(|| format!("cannot read checkpoint {}", path.display()))?,
     };
     let malformed = |e: serde_json::Error| {

@@ -57,9 +57,15 @@ impl StreamedFile {
     }
 
     /// Reopens the partial file of `path` after its first `keep` lines (dropping
-    /// any written after them) and returns those lines.
+    /// any written after them) and returns those lines. A run killed while it
+    /// finished may have renamed the partial file already: the finished file is then
+    /// taken back as the partial one.
     pub fn reopen(path: &Path, keep: usize) -> Result<(StreamedFile, Vec<String>)> {
         let partial = partial_path(path);
+        if !partial.exists() && path.exists() {
+            fs::rename(path, &partial)
+                .with_context(|| format!("cannot rename {} back", path.display()))?;
+        }
         let text = fs::read_to_string(&partial)
             .with_context(|| format!("cannot read {}", partial.display()))?;
         let lines: Vec<String> = text.lines().take(keep).map(String::from).collect();
@@ -263,6 +269,22 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(20_415), (2025, 11, 23));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn a_file_renamed_by_a_killed_finish_is_reopened_at_its_resume_point() {
+        // What a run killed between renaming metrics.csv and removing resume.json
+        // leaves (this version, or older ones that renamed before their last resume
+        // point): no partial file, the finished one holding more lines than the point.
+        let dir = crate::temp_dir::TempDir::new();
+        let path = dir.path().join("metrics.csv");
+        fs::write(&path, "h\n0\n1\n2\n").unwrap();
+        let (mut file, kept) = StreamedFile::reopen(&path, 2).unwrap();
+        assert_eq!(kept, ["h", "0"]);
+        file.line("1b").unwrap();
+        file.finish().unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "h\n0\n1b\n");
+        assert!(!partial_path(&path).exists());
     }
 
     #[test]

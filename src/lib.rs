@@ -56,6 +56,7 @@ pub mod compare;
 pub mod config;
 pub mod endgame;
 pub mod engine_cache;
+pub mod fault;
 pub mod files;
 pub mod gpu_failure;
 pub mod grid_dir;

@@ -13,6 +13,13 @@ use serde::{Deserialize, Serialize};
 /// File name of the resume point inside a run directory (removed when the run ends).
 pub const RESUME_FILE: &str = "resume.json";
 
+/// Whether a run saves a resume point after `done` of its `total` episodes: every
+/// `every` episodes, and after the last one (so that a kill while it writes its
+/// outputs resumes without training again).
+pub fn resume_point_due(done: u64, every: u64, total: u64) -> bool {
+    done.is_multiple_of(every) || done == total
+}
+
 /// A ChaCha8 generator's exact position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RngState {

@@ -9,7 +9,8 @@ use serde::de::DeserializeOwned;
 
 use crate::backend::BackendChoice;
 use crate::config::{Experiment, to_toml};
-use crate::files::{DirLock, is_empty_dir, lock_dir, write_atomic};
+use crate::fault::crash_point;
+use crate::files::{DirLock, StreamedFile, is_empty_dir, lock_dir, write_atomic};
 use crate::metrics::MetricsRecorder;
 use crate::plot::{Series, line_chart, thin};
 use crate::resume::{RESUME_FILE, ResumePoint};
@@ -100,6 +101,8 @@ impl Run {
 
     /// Flushes the metrics, then writes the resume point (of `format`) after
     /// `episodes`: the wins so far, `wall_seconds`, `rng`'s position and `trainer`.
+    /// A study saves one every `checkpoint_every` episodes and one after the last
+    /// ([`crate::resume::resume_point_due`]), before it writes its outputs.
     pub fn save_resume_point<S: Serialize>(
         &mut self,
         format: &str,
@@ -124,19 +127,24 @@ impl Run {
         &self.dir
     }
 
-    /// Writes `summary.json`, `ema_reward.svg` and `ema_moves.svg` (the studies'
-    /// training curves); call after `metrics.finish()`.
-    pub fn finish(&self, summary: &impl Serialize) -> Result<()> {
-        write_atomic(
-            &self.dir.join("summary.json"),
-            serde_json::to_string_pretty(summary)?.as_bytes(),
-        )?;
-        match std::fs::remove_file(self.dir.join(RESUME_FILE)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(e).context("cannot remove the finished run's resume point");
-            }
-            _ => {}
+    /// Ends the run, in an order a kill can interrupt anywhere: the study has written
+    /// its final resume point (`resume.json` at the last episode) and its outputs
+    /// (checkpoint, evaluation); this renames `metrics.csv` and the study's other
+    /// `streams` into place, writes `ema_reward.svg` and `ema_moves.svg`, then
+    /// `summary.json`, and removes `resume.json` last. Until then `burnmate resume`
+    /// repeats the finish from the final resume point (no training) and writes the
+    /// same files; a run is finished when it has `summary.json` and no `resume.json`.
+    pub fn finish(
+        mut self,
+        summary: &impl Serialize,
+        streams: impl IntoIterator<Item = StreamedFile>,
+    ) -> Result<()> {
+        crash_point("outputs-written");
+        self.metrics.finish()?;
+        for stream in streams {
+            stream.finish()?;
         }
+        crash_point("streams-renamed");
         for (file, title, label, curve) in [
             (
                 "ema_reward.svg",
@@ -160,6 +168,17 @@ impl Run {
                 line_chart(title, "episode", label, &series).as_bytes(),
             )?;
         }
-        Ok(())
+        crash_point("plots-written");
+        write_atomic(
+            &self.dir.join("summary.json"),
+            serde_json::to_string_pretty(summary)?.as_bytes(),
+        )?;
+        crash_point("summary-written");
+        match std::fs::remove_file(self.dir.join(RESUME_FILE)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(e).context("cannot remove the finished run's resume point")
+            }
+            _ => Ok(()),
+        }
     }
 }

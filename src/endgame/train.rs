@@ -18,10 +18,12 @@ use crate::endgame::engine_audit::EngineAudit;
 use crate::endgame::game::{Arena, MatchResult, mate_in};
 use crate::endgame::starts::start_position;
 use crate::endgame::table_file::{load_run, save_table};
+use crate::fault::crash_point;
 use crate::files::{config_stem, create_run_dir};
 use crate::metrics::{EpisodeRow, TrainingStats};
 use crate::pgn::fen_of;
 use crate::progress::{Progress, episode_bar};
+use crate::resume::resume_point_due;
 use crate::run::{Overrides, Run};
 use crate::solve::load_or_build;
 
@@ -295,7 +297,7 @@ fn continue_run(
                 },
                 &[excess],
             )?;
-            if (n + 1).is_multiple_of(config.checkpoint_every) && n + 1 < config.episodes {
+            if resume_point_due(n + 1, config.checkpoint_every, config.episodes) {
                 run.save_resume_point(
                     RESUME_FORMAT,
                     n + 1,
@@ -313,7 +315,7 @@ fn continue_run(
     )?;
     let wall_seconds = before + started.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    run.metrics.finish()?;
+    crash_point("trained");
     save_table(&dir, arena.endgame, &q)?;
 
     let eval = evaluate(
@@ -341,7 +343,7 @@ fn continue_run(
         stockfish_dtm_optimal: arena.engine.as_ref().map(|_| *arena.audit.borrow()),
         study_reported_solved_percent: reported(&config.endgame, config.reward, config.exploration),
     };
-    run.finish(&summary)?;
+    run.finish(&summary, [])?;
     say!("run directory   {}", dir.display());
     say!("start           {}", summary.start_fen);
     say!(

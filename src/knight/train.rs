@@ -15,6 +15,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::Experiment;
+use crate::fault::crash_point;
 use crate::files::{config_stem, create_run_dir};
 use crate::knight::config::{KnightAgentKind, KnightConfig};
 use crate::knight::eval::{evaluate, print_table};
@@ -23,6 +24,7 @@ use crate::knight::summary::{KnightSummary, reported};
 use crate::knight::vector::train_vectorised;
 use crate::metrics::EpisodeRow;
 use crate::progress::{Progress, episode_bar};
+use crate::resume::resume_point_due;
 use crate::run::{Overrides, Run};
 
 /// Seed offset of the evaluation games.
@@ -173,7 +175,7 @@ fn continue_run(
                 },
                 &[f64::from(legal), f64::from(illegal)],
             )?;
-            if (n + 1).is_multiple_of(config.checkpoint_every) && n + 1 < config.episodes {
+            if resume_point_due(n + 1, config.checkpoint_every, config.episodes) {
                 run.save_resume_point(
                     RESUME_FORMAT,
                     n + 1,
@@ -190,7 +192,7 @@ fn continue_run(
         }
     }
     let wall_seconds = before + started.elapsed().as_secs_f64();
-    run.metrics.finish()?;
+    crash_point("trained");
     model_file::save(run.dir(), config, &learner)?;
     let summary = KnightSummary {
         study: "knight".into(),
@@ -207,6 +209,6 @@ fn continue_run(
         random_exact: random_baseline(),
         study_reported: reported(config.agent),
     };
-    run.finish(&summary)?;
+    run.finish(&summary, [])?;
     Ok(summary)
 }

@@ -13,6 +13,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::Experiment;
+use crate::fault::crash_point;
 use crate::files::{config_stem, create_run_dir};
 use crate::metrics::EpisodeRow;
 use crate::progress::{Progress, episode_bar};
@@ -20,6 +21,7 @@ use crate::queen4x4::config::Queen4x4Config;
 use crate::queen4x4::eval::evaluate;
 use crate::queen4x4::model_file;
 use crate::queen4x4::summary::{Summary, optimal_reward_and_moves, reported};
+use crate::resume::resume_point_due;
 use crate::run::{Overrides, Run};
 
 /// Seed offset of the evaluation games, so they never replay training's draws.
@@ -174,7 +176,7 @@ fn continue_run(
             },
             &[],
         )?;
-        if (n + 1).is_multiple_of(config.checkpoint_every) && n + 1 < config.episodes {
+        if resume_point_due(n + 1, config.checkpoint_every, config.episodes) {
             run.save_resume_point(
                 RESUME_FORMAT,
                 n + 1,
@@ -192,7 +194,7 @@ fn continue_run(
         }
     }
     let wall_seconds = before + started.elapsed().as_secs_f64();
-    run.metrics.finish()?;
+    crash_point("trained");
 
     model_file::save(run.dir(), &agent)?;
     let eval = evaluate(
@@ -212,6 +214,6 @@ fn continue_run(
         optimal: Queen4x4Solution::solve().optimum(),
         study_reported: reported(config.algorithm),
     };
-    run.finish(&summary)?;
+    run.finish(&summary, [])?;
     Ok(summary)
 }

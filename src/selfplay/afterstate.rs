@@ -21,6 +21,7 @@ use shakmaty::Color;
 
 use crate::backend::BackendChoice;
 use crate::config::{Experiment, load_config};
+use crate::fault::crash_point;
 use crate::files::{StreamedFile, config_stem, create_run_dir, write_atomic};
 use crate::metrics::TrainingStats;
 use crate::plot::{Series, line_chart};
@@ -239,8 +240,8 @@ fn evaluate(
     Ok(samples)
 }
 
-/// Trains to the configured games (a resume point after every evaluation but the
-/// last), then writes the outputs and reports.
+/// Trains to the configured games (a resume point and the last evaluation's sample
+/// games after every evaluation), then writes the outputs and reports.
 fn continue_run(
     config: &SelfplayConfig,
     mut learner: AfterstateLearner,
@@ -259,9 +260,8 @@ fn continue_run(
     bar.advance(t.done);
     let started = Instant::now();
     let settings = learner_config(config);
-    let mut samples = String::new();
     if t.curves[0].is_empty() {
-        samples = evaluate(
+        evaluate(
             config,
             &learner,
             &mut rng,
@@ -288,7 +288,7 @@ fn continue_run(
             }
             bar.advance(1);
         }
-        samples = evaluate(
+        let samples = evaluate(
             config,
             &learner,
             &mut rng,
@@ -296,27 +296,24 @@ fn continue_run(
             &mut evals,
             &mut t,
         )?;
-        if t.done < config.games {
-            pgn.flush()?;
-            evals.flush()?;
-            let seconds = t.seconds_before + started.elapsed().as_secs_f64();
-            let trainer = AfterstateResume {
-                tally: Tally {
-                    seconds_before: seconds,
-                    pgn_lines: pgn.lines(),
-                    eval_lines: evals.lines(),
-                    ..t.clone()
-                },
-                learner: learner.snapshot().map_err(|e| anyhow!(e))?,
-            };
-            run.save_resume_point(RESUME_FORMAT, t.done, seconds, &rng, trainer)?;
-        }
+        write_atomic(&dir.join("eval-games.pgn"), samples.as_bytes())?;
+        pgn.flush()?;
+        evals.flush()?;
+        let seconds = t.seconds_before + started.elapsed().as_secs_f64();
+        let trainer = AfterstateResume {
+            tally: Tally {
+                seconds_before: seconds,
+                pgn_lines: pgn.lines(),
+                eval_lines: evals.lines(),
+                ..t.clone()
+            },
+            learner: learner.snapshot().map_err(|e| anyhow!(e))?,
+        };
+        run.save_resume_point(RESUME_FORMAT, t.done, seconds, &rng, trainer)?;
     }
     let wall_seconds = t.seconds_before + started.elapsed().as_secs_f64() - t.eval_seconds;
     bar.finish_and_clear();
-    run.metrics.finish()?;
-    pgn.finish()?;
-    evals.finish()?;
+    crash_point("trained");
     crate::checkpoint::save(
         &dir.join("checkpoint.json"),
         CHECKPOINT_FORMAT,
@@ -325,7 +322,6 @@ fn continue_run(
             layers: learner.net().weights(),
         },
     )?;
-    write_atomic(&dir.join("eval-games.pgn"), samples.as_bytes())?;
     let series: Vec<Series> = OPPONENTS
         .iter()
         .zip(&t.curves)
@@ -362,7 +358,7 @@ fn continue_run(
         eval_greedy: t.last[1].context("at least one evaluation")?,
         eval_stockfish: t.last[2],
     };
-    run.finish(&summary)?;
+    run.finish(&summary, [pgn, evals])?;
     say!("run directory   {}", dir.display());
     say!(
         "training        {} games in {:.1} s: {:.2} games/s, {:.0} positions/s, {} envs, {}",

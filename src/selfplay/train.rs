@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color};
 
 use crate::config::Experiment;
+use crate::fault::crash_point;
 use crate::files::{StreamedFile, config_stem, create_run_dir, write_atomic};
 use crate::metrics::{EpisodeRow, TrainingStats};
 use crate::pgn::game_pgn;
@@ -298,8 +299,8 @@ struct SelfplayResume {
     black: SelectorSetState,
 }
 
-/// Trains to the configured games (a resume point after every evaluation but the
-/// last), then writes the outputs and reports.
+/// Trains to the configured games (a resume point after every evaluation), then
+/// writes the outputs and reports.
 fn continue_run(
     config: &SelfplayConfig,
     mut play: SelfPlay,
@@ -368,22 +369,20 @@ fn continue_run(
             t.last[k] = Some(e);
         }
         t.eval_seconds += eval_started.elapsed().as_secs_f64();
-        if t.done < config.games {
-            pgn.flush()?;
-            evals.flush()?;
-            let trainer = SelfplayResume {
-                tally: Tally {
-                    seconds_before: t.seconds_before + started.elapsed().as_secs_f64(),
-                    pgn_lines: pgn.lines(),
-                    eval_lines: evals.lines(),
-                    ..t.clone()
-                },
-                white: play.side(Color::White).snapshot().map_err(|e| anyhow!(e))?,
-                black: play.side(Color::Black).snapshot().map_err(|e| anyhow!(e))?,
-            };
-            let seconds = t.seconds_before + started.elapsed().as_secs_f64();
-            run.save_resume_point(RESUME_FORMAT, t.done, seconds, &rng, trainer)?;
-        }
+        pgn.flush()?;
+        evals.flush()?;
+        let trainer = SelfplayResume {
+            tally: Tally {
+                seconds_before: t.seconds_before + started.elapsed().as_secs_f64(),
+                pgn_lines: pgn.lines(),
+                eval_lines: evals.lines(),
+                ..t.clone()
+            },
+            white: play.side(Color::White).snapshot().map_err(|e| anyhow!(e))?,
+            black: play.side(Color::Black).snapshot().map_err(|e| anyhow!(e))?,
+        };
+        let seconds = t.seconds_before + started.elapsed().as_secs_f64();
+        run.save_resume_point(RESUME_FORMAT, t.done, seconds, &rng, trainer)?;
     }
     let Tally {
         done,
@@ -395,9 +394,7 @@ fn continue_run(
     } = t.clone();
     let wall_seconds = t.seconds_before + started.elapsed().as_secs_f64() - t.eval_seconds;
     bar.finish_and_clear();
-    run.metrics.finish()?;
-    pgn.finish()?;
-    evals.finish()?;
+    crash_point("trained");
     model_file::save(
         &dir,
         SelfplayState {
@@ -434,7 +431,7 @@ fn continue_run(
         eval_greedy: last[1].context("at least one evaluation")?,
         eval_stockfish: last[2],
     };
-    run.finish(&summary)?;
+    run.finish(&summary, [pgn, evals])?;
     say!("run directory   {}", dir.display());
     say!(
         "training        {} games ({} before) in {:.1} s: {:.2} games/s, {:.0} positions/s, {} envs, {}",

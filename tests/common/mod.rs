@@ -5,6 +5,7 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
+pub mod caches;
 mod temp_dir;
 pub use temp_dir::TempDir;
 

@@ -159,7 +159,8 @@ impl ConvSelector {
     pub fn forward(&self, x: Tensor<4>) -> Tensor<2> {
         let h = self.convs.iter().fold(x, |h, conv| relu(conv.forward(h)));
         let h: Tensor<2> = h.flatten(1, 3);
-        self.output.forward(relu(self.dense.forward(h)))
+        self.output
+            .forward(relu(crate::fixed_order::forward(&self.dense, h)))
     }
 
     /// Host copies of all parameters.

@@ -62,11 +62,12 @@ impl DeepMlp {
         Ok(DeepMlp { layers: built })
     }
 
-    /// Outputs for a batch of rows `[batch, inputs]`.
+    /// Outputs for a batch of rows `[batch, inputs]` (sums in a fixed order:
+    /// [`crate::fixed_order`]).
     pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
         let last = self.layers.len() - 1;
         self.layers.iter().enumerate().fold(x, |h, (i, layer)| {
-            let z = layer.forward(h);
+            let z = crate::fixed_order::forward(layer, h);
             if i == last { z } else { relu(z) }
         })
     }

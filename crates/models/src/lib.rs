@@ -4,6 +4,7 @@
 
 pub mod conv_selector;
 pub mod deep_mlp;
+pub mod fixed_order;
 pub mod mlp;
 pub mod param_ids;
 
