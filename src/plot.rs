@@ -4,6 +4,10 @@
 
 use std::fmt::Write;
 
+mod ticks;
+
+pub use ticks::Ticks;
+
 /// One named line of (x, y) points.
 pub struct Series {
     /// Legend label.
@@ -45,32 +49,24 @@ fn escape(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-fn bounds(series: &[Series], pick: impl Fn(&(f64, f64)) -> f64) -> (f64, f64) {
+/// Round ticks covering the values `pick` takes from every point.
+fn bounds(series: &[Series], pick: impl Fn(&(f64, f64)) -> f64) -> Ticks {
     let values = series.iter().flat_map(|s| s.points.iter().map(&pick));
     let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
         (lo.min(v), hi.max(v))
     });
-    if !lo.is_finite() {
-        (0.0, 1.0)
-    } else if hi - lo < 1e-12 {
-        (lo - 0.5, hi + 0.5)
+    if lo.is_finite() {
+        Ticks::covering(lo, hi)
     } else {
-        (lo, hi)
-    }
-}
-
-fn tick_label(v: f64) -> String {
-    if v != 0.0 && (v.abs() >= 1e5 || v.abs() < 1e-3) {
-        format!("{v:.1e}")
-    } else {
-        format!("{}", (v * 1000.0).round() / 1000.0)
+        Ticks::covering(0.0, 1.0)
     }
 }
 
 /// Renders a line chart as SVG text.
 pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> String {
-    let (x0, x1) = bounds(series, |p| p.0);
-    let (y0, y1) = bounds(series, |p| p.1);
+    let (x_ticks, y_ticks) = (bounds(series, |p| p.0), bounds(series, |p| p.1));
+    let (x0, x1) = (x_ticks.start(), x_ticks.end());
+    let (y0, y1) = (y_ticks.start(), y_ticks.end());
     let (pw, ph) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
     let sx = |x: f64| LEFT + (x - x0) / (x1 - x0) * pw;
     let sy = |y: f64| TOP + ph - (y - y0) / (y1 - y0) * ph;
@@ -90,17 +86,17 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
         svg,
         r#"<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="none" stroke="black"/>"#
     );
-    for i in 0..=5 {
-        let f = f64::from(i) / 5.0;
-        let (xv, yv) = (x0 + f * (x1 - x0), y0 + f * (y1 - y0));
+    for &xv in &x_ticks.values {
         let _ = write!(
             svg,
             r##"<line x1="{x}" y1="{TOP}" x2="{x}" y2="{b}" stroke="#ddd"/><text x="{x}" y="{ty}" text-anchor="middle">{l}</text>"##,
             x = sx(xv),
             b = TOP + ph,
             ty = TOP + ph + 16.0,
-            l = tick_label(xv)
+            l = x_ticks.label(xv)
         );
+    }
+    for &yv in &y_ticks.values {
         let _ = write!(
             svg,
             r##"<line x1="{LEFT}" y1="{y}" x2="{r}" y2="{y}" stroke="#ddd"/><text x="{tx}" y="{ty}" text-anchor="end">{l}</text>"##,
@@ -108,7 +104,7 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
             r = LEFT + pw,
             tx = LEFT - 6.0,
             ty = sy(yv) + 4.0,
-            l = tick_label(yv)
+            l = y_ticks.label(yv)
         );
     }
     let _ = write!(
@@ -137,14 +133,14 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
             points.join(" ")
         );
         if series.len() > 1 {
-            let ly = TOP + 16.0 + 16.0 * i as f64;
+            // One row above the plot frame, so the legend never hides a line.
+            let (lx, ly) = (LEFT + 160.0 * i as f64, TOP - 8.0);
             let _ = write!(
                 svg,
-                r#"<line x1="{a}" y1="{ly}" x2="{b}" y2="{ly}" stroke="{colour}" stroke-width="2"/><text x="{t}" y="{ty}">{}</text>"#,
+                r#"<line x1="{lx}" y1="{ly}" x2="{b}" y2="{ly}" stroke="{colour}" stroke-width="2"/><text x="{t}" y="{ty}">{}</text>"#,
                 escape(&s.name),
-                a = LEFT + pw - 150.0,
-                b = LEFT + pw - 130.0,
-                t = LEFT + pw - 125.0,
+                b = lx + 20.0,
+                t = lx + 25.0,
                 ty = ly + 4.0
             );
         }
@@ -175,7 +171,8 @@ pub fn bar_chart(
         .flat_map(|s| s.values.iter().flatten().map(|(m, sd)| m + sd))
         .chain(marks.iter().flatten().copied())
         .fold(0.0f64, f64::max);
-    let y1 = if top > 0.0 { top * 1.05 } else { 1.0 };
+    let y_ticks = Ticks::covering(0.0, if top > 0.0 { top } else { 1.0 });
+    let y1 = y_ticks.end();
     let (pw, ph) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
     let sy = |y: f64| TOP + ph - y.clamp(0.0, y1) / y1 * ph;
     let group_w = pw / groups.len().max(1) as f64;
@@ -187,8 +184,7 @@ pub fn bar_chart(
         WIDTH / 2.0,
         escape(title)
     );
-    for i in 0..=5 {
-        let v = y1 * f64::from(i) / 5.0;
+    for &v in &y_ticks.values {
         let _ = write!(
             svg,
             r##"<line x1="{LEFT}" y1="{y}" x2="{r}" y2="{y}" stroke="#ddd"/><text x="{tx}" y="{ty}" text-anchor="end">{l}</text>"##,
@@ -196,7 +192,7 @@ pub fn bar_chart(
             r = LEFT + pw,
             tx = LEFT - 6.0,
             ty = sy(v) + 4.0,
-            l = tick_label(v)
+            l = y_ticks.label(v)
         );
     }
     let _ = write!(
