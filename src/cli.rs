@@ -180,7 +180,8 @@ enum Command {
             default_value = "queen4x4,knight,kqk,krk,kbbk,kbnk"
         )]
         games: Vec<String>,
-        /// Algorithms (comma-separated): tabular, td, dqn, actor-critic.
+        /// Algorithms (comma-separated): tabular, td, dqn, actor-critic, mcts (endgames
+        /// only; not in the default set: its cells take minutes each).
         #[arg(
             long,
             value_delimiter = ',',

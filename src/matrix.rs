@@ -10,6 +10,7 @@ pub mod algorithm;
 pub mod cell;
 pub mod game;
 pub mod report;
+pub mod search_cell;
 
 use std::path::Path;
 
@@ -159,6 +160,9 @@ pub fn run_cell(plan: &MatrixPlan, cell: Cell, oracles: &Oracles) -> Result<Cell
                     cell,
                     episodes,
                 ),
+                Algorithm::Mcts => {
+                    search_cell::run_search(&scenario, endgame, cell, episodes, &device)
+                }
                 _ => run_neural(&scenario, &EndgameEncoding, cell, episodes, &device),
             }
         }

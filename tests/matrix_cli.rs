@@ -124,3 +124,37 @@ fn unknown_games_and_algorithms_are_one_line_errors() {
     ]);
     assert_one_line_error(&out, "unknown algorithm 'ppo'");
 }
+
+#[test]
+fn the_search_learner_runs_on_an_endgame_and_repeats_itself() {
+    let tmp = TempDir::new();
+    let run = |name: &str| {
+        let dir = tmp.path().join(name);
+        let out = burnmate(&[
+            "matrix",
+            "--out",
+            dir.to_str().unwrap(),
+            "--games",
+            "queen4x4,kqk",
+            "--algorithms",
+            "mcts",
+            "--seeds",
+            "1",
+            "--budget",
+            "0.02",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        dir
+    };
+    let (a, b) = (run("a"), run("b"));
+    let rows = results_without_times(&a);
+    // queen4x4 is no chess position: the search learner does not apply there.
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let row = &rows[0];
+    assert_eq!(row["game"], "kqk");
+    assert_eq!(row["episodes"], 40);
+    assert_eq!(row["eval"]["games"], 100);
+    assert_eq!(row["raw_policy"]["games"], 100);
+    assert!(row["curriculum_level"].as_u64().is_some(), "{row}");
+    assert_eq!(rows, results_without_times(&b));
+}

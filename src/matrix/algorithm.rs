@@ -5,6 +5,8 @@ use burnmate_agents::actor_critic::{ActorCriticConfig, CriticGradient};
 use burnmate_agents::dqn::{DqnConfig, TargetNetwork};
 use burnmate_agents::luo::{Algorithm as TdRule, LuoConfig, UpdateRule};
 use burnmate_agents::schedule::EpsilonSchedule;
+use burnmate_agents::search::SearchConfig;
+use burnmate_agents::search_learner::SearchLearnerConfig;
 use burnmate_models::OutputActivation;
 use serde::{Deserialize, Serialize};
 
@@ -28,14 +30,19 @@ pub enum Algorithm {
     /// One-step actor-critic: `delta = r + gamma V(s') - V(s)`, the critic on
     /// `delta^2` (semi-gradient), the actor on `-delta log pi(a|s)` over the legal moves.
     ActorCritic,
+    /// Policy-value search (AlphaZero's PUCT) trained by self-play from starts grown
+    /// backwards from mate: visit counts as policy targets, the mate's -1 carried
+    /// back with a discount per ply as value targets (`search_learner.rs`).
+    Mcts,
 }
 
 /// Every algorithm, in table order.
-pub const ALL_ALGORITHMS: [Algorithm; 4] = [
+pub const ALL_ALGORITHMS: [Algorithm; 5] = [
     Algorithm::Tabular,
     Algorithm::Td,
     Algorithm::Dqn,
     Algorithm::ActorCritic,
+    Algorithm::Mcts,
 ];
 
 impl Algorithm {
@@ -46,6 +53,7 @@ impl Algorithm {
             Algorithm::Td => "td",
             Algorithm::Dqn => "dqn",
             Algorithm::ActorCritic => "actor-critic",
+            Algorithm::Mcts => "mcts",
         }
     }
 
@@ -62,6 +70,11 @@ impl Algorithm {
                  defender's replies; queen4x4 and knight are not chess positions with a \
                  defender (their kings move at random or not at all)",
             ),
+            (Algorithm::Mcts, Game::Queen4x4 | Game::Knight) => Some(
+                "the search learner plays both sides of a chess position; queen4x4's \
+                 king moves at random (no player to learn) and the knight game has no \
+                 opponent",
+            ),
             _ => None,
         }
     }
@@ -72,6 +85,7 @@ impl Algorithm {
     pub fn base_episodes(self, game: Game) -> u64 {
         match (self, game) {
             (Algorithm::Tabular, _) => 200_000,
+            (Algorithm::Mcts, _) => 2_000,
             (Algorithm::Td, _) => 100_000,
             (Algorithm::Dqn, Game::Queen4x4) => 5_000,
             (Algorithm::ActorCritic, Game::Queen4x4) => 10_000,
@@ -102,6 +116,30 @@ pub fn td_config() -> LuoConfig {
         gamma: GAMMA,
         hidden: 200,
         activation: OutputActivation::Linear,
+    }
+}
+
+/// The search learner's hidden layers.
+pub const SEARCH_HIDDEN: [usize; 2] = [256, 128];
+
+/// The search learner's setting: 64 simulations a move (the issue's budget is 128),
+/// the most visited move played (root noise is the exploration: sampling by visits
+/// missed half of the mates in one of the curriculum's first level), 64 games side
+/// by side, Adam at 1e-3 on minibatches of 256 from the last 50,000 positions, two
+/// updates per ply round.
+pub fn search_learner_config() -> SearchLearnerConfig {
+    SearchLearnerConfig {
+        search: SearchConfig {
+            simulations: 64,
+            noise: 0.25,
+            ..SearchConfig::default()
+        },
+        temperature_plies: 0,
+        parallel: 64,
+        replay_capacity: 50_000,
+        batch_size: 256,
+        updates: 2,
+        lr: 1e-3,
     }
 }
 

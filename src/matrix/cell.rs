@@ -77,8 +77,15 @@ pub struct CellResult {
     pub training_win_rate: f64,
     /// Whether a network output became non-finite (the policy is then meaningless).
     pub diverged: bool,
-    /// The frozen policy's evaluation.
+    /// The frozen policy's evaluation (the search learner: with its search).
     pub eval: Evaluation,
+    /// The search learner's network alone (its most probable move, no search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_policy: Option<Evaluation>,
+    /// The search learner's curriculum level at the end (walks of up to
+    /// `2 level + 1` un-moves from mate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curriculum_level: Option<u32>,
     /// Training wall time in seconds (the only field that differs between reruns).
     pub train_seconds: f64,
 }
@@ -220,6 +227,7 @@ pub fn run_neural<E: Environment, X: Encoder<E::State>>(
             (eval, agent.diverged())
         }
         Algorithm::Tabular => unreachable!("the tabular learner runs through run_tabular"),
+        Algorithm::Mcts => unreachable!("the search learner runs through run_search"),
     };
     Ok(CellResult {
         cell,
@@ -227,6 +235,8 @@ pub fn run_neural<E: Environment, X: Encoder<E::State>>(
         training_win_rate: wins as f64 / episodes.max(1) as f64,
         diverged,
         eval,
+        raw_policy: None,
+        curriculum_level: None,
         train_seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -262,6 +272,8 @@ pub fn run_tabular<X: Encoder<burnmate_env::endgame::Match>>(
         training_win_rate: wins as f64 / episodes.max(1) as f64,
         diverged: false,
         eval,
+        raw_policy: None,
+        curriculum_level: None,
         train_seconds,
     })
 }

@@ -175,6 +175,8 @@ fn result(seed: u64, win_rate: f64, moves: Option<f64>) -> CellResult {
             optimal_win_rate: 1.0,
             optimal_moves: 5.8,
         },
+        raw_policy: None,
+        curriculum_level: None,
         train_seconds: 1.0,
     }
 }

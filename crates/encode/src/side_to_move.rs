@@ -9,6 +9,7 @@
 //!   defended or attacked by a cheaper piece (pins ignored).
 //! - 1 flag: we are in check.
 
+use burnmate_env::environment::Encoder;
 use burnmate_env::selfplay::material_value;
 use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
@@ -76,6 +77,20 @@ pub fn encode(position: &Chess, out: &mut [f32]) {
         out[PLANES * 64 + side + role] += 1.0;
     }
     out[FEATURES - 1] = f32::from(u8::from(position.is_check()));
+}
+
+/// [`encode`] as an [`Encoder`] of chess positions (the search learner's input).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SideToMoveEncoding;
+
+impl Encoder<Chess> for SideToMoveEncoding {
+    fn width(&self) -> usize {
+        FEATURES
+    }
+
+    fn encode(&self, position: &Chess, row: &mut [f32]) {
+        encode(position, row);
+    }
 }
 
 #[cfg(test)]

@@ -10,4 +10,6 @@ pub mod endgame_game;
 pub mod environment;
 pub mod knight;
 pub mod queen4x4;
+pub mod retro;
 pub mod selfplay;
+pub mod two_player;

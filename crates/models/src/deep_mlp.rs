@@ -66,10 +66,16 @@ impl DeepMlp {
     /// [`crate::fixed_order`]).
     pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
         let last = self.layers.len() - 1;
-        self.layers.iter().enumerate().fold(x, |h, (i, layer)| {
-            let z = crate::fixed_order::forward(layer, h);
-            if i == last { z } else { relu(z) }
-        })
+        crate::fixed_order::forward(&self.layers[last], self.hidden(x))
+    }
+
+    /// The last hidden layer's activations (after its ReLU) for a batch of rows; the
+    /// rows themselves for a one-layer network.
+    pub fn hidden(&self, x: Tensor<2>) -> Tensor<2> {
+        let last = self.layers.len() - 1;
+        self.layers[..last]
+            .iter()
+            .fold(x, |h, layer| relu(crate::fixed_order::forward(layer, h)))
     }
 
     /// Host copies of all layers.

@@ -1,0 +1,366 @@
+//! Policy-value Monte Carlo tree search (AlphaZero's PUCT), many games at once.
+//!
+//! Values are for the side to move at a node. With `n` visits at a node and `n(a)`,
+//! `w(a)` the visits and summed values of the child after move `a`:
+//!
+//! ```text
+//! select   a* = argmax_a  Q(a) + c_puct * P(a) * sqrt(n) / (1 + n(a))
+//!          Q(a) = -discount * w(a) / n(a)        (the child's value is the opponent's)
+//!          Q(a) = V(node) - fpu_reduction * sqrt(sum of P over visited moves)
+//!                                                for an unvisited move (Lc0's FPU)
+//! expand   P(a) = the evaluator's prior over the legal moves; at the root
+//!          P(a) = (1 - noise) P(a) + noise * Dirichlet(alpha)   (self-play only)
+//! backup   v = the leaf's value (the evaluator's, or -1/0 for a mated/drawn side);
+//!          from the leaf to the root: w += v, n += 1, v = -discount * v
+//! ```
+//!
+//! The discount per ply makes a mate in `k` plies worth `discount^(k-1)` to the
+//! mating side, so the search prefers the shorter mate. Each round of the search
+//! takes one leaf from every unfinished tree and evaluates them in one batch (one
+//! forward pass of the network for all games), as pgx's batched `mctx` searches do;
+//! with one leaf per tree and round, no virtual loss is needed.
+
+use burnmate_env::two_player::TwoPlayerGame;
+use rand::{Rng, RngExt};
+
+/// The search's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Leaf evaluations per move (the root's own included).
+    pub simulations: u32,
+    /// Weight of the prior against the value.
+    pub c_puct: f32,
+    /// Value kept per ply (< 1 prefers shorter wins).
+    pub discount: f32,
+    /// An unvisited move's value: the node's value minus this times the square root
+    /// of the prior already visited (Lc0's first-play urgency). Default 0: with 64
+    /// simulations and a uniform prior, 0.3 found the mate in one of KQK positions
+    /// one un-move from mate 131 times in 200, 0 every time.
+    pub fpu_reduction: f32,
+    /// Dirichlet concentration of the root noise.
+    pub dirichlet_alpha: f32,
+    /// Share of the root prior replaced by noise (0: none, for play and evaluation).
+    pub noise: f32,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            simulations: 128,
+            c_puct: 1.5,
+            discount: 0.99,
+            fpu_reduction: 0.0,
+            dirichlet_alpha: 0.3,
+            noise: 0.0,
+        }
+    }
+}
+
+/// A leaf to evaluate: the position and the policy indices of its legal moves.
+pub struct Leaf<'a, P> {
+    /// The position (not finished).
+    pub position: &'a P,
+    /// The policy index of each legal move, in the order the priors are wanted.
+    pub actions: &'a [usize],
+}
+
+/// The network side of the search: priors and values for a batch of leaves.
+pub trait Evaluator<P> {
+    /// For each leaf, the prior of each listed action (summing to 1) and the value
+    /// of the position for its side to move, in -1..=1.
+    fn evaluate(&mut self, leaves: &[Leaf<'_, P>]) -> Vec<(Vec<f32>, f32)>;
+}
+
+/// Priors uniform over the legal moves and every value 0: search on the rules alone.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UniformEvaluator;
+
+impl<P> Evaluator<P> for UniformEvaluator {
+    fn evaluate(&mut self, leaves: &[Leaf<'_, P>]) -> Vec<(Vec<f32>, f32)> {
+        leaves
+            .iter()
+            .map(|leaf| {
+                let n = leaf.actions.len() as f32;
+                (vec![1.0 / n; leaf.actions.len()], 0.0)
+            })
+            .collect()
+    }
+}
+
+/// What a search found at one root.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// The root's legal moves.
+    pub moves: Vec<M>,
+    /// The policy index of each move.
+    pub actions: Vec<usize>,
+    /// Visits of each move.
+    pub visits: Vec<u32>,
+    /// The root's value for its side to move (mean over the search).
+    pub value: f32,
+}
+
+impl<M: Copy> SearchResult<M> {
+    /// The most visited move (the first of equals).
+    pub fn best(&self) -> M {
+        let best = (0..self.visits.len())
+            .max_by_key(|&i| (self.visits[i], std::cmp::Reverse(i)))
+            .expect("a searched root has moves");
+        self.moves[best]
+    }
+
+    /// A move drawn with probability proportional to `visits^(1/temperature)`;
+    /// temperature 0 is [`SearchResult::best`].
+    pub fn sample(&self, temperature: f32, rng: &mut (impl Rng + ?Sized)) -> M {
+        if temperature <= 0.0 {
+            return self.best();
+        }
+        let weights: Vec<f64> = self
+            .visits
+            .iter()
+            .map(|&v| f64::from(v).powf(1.0 / f64::from(temperature)))
+            .collect();
+        let mut x = rng.random::<f64>() * weights.iter().sum::<f64>();
+        for (i, w) in weights.iter().enumerate() {
+            if x < *w {
+                return self.moves[i];
+            }
+            x -= w;
+        }
+        self.best()
+    }
+}
+
+/// One node: the move into it, its prior, and its statistics for its side to move.
+struct Node<P, M> {
+    mv: Option<M>,
+    prior: f32,
+    visits: u32,
+    value_sum: f32,
+    /// Set when the node is first reached.
+    position: Option<P>,
+    /// The finished game's value, if the position ends it.
+    terminal: Option<f32>,
+    /// Indices of the children (empty until expanded).
+    children: Vec<usize>,
+}
+
+impl<P, M> Node<P, M> {
+    fn new(mv: Option<M>, prior: f32) -> Self {
+        Node {
+            mv,
+            prior,
+            visits: 0,
+            value_sum: 0.0,
+            position: None,
+            terminal: None,
+            children: Vec::new(),
+        }
+    }
+
+    fn value(&self) -> f32 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.value_sum / self.visits as f32
+        }
+    }
+}
+
+/// One game's tree; node 0 is the root.
+struct Tree<P, M> {
+    nodes: Vec<Node<P, M>>,
+}
+
+impl<P: Clone, M: Copy> Tree<P, M> {
+    /// The child of `node` with the highest PUCT score.
+    fn select(&self, node: usize, config: &SearchConfig) -> usize {
+        let parent = &self.nodes[node];
+        let sqrt_n = (parent.visits as f32).sqrt();
+        let visited_policy: f32 = parent
+            .children
+            .iter()
+            .map(|&c| &self.nodes[c])
+            .filter(|c| c.visits > 0)
+            .map(|c| c.prior)
+            .sum();
+        let fpu = parent.value() - config.fpu_reduction * visited_policy.sqrt();
+        let score = |&child: &usize| {
+            let c = &self.nodes[child];
+            let q = if c.visits == 0 {
+                fpu
+            } else {
+                -config.discount * c.value()
+            };
+            q + config.c_puct * c.prior * sqrt_n / (1.0 + c.visits as f32)
+        };
+        *parent
+            .children
+            .iter()
+            .max_by(|a, b| score(a).total_cmp(&score(b)).then(b.cmp(a)))
+            .expect("an expanded node has children")
+    }
+
+    /// Adds `value` (for the side to move at the end of `path`) along `path`.
+    fn backup(&mut self, path: &[usize], mut value: f32, discount: f32) {
+        for &node in path.iter().rev() {
+            let n = &mut self.nodes[node];
+            n.visits += 1;
+            n.value_sum += value;
+            value *= -discount;
+        }
+    }
+
+    /// Gives `node` one child per legal move with its prior.
+    fn expand(&mut self, node: usize, moves: &[M], priors: &[f32]) {
+        let first = self.nodes.len();
+        for (&mv, &prior) in moves.iter().zip(priors) {
+            self.nodes.push(Node::new(Some(mv), prior));
+        }
+        self.nodes[node].children = (first..self.nodes.len()).collect();
+    }
+}
+
+/// A leaf waiting for its evaluation: its tree, the path to it, its moves.
+struct Pending<M> {
+    tree: usize,
+    path: Vec<usize>,
+    moves: Vec<M>,
+    actions: Vec<usize>,
+}
+
+/// Searches every position of `roots` (none finished) with `config.simulations`
+/// evaluations each, all trees advancing together so each round is one batch.
+pub fn search<G: TwoPlayerGame>(
+    game: &G,
+    roots: &[G::Position],
+    config: &SearchConfig,
+    evaluator: &mut impl Evaluator<G::Position>,
+    rng: &mut (impl Rng + ?Sized),
+) -> Vec<SearchResult<G::Move>> {
+    let mut trees: Vec<Tree<G::Position, G::Move>> = roots
+        .iter()
+        .map(|root| {
+            let mut node = Node::new(None, 1.0);
+            node.position = Some(root.clone());
+            Tree { nodes: vec![node] }
+        })
+        .collect();
+    for round in 0..config.simulations.max(1) {
+        let mut pending = Vec::new();
+        for (t, tree) in trees.iter_mut().enumerate() {
+            let mut path = vec![0];
+            let mut node = 0;
+            while !tree.nodes[node].children.is_empty() {
+                node = tree.select(node, config);
+                path.push(node);
+            }
+            if tree.nodes[node].position.is_none() {
+                let parent = &tree.nodes[path[path.len() - 2]];
+                let mv = tree.nodes[node].mv.expect("a child has a move");
+                let position = game.play(parent.position.as_ref().expect("expanded"), mv);
+                tree.nodes[node].terminal = game.terminal_value(&position);
+                tree.nodes[node].position = Some(position);
+            }
+            let n = &tree.nodes[node];
+            match n.terminal {
+                Some(value) => tree.backup(&path, value, config.discount),
+                None => {
+                    let position = n.position.as_ref().expect("reached");
+                    let moves = game.legal_moves(position);
+                    let actions = moves.iter().map(|&m| game.action(position, m)).collect();
+                    pending.push(Pending {
+                        tree: t,
+                        path,
+                        moves,
+                        actions,
+                    });
+                }
+            }
+        }
+        let leaves: Vec<Leaf<'_, G::Position>> = pending
+            .iter()
+            .map(|p| Leaf {
+                position: trees[p.tree].nodes[*p.path.last().expect("a path")]
+                    .position
+                    .as_ref()
+                    .expect("reached"),
+                actions: &p.actions,
+            })
+            .collect();
+        let evaluations = if leaves.is_empty() {
+            Vec::new()
+        } else {
+            evaluator.evaluate(&leaves)
+        };
+        drop(leaves);
+        for (p, (mut priors, value)) in pending.into_iter().zip(evaluations) {
+            let node = *p.path.last().expect("a path");
+            if round == 0 && node == 0 && config.noise > 0.0 {
+                let noise = dirichlet(config.dirichlet_alpha, priors.len(), rng);
+                for (prior, eta) in priors.iter_mut().zip(noise) {
+                    *prior = (1.0 - config.noise) * *prior + config.noise * eta;
+                }
+            }
+            let tree = &mut trees[p.tree];
+            tree.expand(node, &p.moves, &priors);
+            tree.backup(&p.path, value, config.discount);
+        }
+    }
+    trees
+        .into_iter()
+        .map(|tree| {
+            let root = &tree.nodes[0];
+            let position = root.position.as_ref().expect("the root");
+            let moves: Vec<G::Move> = root
+                .children
+                .iter()
+                .map(|&c| tree.nodes[c].mv.expect("a child has a move"))
+                .collect();
+            SearchResult {
+                actions: moves.iter().map(|&m| game.action(position, m)).collect(),
+                visits: root
+                    .children
+                    .iter()
+                    .map(|&c| tree.nodes[c].visits)
+                    .collect(),
+                value: root.value(),
+                moves,
+            }
+        })
+        .collect()
+}
+
+/// A draw from the symmetric Dirichlet distribution of `n` components.
+pub fn dirichlet(alpha: f32, n: usize, rng: &mut (impl Rng + ?Sized)) -> Vec<f32> {
+    let draws: Vec<f64> = (0..n).map(|_| gamma(f64::from(alpha), rng)).collect();
+    let sum: f64 = draws.iter().sum();
+    draws.iter().map(|&g| (g / sum) as f32).collect()
+}
+
+/// A Gamma(`shape`, 1) draw: Marsaglia and Tsang's method (shape < 1 boosted by
+/// `U^(1/shape)`), normals by Box-Muller.
+fn gamma(shape: f64, rng: &mut (impl Rng + ?Sized)) -> f64 {
+    if shape < 1.0 {
+        let u: f64 = rng.random::<f64>().max(f64::MIN_POSITIVE);
+        return gamma(shape + 1.0, rng) * u.powf(1.0 / shape);
+    }
+    let d = shape - 1.0 / 3.0;
+    let c = 1.0 / (9.0 * d).sqrt();
+    loop {
+        let u1: f64 = rng.random::<f64>().max(f64::MIN_POSITIVE);
+        let u2: f64 = rng.random();
+        let x = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+        let v = (1.0 + c * x).powi(3);
+        if v <= 0.0 {
+            continue;
+        }
+        let u: f64 = rng.random::<f64>().max(f64::MIN_POSITIVE);
+        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+            return d * v;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

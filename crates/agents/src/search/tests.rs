@@ -1,0 +1,175 @@
+use super::*;
+use burnmate_env::two_player::ChessGame;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position};
+
+fn chess(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap()
+}
+
+/// Whether the side to move mates within `moves` of its own moves, by full minimax.
+fn mates_within(position: &Chess, moves: u32) -> bool {
+    moves > 0
+        && position.legal_moves().into_iter().any(|m| {
+            let mut after = position.clone();
+            after.play_unchecked(m);
+            after.is_checkmate()
+                || (!after.legal_moves().is_empty()
+                    && after.legal_moves().into_iter().all(|reply| {
+                        let mut next = after.clone();
+                        next.play_unchecked(reply);
+                        mates_within(&next, moves - 1)
+                    }))
+        })
+}
+
+fn searched(position: &Chess, simulations: u32) -> SearchResult<shakmaty::Move> {
+    let config = SearchConfig {
+        simulations,
+        ..SearchConfig::default()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    search(
+        &ChessGame,
+        std::slice::from_ref(position),
+        &config,
+        &mut UniformEvaluator,
+        &mut rng,
+    )
+    .remove(0)
+}
+
+#[test]
+fn a_uniform_prior_search_plays_the_mate_in_one() {
+    // Ka8 against Kb6 and Rh1: Rh8 mates; other moves also mate later.
+    let position = chess("k7/8/1K6/8/8/8/8/7R w - - 0 1");
+    let best = searched(&position, 400).best();
+    let mut after = position.clone();
+    after.play_unchecked(best);
+    assert!(after.is_checkmate(), "{best:?}");
+}
+
+#[test]
+fn a_uniform_prior_search_finds_a_mate_in_two() {
+    // Ka8 against Kc6 and Rh1: no mate in one (Rh8+ Ka7), mate in two (Kb6 or Kc7).
+    let position = chess("k7/8/2K5/8/8/8/8/7R w - - 0 1");
+    assert!(!mates_within(&position, 1) && mates_within(&position, 2));
+    let result = searched(&position, 3000);
+    let mut after = position.clone();
+    after.play_unchecked(result.best());
+    assert!(
+        after.legal_moves().into_iter().all(|reply| {
+            let mut next = after.clone();
+            next.play_unchecked(reply);
+            mates_within(&next, 1)
+        }),
+        "{:?} does not force mate next move",
+        result.best()
+    );
+    // Mate in 3 plies is worth discount^2 to the side to move; the root value
+    // approaches it from below as the search concentrates on the mate.
+    assert!(
+        result.value > 0.5 && result.value <= 0.99 * 0.99 + 1e-6,
+        "{}",
+        result.value
+    );
+}
+
+#[test]
+fn visits_sum_to_the_simulations_after_the_roots_own() {
+    let position = chess("k7/8/2K5/8/8/8/8/7R w - - 0 1");
+    let result = searched(&position, 64);
+    assert_eq!(result.visits.iter().sum::<u32>(), 63);
+    assert_eq!(result.moves.len(), position.legal_moves().len());
+    for (&mv, &action) in result.moves.iter().zip(&result.actions) {
+        assert_eq!(action, ChessGame.action(&position, mv));
+    }
+}
+
+/// An evaluator that favours low policy indices, to make the tree uneven.
+struct Skewed;
+
+impl Evaluator<Chess> for Skewed {
+    fn evaluate(&mut self, leaves: &[Leaf<'_, Chess>]) -> Vec<(Vec<f32>, f32)> {
+        leaves
+            .iter()
+            .map(|leaf| {
+                let weights: Vec<f32> = leaf
+                    .actions
+                    .iter()
+                    .map(|&a| 1.0 / (1.0 + a as f32))
+                    .collect();
+                let sum: f32 = weights.iter().sum();
+                let value = (leaf.position.board().occupied().count() as f32 - 3.5) / 10.0;
+                (weights.iter().map(|w| w / sum).collect(), value)
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn batched_and_one_by_one_searches_agree() {
+    let roots = [
+        chess("k7/8/2K5/8/8/8/8/7R w - - 0 1"),
+        chess("8/8/8/4k3/8/8/8/KQ6 b - - 0 1"),
+        chess("k7/8/1K6/8/8/8/8/7R w - - 0 1"),
+    ];
+    let config = SearchConfig {
+        simulations: 50,
+        ..SearchConfig::default()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let together = search(&ChessGame, &roots, &config, &mut Skewed, &mut rng);
+    for (root, result) in roots.iter().zip(&together) {
+        let alone = search(
+            &ChessGame,
+            std::slice::from_ref(root),
+            &config,
+            &mut Skewed,
+            &mut rng,
+        );
+        assert_eq!(&alone[0], result);
+    }
+}
+
+#[test]
+fn root_noise_is_a_dirichlet_draw_mixed_into_the_prior() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    for alpha in [0.03, 0.3, 1.0, 2.5] {
+        let draw = dirichlet(alpha, 20, &mut rng);
+        assert!((draw.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        assert!(draw.iter().all(|&x| (0.0..=1.0).contains(&x)));
+    }
+    // The mean of Gamma(k, 1) is k: over many draws, within 2 %.
+    let n = 20_000;
+    let mean = (0..n).map(|_| gamma(2.5, &mut rng)).sum::<f64>() / f64::from(n);
+    assert!((mean - 2.5).abs() < 0.05, "{mean}");
+    let small = (0..n).map(|_| gamma(0.3, &mut rng)).sum::<f64>() / f64::from(n);
+    assert!((small - 0.3).abs() < 0.01, "{small}");
+}
+
+#[test]
+fn sampling_at_temperature_zero_takes_the_most_visited_move() {
+    let result = SearchResult {
+        moves: vec![0u8, 1, 2],
+        actions: vec![0, 1, 2],
+        visits: vec![3, 9, 9],
+        value: 0.0,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    assert_eq!(result.sample(0.0, &mut rng), 1);
+    let mut counts = [0u32; 3];
+    for _ in 0..3000 {
+        counts[usize::from(result.sample(1.0, &mut rng))] += 1;
+    }
+    // Proportional to 3 : 9 : 9 -> 1/7 for the first.
+    assert!(
+        (f64::from(counts[0]) / 3000.0 - 1.0 / 7.0).abs() < 0.03,
+        "{counts:?}"
+    );
+}

@@ -1,0 +1,303 @@
+//! ALGO: the policy-value search learner (AlphaZero's self-play, for any
+//! [`TwoPlayerGame`]). The learner plays both sides; `parallel` games run side by
+//! side, every ply one batched search over all of them:
+//!
+//! ```text
+//! each ply of each game:  search (PUCT, root noise) -> visit counts N(a)
+//!                         record (s, pi(a) = N(a) / sum N, side to move)
+//!                         play a ~ N(a)^(1/T): T = 1 for the first `temperature_plies`
+//!                         plies of a game, then the most visited move
+//! at the game's end:      z = -(-discount)^d for a position d plies before a mate
+//!                         (the mated side's -1 carried back with the search's
+//!                         discount), 0 after a draw or the ply cap
+//! every ply round:        `updates` Adam steps on minibatches drawn from the replay
+//!                         of the most recent `replay_capacity` positions
+//! ```
+//!
+//! The discount makes the value target of a position prefer the shorter mate, the
+//! same rule the search backs up, so the learner mates fast, not just surely (a
+//! moves-left head, as Lc0 and KataGo use, would do the same with a second output;
+//! one discount keeps the value a single number in -1..1).
+
+use std::collections::VecDeque;
+
+use burnmate_env::environment::Encoder;
+use burnmate_env::two_player::TwoPlayerGame;
+use rand::{Rng, RngExt};
+
+use crate::policy_value::{Losses, NetEvaluator, PolicyValueNet};
+use crate::search::{SearchConfig, search};
+
+/// The learner's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchLearnerConfig {
+    /// The search of every self-play move (with root noise).
+    pub search: SearchConfig,
+    /// Plies of a game played at temperature 1 (visit-proportional), then greedy.
+    pub temperature_plies: u32,
+    /// Games played side by side (one batched search per ply).
+    pub parallel: usize,
+    /// Positions kept for training.
+    pub replay_capacity: usize,
+    /// Positions per minibatch.
+    pub batch_size: usize,
+    /// Adam steps per ply round once the replay holds a minibatch.
+    pub updates: u32,
+    /// Adam's learning rate.
+    pub lr: f64,
+}
+
+/// How a self-play game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// The side to move was mated; `first_won` says whether white mated.
+    Mate {
+        /// Whether the first player (white) gave the mate.
+        first_won: bool,
+    },
+    /// A draw by the rules.
+    Draw,
+    /// The ply cap.
+    Cap,
+}
+
+/// One finished self-play game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Plies played.
+    pub plies: u32,
+    /// How it ended.
+    pub end: GameEnd,
+}
+
+/// One training position: its encoding, its visit-count policy (sparse) and value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// The encoded position.
+    pub row: Vec<f32>,
+    /// Policy indices of the searched moves.
+    pub actions: Vec<usize>,
+    /// Their visit shares.
+    pub policy: Vec<f32>,
+    /// The value target for the side to move.
+    pub value: f32,
+}
+
+/// A game in progress: its position, plies, ply cap, and its positions awaiting a
+/// value.
+struct Running<P> {
+    position: P,
+    plies: u32,
+    max_plies: u32,
+    history: Vec<Sample>,
+}
+
+/// The value target of a position `plies_before_end` plies before the end, for its
+/// side to move: `-(-discount)^d` before a mate, 0 before a draw.
+pub fn value_target(plies_before_end: u32, mate: bool, discount: f32) -> f32 {
+    if mate {
+        -(-discount).powi(plies_before_end as i32)
+    } else {
+        0.0
+    }
+}
+
+/// The learner: its network, the replay, the game and the encoder.
+pub struct SearchLearner<G, X> {
+    game: G,
+    encoder: X,
+    net: PolicyValueNet,
+    config: SearchLearnerConfig,
+    replay: VecDeque<Sample>,
+    evaluations: u64,
+    last_losses: Option<Losses>,
+}
+
+impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
+    /// A learner over `game` with `net` (its inputs `encoder.width()`, its policy
+    /// `game.actions()`).
+    pub fn new(game: G, encoder: X, net: PolicyValueNet, config: SearchLearnerConfig) -> Self {
+        assert_eq!(net.features(), encoder.width(), "network inputs");
+        assert_eq!(net.actions(), game.actions(), "network policy");
+        SearchLearner {
+            game,
+            encoder,
+            net,
+            config,
+            replay: VecDeque::new(),
+            evaluations: 0,
+            last_losses: None,
+        }
+    }
+
+    /// The network.
+    pub fn net(&self) -> &PolicyValueNet {
+        &self.net
+    }
+
+    /// Leaf evaluations so far.
+    pub fn evaluations(&self) -> u64 {
+        self.evaluations
+    }
+
+    /// The losses of the latest update.
+    pub fn last_losses(&self) -> Option<Losses> {
+        self.last_losses
+    }
+
+    /// Positions in the replay.
+    pub fn replay_len(&self) -> usize {
+        self.replay.len()
+    }
+
+    /// Plays `games` self-play games from starts drawn by `start` (a position and
+    /// the plies after which its game is stopped, value target 0), `parallel` at a
+    /// time (a finished game's slot takes the next start), training as it goes;
+    /// returns the games in the order they finished.
+    pub fn self_play<R: Rng>(
+        &mut self,
+        games: usize,
+        mut start: impl FnMut(&mut R) -> (G::Position, u32),
+        rng: &mut R,
+    ) -> Vec<GameRecord> {
+        let mut records = Vec::with_capacity(games);
+        let mut running: Vec<Running<G::Position>> = Vec::new();
+        let mut started = 0;
+        while records.len() < games {
+            while running.len() < self.config.parallel && started < games {
+                let (position, max_plies) = start(rng);
+                started += 1;
+                if let Some(end) = self.finished(&position, 0, max_plies) {
+                    records.push(GameRecord { plies: 0, end });
+                } else {
+                    running.push(Running {
+                        position,
+                        plies: 0,
+                        max_plies,
+                        history: Vec::new(),
+                    });
+                }
+            }
+            if running.is_empty() {
+                continue;
+            }
+            self.play_one_ply(&mut running, rng);
+            let mut k = 0;
+            while k < running.len() {
+                let game = &running[k];
+                match self.finished(&game.position, game.plies, game.max_plies) {
+                    Some(end) => {
+                        let game = running.swap_remove(k);
+                        records.push(GameRecord {
+                            plies: game.plies,
+                            end,
+                        });
+                        self.remember(game.history, end);
+                    }
+                    None => k += 1,
+                }
+            }
+            self.train(rng);
+        }
+        records
+    }
+
+    /// How `position` after `plies` of `max_plies` plies ends its game, if it does.
+    fn finished(&self, position: &G::Position, plies: u32, max_plies: u32) -> Option<GameEnd> {
+        match self.game.terminal_value(position) {
+            Some(v) if v < 0.0 => Some(GameEnd::Mate {
+                first_won: !self.game.first_to_move(position),
+            }),
+            Some(_) => Some(GameEnd::Draw),
+            None if plies >= max_plies => Some(GameEnd::Cap),
+            None => None,
+        }
+    }
+
+    /// One batched search over every running game, then one move in each.
+    fn play_one_ply(&mut self, running: &mut [Running<G::Position>], rng: &mut impl Rng) {
+        let roots: Vec<G::Position> = running.iter().map(|g| g.position.clone()).collect();
+        let mut evaluator = NetEvaluator {
+            net: &self.net,
+            encoder: &self.encoder,
+            evaluations: 0,
+        };
+        let results = search(&self.game, &roots, &self.config.search, &mut evaluator, rng);
+        self.evaluations += evaluator.evaluations;
+        for (game, result) in running.iter_mut().zip(results) {
+            let total: u32 = result.visits.iter().sum();
+            let mut row = vec![0.0; self.encoder.width()];
+            self.encoder.encode(&game.position, &mut row);
+            game.history.push(Sample {
+                row,
+                actions: result.actions.clone(),
+                policy: result
+                    .visits
+                    .iter()
+                    .map(|&v| v as f32 / total.max(1) as f32)
+                    .collect(),
+                value: 0.0,
+            });
+            let temperature = if game.plies < self.config.temperature_plies {
+                1.0
+            } else {
+                0.0
+            };
+            let mv = result.sample(temperature, rng);
+            game.position = self.game.play(&game.position, mv);
+            game.plies += 1;
+        }
+    }
+
+    /// Gives a finished game's positions their value targets and keeps them.
+    fn remember(&mut self, history: Vec<Sample>, end: GameEnd) {
+        let mate = matches!(end, GameEnd::Mate { .. });
+        let plies = history.len() as u32;
+        for (t, mut sample) in history.into_iter().enumerate() {
+            sample.value = value_target(plies - t as u32, mate, self.config.search.discount);
+            self.replay.push_back(sample);
+        }
+        while self.replay.len() > self.config.replay_capacity {
+            self.replay.pop_front();
+        }
+    }
+
+    /// `updates` Adam steps on random minibatches of the replay (none until it
+    /// holds one minibatch).
+    fn train(&mut self, rng: &mut impl Rng) {
+        let (n, actions) = (self.config.batch_size, self.net.actions());
+        if self.replay.len() < n {
+            return;
+        }
+        for _ in 0..self.config.updates {
+            let width = self.net.features();
+            let mut rows = Vec::with_capacity(n * width);
+            let mut policy = vec![0.0; n * actions];
+            let mut values = Vec::with_capacity(n);
+            for i in 0..n {
+                let sample = &self.replay[rng.random_range(0..self.replay.len())];
+                rows.extend_from_slice(&sample.row);
+                for (&a, &p) in sample.actions.iter().zip(&sample.policy) {
+                    policy[i * actions + a] = p;
+                }
+                values.push(sample.value);
+            }
+            self.last_losses = Some(self.net.update(self.config.lr, rows, policy, values));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_targets_carry_the_mate_back_with_alternating_sign() {
+        // The mating side's last move: discount; the mated side one ply earlier:
+        // -discount^2; a draw: 0.
+        assert_eq!(value_target(1, true, 0.9), 0.9);
+        assert!((value_target(2, true, 0.9) + 0.81).abs() < 1e-6);
+        assert!((value_target(3, true, 0.9) - 0.729).abs() < 1e-6);
+        assert_eq!(value_target(3, false, 0.9), 0.0);
+    }
+}

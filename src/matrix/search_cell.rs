@@ -1,0 +1,150 @@
+//! A matrix cell of the policy-value search learner on an endgame: self-play from
+//! starts grown backwards from mate (rules only, no tablebase), then the frozen
+//! network plays the cell's evaluation starts against the perfect defender, with its
+//! search and as a raw policy (the most probable move, no search).
+//!
+//! Curriculum: a start is a random mate followed by `2k + 1` random un-moves, `k`
+//! uniform in `0..=level` (white to move), or, with probability
+//! `level / (level + UNIFORM_HALF_LEVEL)`, a start from the endgame study's own
+//! generator (every piece anywhere, rules only); the level rises by one after every
+//! block of games the learner (as white) mates in at least [`LEVEL_UP_MATE_RATE`] of.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use burn::tensor::Device;
+use burnmate_agents::policy_value::{NetEvaluator, PolicyValueNet};
+use burnmate_agents::search::{SearchConfig, search};
+use burnmate_agents::search_learner::{GameEnd, SearchLearner};
+use burnmate_encode::endgame::EndgameEncoding;
+use burnmate_encode::side_to_move::SideToMoveEncoding;
+use burnmate_env::endgame::{Endgame, Match, random_start};
+use burnmate_env::endgame_game::{EndgameGame, action_of};
+use burnmate_env::environment::Encoder as _;
+use burnmate_env::retro::retro_start;
+use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
+use burnmate_oracle::tablebase::Tablebase;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::Position as _;
+
+use crate::matrix::algorithm::{SEARCH_HIDDEN, search_learner_config};
+use crate::matrix::cell::{Cell, CellResult, evaluate};
+use crate::matrix::game::{ENDGAME_MOVE_CAP, Scenario};
+
+/// Share of a block's games white must mate for the curriculum to lengthen its walks.
+pub const LEVEL_UP_MATE_RATE: f64 = 0.75;
+
+/// The level at which half of the starts are the study generator's.
+pub const UNIFORM_HALF_LEVEL: u32 = 10;
+
+/// One training start at curriculum `level` and its ply cap: a walk of `w` un-moves
+/// gets `2 w + 10` plies (most of the self-play time went into games that had
+/// missed an easy mate and wandered to the full cap), a generator start the
+/// evaluation's cap.
+fn curriculum_start(endgame: Endgame, level: u32, rng: &mut ChaCha8Rng) -> (shakmaty::Chess, u32) {
+    let uniform = f64::from(level) / f64::from(level + UNIFORM_HALF_LEVEL);
+    if rng.random::<f64>() < uniform {
+        (random_start(endgame, rng), 2 * ENDGAME_MOVE_CAP)
+    } else {
+        let walk = 2 * rng.random_range(0..=level) + 1;
+        (retro_start(endgame, walk, rng), 2 * walk + 10)
+    }
+}
+
+/// Trains the search learner for `games` self-play games on `endgame` and evaluates
+/// it on `scenario`'s starts.
+pub fn run_search(
+    scenario: &Scenario<'_, EndgameGame<&Tablebase>>,
+    endgame: Endgame,
+    cell: Cell,
+    games: u64,
+    device: &Device,
+) -> Result<CellResult> {
+    let mut rng = ChaCha8Rng::seed_from_u64(cell.seed);
+    let config = search_learner_config();
+    let net = PolicyValueNet::new(
+        SideToMoveEncoding.width(),
+        &SEARCH_HIDDEN,
+        ChessGame.actions(),
+        device.clone().autodiff(),
+        &mut rng,
+    );
+    let mut learner = SearchLearner::new(ChessGame, SideToMoveEncoding, net, config);
+    let started = Instant::now();
+    let (mut level, mut played, mut wins) = (0u32, 0u64, 0u64);
+    while played < games {
+        let block = (config.parallel as u64).min(games - played) as usize;
+        let records =
+            learner.self_play(block, |rng| curriculum_start(endgame, level, rng), &mut rng);
+        let mates = records
+            .iter()
+            .filter(|r| r.end == GameEnd::Mate { first_won: true })
+            .count();
+        wins += mates as u64;
+        played += block as u64;
+        if mates as f64 >= LEVEL_UP_MATE_RATE * block as f64 {
+            level += 1;
+        }
+    }
+    let train_seconds = started.elapsed().as_secs_f64();
+    let net = learner.net();
+    let play = SearchConfig {
+        noise: 0.0,
+        ..config.search
+    };
+    let eval = evaluate(
+        scenario,
+        &EndgameEncoding,
+        cell.seed,
+        |state: &Match, _, _, rng| {
+            let position = state.position();
+            let mut evaluator = NetEvaluator {
+                net,
+                encoder: &SideToMoveEncoding,
+                evaluations: 0,
+            };
+            let result = search(
+                &ChessGame,
+                std::slice::from_ref(position),
+                &play,
+                &mut evaluator,
+                rng,
+            );
+            action_of(position.board(), &result[0].best())
+        },
+    );
+    let raw = evaluate(
+        scenario,
+        &EndgameEncoding,
+        cell.seed,
+        |state: &Match, _, _, _| {
+            let position = state.position();
+            let moves = ChessGame.legal_moves(position);
+            let actions: Vec<usize> = moves
+                .iter()
+                .map(|&m| ChessGame.action(position, m))
+                .collect();
+            let mut row = vec![0.0; SideToMoveEncoding.width()];
+            SideToMoveEncoding.encode(position, &mut row);
+            let (priors, _) = net.priors_and_values(row, &[&actions]).remove(0);
+            let best = (0..moves.len())
+                .max_by(|&a, &b| priors[a].total_cmp(&priors[b]).then(b.cmp(&a)))
+                .expect("a running match has moves");
+            action_of(position.board(), &moves[best])
+        },
+    );
+    Ok(CellResult {
+        cell,
+        episodes: games,
+        training_win_rate: wins as f64 / games.max(1) as f64,
+        diverged: !net
+            .weights()
+            .iter()
+            .all(|l| l.weight.iter().all(|w| w.is_finite())),
+        eval,
+        raw_policy: Some(raw),
+        curriculum_level: Some(level),
+        train_seconds,
+    })
+}
