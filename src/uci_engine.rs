@@ -21,9 +21,35 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 pub trait UciPlayer {
     /// The engine's name for `id name`.
     fn name(&self) -> String;
-    /// The move to play in `position` (which has a legal move), and a note for the
-    /// GUI when the policy does not cover the position.
-    fn best_move(&mut self, position: &Chess) -> (Move, Option<String>);
+    /// The move to play in `position` (which has a legal move).
+    fn best_move(&mut self, position: &Chess) -> Choice;
+}
+
+/// A player's move, the number it chose it by, and a note for the GUI.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The move.
+    pub mv: Move,
+    /// The agent's own value of the move for the side to move, in its units (the
+    /// afterstate net: pawns; a Q-table: its reward; the study's selectors: their
+    /// combined score); `None` where the policy has none (a random move).
+    pub value: Option<f64>,
+    /// Said to the GUI as `info string` when the policy does not cover the position.
+    pub note: Option<String>,
+    /// Positions the agent evaluated to choose (UCI `nodes`).
+    pub nodes: u64,
+}
+
+/// The UCI `score` of `choice` in `position`: `mate 1` when the move mates, else
+/// the agent's value in hundredths (`cp`); `cp 0` for a move chosen without one.
+pub fn score(position: &Chess, choice: &Choice) -> String {
+    let mut after = position.clone();
+    after.play_unchecked(choice.mv);
+    if after.is_checkmate() {
+        return "mate 1".into();
+    }
+    let cp = (100.0 * choice.value.unwrap_or(0.0)).round();
+    format!("cp {}", cp.clamp(-30_000.0, 30_000.0) as i64)
 }
 
 /// The position a `position` command describes, or why it describes none.
@@ -89,12 +115,16 @@ pub fn serve(
                     say("bestmove 0000")?;
                     continue;
                 }
-                let (m, note) = player.best_move(&position);
-                if let Some(note) = note {
+                let choice = player.best_move(&position);
+                if let Some(note) = &choice.note {
                     say(&format!("info string {note}"))?;
                 }
-                let uci = m.to_uci(CastlingMode::Standard);
-                say(&format!("info depth 1 pv {uci}"))?;
+                let uci = choice.mv.to_uci(CastlingMode::Standard);
+                say(&format!(
+                    "info depth 1 score {} nodes {} pv {uci}",
+                    score(&position, &choice),
+                    choice.nodes
+                ))?;
                 say(&format!("bestmove {uci}"))?;
             }
             "quit" => break,
@@ -115,8 +145,13 @@ mod tests {
         fn name(&self) -> String {
             "first".into()
         }
-        fn best_move(&mut self, position: &Chess) -> (Move, Option<String>) {
-            (position.legal_moves()[0], None)
+        fn best_move(&mut self, position: &Chess) -> Choice {
+            Choice {
+                mv: position.legal_moves()[0],
+                value: Some(-0.126),
+                note: None,
+                nodes: 1,
+            }
         }
     }
 
@@ -148,6 +183,47 @@ mod tests {
             1,
             "nothing after quit"
         );
+        // The agent's value before the move, from the side to move.
+        assert_eq!(
+            lines[lines.len() - 2],
+            format!("info depth 1 score cp -13 nodes 1 pv {best}")
+        );
+    }
+
+    #[test]
+    fn a_mating_move_is_scored_as_mate_in_one() {
+        // Ka8 against Kb6 and Rh1: Rh8 is the one mate; every move is scored.
+        let position = parse_position("fen k7/8/1K6/8/8/8/8/7R w - - 0 1").unwrap();
+        for mv in position.legal_moves() {
+            let choice = Choice {
+                mv,
+                value: Some(0.5),
+                note: None,
+                nodes: 1,
+            };
+            let mut after = position.clone();
+            after.play_unchecked(mv);
+            let want = if after.is_checkmate() {
+                "mate 1"
+            } else {
+                "cp 50"
+            };
+            assert_eq!(score(&position, &choice), want);
+        }
+        let mates = position
+            .legal_moves()
+            .iter()
+            .filter(|&&mv| {
+                let choice = Choice {
+                    mv,
+                    value: None,
+                    note: None,
+                    nodes: 0,
+                };
+                score(&position, &choice) == "mate 1"
+            })
+            .count();
+        assert_eq!(mates, 1);
     }
 
     #[test]

@@ -29,22 +29,22 @@ fn crashing_at(point: &str, args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-/// Every file of the finished run `a` is in `b` with the same bytes (the summary
-/// without its timings); `b` holds no resume point, partial or temporary file.
-fn assert_same_run(a: &Path, b: &Path, context: &str) {
-    let mut names: Vec<String> = fs::read_dir(b)
+/// The names of the files in `dir` (its lock aside), sorted.
+fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .filter(|name| name != ".burnmate.lock")
         .collect();
     names.sort();
-    let mut expected: Vec<String> = fs::read_dir(a)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|name| name != ".burnmate.lock")
-        .collect();
-    expected.sort();
-    assert_eq!(names, expected, "{context}: the run's files");
+    names
+}
+
+/// Every file of the finished run `a` is in `b` with the same bytes (the summary
+/// without its timings); `b` holds no resume point, partial or temporary file.
+fn assert_same_run(a: &Path, b: &Path, context: &str) {
+    let names = file_names(b);
+    assert_eq!(names, file_names(a), "{context}: the run's files");
     for name in &names {
         if name == "summary.json" {
             assert_eq!(

@@ -11,11 +11,11 @@ use burnmate_env::endgame::{Endgame, has_material};
 use burnmate_env::selfplay::Game;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Position};
 
 use crate::config::{Experiment, load_config};
 use crate::selfplay::config::SelfplayAlgorithm;
-use crate::uci_engine::UciPlayer;
+use crate::uci_engine::{Choice, UciPlayer};
 
 /// A selfplay run's frozen selectors: the side to move plays its greedy move.
 pub struct SelfplayPlayer {
@@ -28,12 +28,17 @@ impl UciPlayer for SelfplayPlayer {
         self.name.clone()
     }
 
-    fn best_move(&mut self, position: &Chess) -> (Move, Option<String>) {
-        let m = self
+    fn best_move(&mut self, position: &Chess) -> Choice {
+        let (mv, score) = self
             .play
             .greedy_move(position)
             .expect("a legal move exists");
-        (m, None)
+        Choice {
+            mv,
+            value: Some(f64::from(score)),
+            note: None,
+            nodes: 1,
+        }
     }
 }
 
@@ -49,10 +54,15 @@ impl UciPlayer for AfterstatePlayer {
         self.name.clone()
     }
 
-    fn best_move(&mut self, position: &Chess) -> (Move, Option<String>) {
+    fn best_move(&mut self, position: &Chess) -> Choice {
         let game = Game::from_position(position.clone(), u32::MAX);
-        let m = self.learner.best_move(&game).expect("a legal move exists");
-        (m, None)
+        let best = self.learner.best_move(&game).expect("a legal move exists");
+        Choice {
+            mv: best.mv,
+            value: Some(f64::from(best.q)),
+            note: None,
+            nodes: position.legal_moves().len() as u64,
+        }
     }
 }
 
@@ -70,16 +80,26 @@ impl UciPlayer for EndgamePlayer {
         self.name.clone()
     }
 
-    fn best_move(&mut self, position: &Chess) -> (Move, Option<String>) {
-        if position.turn() == Color::White && has_material(self.endgame, position.board()) {
-            return (self.table.greedy(position, &mut self.rng), None);
-        }
+    fn best_move(&mut self, position: &Chess) -> Choice {
         let moves = position.legal_moves();
+        if position.turn() == Color::White && has_material(self.endgame, position.board()) {
+            return Choice {
+                mv: self.table.greedy(position, &mut self.rng),
+                value: Some(self.table.best_value(position)),
+                note: None,
+                nodes: moves.len() as u64,
+            };
+        }
         let note = format!(
             "not a white-to-move {} position: a random legal move",
             self.endgame.name().to_uppercase()
         );
-        (moves[self.rng.random_range(0..moves.len())], Some(note))
+        Choice {
+            mv: moves[self.rng.random_range(0..moves.len())],
+            value: None,
+            note: Some(note),
+            nodes: 0,
+        }
     }
 }
 

@@ -11,6 +11,7 @@
 
 use burnmate_env::environment::Encoder;
 use burnmate_env::selfplay::material_value;
+use burnmate_env::two_player::seen_from;
 use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
 /// Piece planes (6 roles x 2 sides).
@@ -28,16 +29,6 @@ const THREAT_ROLES: [Role; 5] = [
     Role::Rook,
     Role::Queen,
 ];
-
-/// The square as the side `us` sees it (black's board mirrored rank-wise).
-fn seen_from(square: Square, us: Color) -> usize {
-    let index = usize::from(square);
-    if us == Color::White {
-        index
-    } else {
-        index ^ 56
-    }
-}
 
 /// Whether the piece of `owner` on `square` can be won by the other side: it is
 /// attacked, and undefended or attacked by a cheaper piece.

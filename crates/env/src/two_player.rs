@@ -50,8 +50,9 @@ pub const CHESS_ACTIONS: usize = 64 * 64 + 8 * 3 * 3;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ChessGame;
 
-/// The square as the side `us` sees it: black's board mirrored top to bottom.
-fn seen_from(square: Square, us: Color) -> usize {
+/// The square index as the side `us` sees it: black's board mirrored top to bottom
+/// (`rank * 8 + file` from the mover's first rank).
+pub fn seen_from(square: Square, us: Color) -> usize {
     let index = usize::from(square);
     if us == Color::White {
         index

@@ -58,7 +58,7 @@ fn q_of(learner: &AfterstateLearner, game: &Game, uci: &str) -> f32 {
 }
 
 fn best(learner: &AfterstateLearner, game: &Game) -> String {
-    let mv = learner.best_move(game).unwrap();
+    let mv = learner.best_move(game).unwrap().mv;
     mv.to_uci(CastlingMode::Standard).to_string()
 }
 

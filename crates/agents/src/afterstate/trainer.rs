@@ -233,10 +233,14 @@ impl AfterstateLearner {
             .collect()
     }
 
-    /// The greedy move in `game`, or `None` when it is over.
-    pub fn best_move(&self, game: &Game) -> Option<Move> {
-        let moves = self.move_values(&[game]).pop()?;
-        (!moves.is_empty()).then(|| moves[best_index(&moves)].mv)
+    /// The greedy move in `game` with its reward and value, or `None` when it is over.
+    pub fn best_move(&self, game: &Game) -> Option<ValuedMove> {
+        let mut moves = self.move_values(&[game]).pop()?;
+        if moves.is_empty() {
+            return None;
+        }
+        let best = best_index(&moves);
+        Some(moves.swap_remove(best))
     }
 
     /// Plays `games` training games (`envs` at a time), calling `on_game` as each

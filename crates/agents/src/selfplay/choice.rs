@@ -137,6 +137,16 @@ pub fn choose(
     move_values: &[&[f32]; 6],
     combine: Combine,
 ) -> usize {
+    choose_scored(moves, piece, move_values, combine).0
+}
+
+/// [`choose`]'s move and its score (the combined piece and move value).
+pub fn choose_scored(
+    moves: &[SelectorMove],
+    piece: &[f32],
+    move_values: &[&[f32]; 6],
+    combine: Combine,
+) -> (usize, f32) {
     let mut best_for_piece: [Option<usize>; 64] = [None; 64];
     for (i, m) in moves.iter().enumerate() {
         let value = move_values[m.role][m.to];
@@ -153,7 +163,7 @@ pub fn choose(
             best = Some((i, score));
         }
     }
-    best.expect("a position with legal moves").0
+    best.expect("a position with legal moves")
 }
 
 #[cfg(test)]

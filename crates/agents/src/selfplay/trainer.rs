@@ -9,7 +9,9 @@ use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Board, Chess, Color, Move, Position, Role};
 
-use super::choice::{Combine, SelectorMove, choose, masks, pseudo_legal_moves, selectable_moves};
+use super::choice::{
+    Combine, SelectorMove, choose, choose_scored, masks, pseudo_legal_moves, selectable_moves,
+};
 use super::net::{SelectorSet, Transition, Values};
 
 /// Which moves pay the 0.1 step penalty.
@@ -441,15 +443,18 @@ impl SelfPlay {
     }
 
     /// The greedy move of the side to move in `position` (promotions to a queen
-    /// only), or `None` when it has no legal move.
-    pub fn greedy_move(&self, position: &Chess) -> Option<Move> {
+    /// only) and its selector score, or `None` when it has no legal move.
+    pub fn greedy_move(&self, position: &Chess) -> Option<(Move, f32)> {
         let moves = selectable_moves(position);
         if moves.is_empty() {
             return None;
         }
         let boards = encode_boards(std::iter::once(position.board()));
         let values = self.sides[side(position.turn())].values(boards, 1);
-        Some(moves[greedy_index(&moves, &values, 0, self.config.combine)].mv)
+        let move_values: [&[f32]; 6] = std::array::from_fn(|r| values.moves(0, r));
+        let (best, score) =
+            choose_scored(&moves, values.piece(0), &move_values, self.config.combine);
+        Some((moves[best].mv, score))
     }
 
     /// Plays `games` games of the frozen sides against `mover` (`envs` at a time), the
