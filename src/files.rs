@@ -8,11 +8,19 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result, bail};
 
 /// Writes `contents` to `path` through a temporary file and a rename, so a reader
-/// never sees a half-written file under the real name.
+/// never sees a half-written file under the real name; a failed write (a full disk)
+/// removes its temporary file.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     let tmp = tmp_path(path);
-    fs::write(&tmp, contents).with_context(|| format!("cannot write {}", tmp.display()))?;
-    fs::rename(&tmp, path).with_context(|| format!("cannot rename to {}", path.display()))
+    let written = fs::write(&tmp, contents)
+        .with_context(|| format!("cannot write {}", tmp.display()))
+        .and_then(|()| {
+            fs::rename(&tmp, path).with_context(|| format!("cannot rename to {}", path.display()))
+        });
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// A temporary name beside `path`, unique to this process and call, so two

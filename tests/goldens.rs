@@ -212,8 +212,8 @@ fn every_study_writes_its_pinned_files_for_a_fixed_seed() {
 fn neural_goldens_hold_under_other_cpu_cache_geometries() {
     if !Caches::can_fake() {
         assert!(
-            std::env::var_os("BURNMATE_REQUIRE_CACHE_GEOMETRIES").is_none(),
-            "BURNMATE_REQUIRE_CACHE_GEOMETRIES is set, but `unshare --mount` is not allowed here"
+            std::env::var_os("BURNMATE_REQUIRE_PRIVATE_MOUNTS").is_none(),
+            "BURNMATE_REQUIRE_PRIVATE_MOUNTS is set, but `unshare --mount` is not allowed here"
         );
         eprintln!("skipped: faking the CPU caches needs `unshare --mount` (root)");
         return;

@@ -106,8 +106,8 @@ pub fn exploration(episodes: u64) -> EpsilonSchedule {
 }
 
 /// The TD learner's setting: the queen4x4 study's network with a linear output, so
-/// that any game's rewards fit, and a step size of 0.001 (the study's 0.0035
-/// diverges on the knight game's rewards of +-10).
+/// that any game's rewards fit, and a step size of 1e-4 (the study's 0.0035 and
+/// 0.001 diverge on the knight game's rewards of +-10).
 pub fn td_config() -> LuoConfig {
     LuoConfig {
         algorithm: TdRule::QLearning,

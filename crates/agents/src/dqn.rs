@@ -6,7 +6,8 @@
 //! y = r + gamma * max_a' Q_target(s', a')      (y = r after a terminal step)
 //! ```
 //!
-//! The max runs over all actions (the study's game has no illegal actions).
+//! The max runs over the legal actions of `s'` (the knight game has no illegal
+//! actions, so there it is every action).
 
 use burn::module::Module;
 use burn::optim::GradientsParams;
