@@ -102,7 +102,6 @@ pub fn run_search(
             let mut evaluator = NetEvaluator {
                 net,
                 encoder: &SideToMoveEncoding,
-                evaluations: 0,
             };
             let result = search(
                 &ChessGame,

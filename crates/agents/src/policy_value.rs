@@ -130,23 +130,6 @@ impl PolicyValueNet {
         self.actions
     }
 
-    /// The outputs (`actions` logits, then the value's pre-activation) of each row of
-    /// `rows`: one forward pass without autodiff and one download.
-    pub fn outputs(&self, rows: Vec<f32>) -> Vec<f32> {
-        let n = rows.len() / self.features;
-        if n == 0 {
-            return Vec::new();
-        }
-        let inference = self.device.clone().without_autodiff();
-        let x = Tensor::from_data(TensorData::new(rows, [n, self.features]), &inference);
-        self.net
-            .valid()
-            .forward(x)
-            .into_data()
-            .try_into_vec::<f32>()
-            .expect("f32 outputs")
-    }
-
     /// For each row of `rows` and its `legal` policy indices: the softmax of their
     /// logits and the value `tanh(o_v)`, computed as described in the module doc.
     pub fn priors_and_values(&self, rows: Vec<f32>, legal: &[&[usize]]) -> Vec<(Vec<f32>, f32)> {
@@ -236,8 +219,6 @@ pub struct NetEvaluator<'a, X> {
     pub net: &'a PolicyValueNet,
     /// Its input encoding.
     pub encoder: &'a X,
-    /// Leaves evaluated so far (a counter for speed reports).
-    pub evaluations: u64,
 }
 
 impl<P, X: Encoder<P>> Evaluator<P> for NetEvaluator<'_, X> {
@@ -247,7 +228,6 @@ impl<P, X: Encoder<P>> Evaluator<P> for NetEvaluator<'_, X> {
         for (leaf, row) in leaves.iter().zip(rows.chunks_mut(width)) {
             self.encoder.encode(leaf.position, row);
         }
-        self.evaluations += leaves.len() as u64;
         let legal: Vec<&[usize]> = leaves.iter().map(|leaf| leaf.actions).collect();
         self.net.priors_and_values(rows, &legal)
     }
@@ -261,16 +241,33 @@ fn softmax(logits: &[f32]) -> Vec<f32> {
     exps.iter().map(|e| e / sum).collect()
 }
 
-/// The softmax of `logits` restricted to `actions`, in their order.
-pub fn legal_softmax(logits: &[f32], actions: &[usize]) -> Vec<f32> {
-    softmax(&actions.iter().map(|&a| logits[a]).collect::<Vec<f32>>())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
+
+    /// The outputs (`actions` logits, then the value's pre-activation) of each row of
+    /// `rows`: one forward pass without autodiff and one download.
+    fn outputs(net: &PolicyValueNet, rows: Vec<f32>) -> Vec<f32> {
+        let n = rows.len() / net.features;
+        if n == 0 {
+            return Vec::new();
+        }
+        let inference = net.device.clone().without_autodiff();
+        let x = Tensor::from_data(TensorData::new(rows, [n, net.features]), &inference);
+        net.net
+            .valid()
+            .forward(x)
+            .into_data()
+            .try_into_vec::<f32>()
+            .expect("f32 outputs")
+    }
+
+    /// The softmax of `logits` restricted to `actions`, in their order.
+    fn legal_softmax(logits: &[f32], actions: &[usize]) -> Vec<f32> {
+        softmax(&actions.iter().map(|&a| logits[a]).collect::<Vec<f32>>())
+    }
 
     fn net(seed: u64) -> PolicyValueNet {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -284,7 +281,7 @@ mod tests {
     #[test]
     fn the_host_head_gives_the_full_networks_priors_and_value() {
         let net = net(1);
-        let outputs = net.outputs(rows());
+        let outputs = outputs(&net, rows());
         let legal: [&[usize]; 2] = [&[0, 2, 3], &[1]];
         let got = net.priors_and_values(rows(), &legal);
         for (k, (priors, value)) in got.iter().enumerate() {

@@ -25,7 +25,7 @@ use burnmate_env::environment::Encoder;
 use burnmate_env::two_player::TwoPlayerGame;
 use rand::{Rng, RngExt};
 
-use crate::policy_value::{Losses, NetEvaluator, PolicyValueNet};
+use crate::policy_value::{NetEvaluator, PolicyValueNet};
 use crate::search::{SearchConfig, search};
 
 /// The learner's settings.
@@ -109,8 +109,6 @@ pub struct SearchLearner<G, X> {
     net: PolicyValueNet,
     config: SearchLearnerConfig,
     replay: VecDeque<Sample>,
-    evaluations: u64,
-    last_losses: Option<Losses>,
 }
 
 impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
@@ -125,29 +123,12 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
             net,
             config,
             replay: VecDeque::new(),
-            evaluations: 0,
-            last_losses: None,
         }
     }
 
     /// The network.
     pub fn net(&self) -> &PolicyValueNet {
         &self.net
-    }
-
-    /// Leaf evaluations so far.
-    pub fn evaluations(&self) -> u64 {
-        self.evaluations
-    }
-
-    /// The losses of the latest update.
-    pub fn last_losses(&self) -> Option<Losses> {
-        self.last_losses
-    }
-
-    /// Positions in the replay.
-    pub fn replay_len(&self) -> usize {
-        self.replay.len()
     }
 
     /// Plays `games` self-play games from starts drawn by `start` (a position and
@@ -220,10 +201,8 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
         let mut evaluator = NetEvaluator {
             net: &self.net,
             encoder: &self.encoder,
-            evaluations: 0,
         };
         let results = search(&self.game, &roots, &self.config.search, &mut evaluator, rng);
-        self.evaluations += evaluator.evaluations;
         for (game, result) in running.iter_mut().zip(results) {
             let total: u32 = result.visits.iter().sum();
             let mut row = vec![0.0; self.encoder.width()];
@@ -282,7 +261,7 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
                 }
                 values.push(sample.value);
             }
-            self.last_losses = Some(self.net.update(self.config.lr, rows, policy, values));
+            self.net.update(self.config.lr, rows, policy, values);
         }
     }
 }
