@@ -9,16 +9,8 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use burnmate::fault::FINISH_POINTS;
 use common::*;
-
-/// The points of the finish, in order (`burnmate::fault::FINISH_POINTS`).
-const POINTS: [&str; 5] = [
-    "trained",
-    "outputs-written",
-    "streams-renamed",
-    "plots-written",
-    "summary-written",
-];
 
 /// Runs the binary with `args`, crashing at `point`.
 fn crashing_at(point: &str, args: &[&str]) -> Output {
@@ -69,7 +61,7 @@ fn every_finish_crash_resumes(config: &str, extra: &[&str]) {
     let whole = tmp.path().join("whole");
     let out = train(&whole, &config, extra);
     assert!(out.status.success(), "{config}: {}", stderr(&out));
-    for point in POINTS {
+    for point in FINISH_POINTS {
         let dir = tmp.path().join(point);
         let mut args = vec!["train", &config, "--out", dir.to_str().unwrap()];
         args.extend_from_slice(extra);
@@ -142,7 +134,7 @@ fn a_grid_crashed_in_a_cells_finish_completes_on_its_rerun() {
     let whole_args = grid(&whole);
     let out = burnmate(&whole_args.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(out.status.success(), "{}", stderr(&out));
-    for point in POINTS {
+    for point in FINISH_POINTS {
         let dir = tmp.path().join(point);
         let dir_args = grid(&dir);
         let dir_args: Vec<&str> = dir_args.iter().map(String::as_str).collect();

@@ -2,7 +2,7 @@
 //! its side to move to `actions` policy logits and one value. The last layer's
 //! outputs are the logits, then the value's pre-activation (`v = tanh(o)`), so the
 //! policy and value heads share the trunk (as AlphaZero's two heads share its tower)
-//! and the network, its Adam and its saved state are those of every MLP here.
+//! and the network and its Adam are those of every MLP here.
 //!
 //! Loss per batch of positions `s` with visit-count targets `pi` and values `z`:
 //!
@@ -29,7 +29,6 @@ use burnmate_models::{DeepMlp, LayerWeights};
 use rand::Rng;
 
 use crate::adam::Adam;
-use crate::optim::TrainedNet;
 use crate::search::{Evaluator, Leaf};
 
 /// The network and its optimiser.
@@ -75,44 +74,15 @@ impl PolicyValueNet {
             .chain(std::iter::once(actions + 1))
             .collect();
         let layers = crate::init::uniform_layers(&sizes, rng);
-        Self::restore(
-            &TrainedNet {
-                adam: Adam::new(
-                    &DeepMlp::from_weights(&layers, &device).expect("consistent sizes"),
-                    &device,
-                )
-                .save(),
-                layers,
-            },
-            device,
-        )
-        .expect("a fresh network")
-    }
-
-    /// A network and its Adam state from [`PolicyValueNet::snapshot`].
-    pub fn restore(state: &TrainedNet, device: Device) -> Result<PolicyValueNet, String> {
-        let (first, last) = (state.layers.first(), state.layers.last());
-        let (Some(first), Some(last)) = (first, last) else {
-            return Err("a policy-value network needs layers".into());
-        };
-        if last.outputs < 2 {
-            return Err("a policy-value network has at least one action and a value".into());
-        }
-        let (features, actions) = (first.inputs, last.outputs - 1);
-        let (net, optimizer) = state.restore(&device)?;
-        Ok(PolicyValueNet {
+        let net = DeepMlp::from_weights(&layers, &device).expect("consistent sizes");
+        PolicyValueNet {
+            optimizer: Adam::new(&net, &device),
             net,
-            optimizer,
             device,
             features,
             actions,
             head: RefCell::new(None),
-        })
-    }
-
-    /// The weights and Adam state (to continue exactly).
-    pub fn snapshot(&self) -> TrainedNet {
-        TrainedNet::of(&self.net, &self.optimizer)
+        }
     }
 
     /// Host copies of the layers.
