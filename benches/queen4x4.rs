@@ -5,7 +5,7 @@
 mod timing;
 
 use burn::tensor::{Device, Tensor, TensorData};
-use burnmate_agents::luo::{Algorithm, LuoAgent, LuoConfig, UpdateRule};
+use burnmate_agents::luo::{LuoAgent, LuoConfig, TdAlgorithm, UpdateRule};
 use burnmate_encode::queen4x4::{FEATURES, encode};
 use burnmate_env::environment::Outcome as _;
 use burnmate_env::queen4x4::{ACTIONS, Action, random_start};
@@ -61,7 +61,7 @@ fn train_episodes() {
     for update in [UpdateRule::Reference, UpdateRule::SemiGradient] {
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let config = LuoConfig {
-            algorithm: Algorithm::Sarsa,
+            algorithm: TdAlgorithm::Sarsa,
             update,
             eta: 0.0035,
             gamma: 0.85,

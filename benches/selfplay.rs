@@ -21,7 +21,7 @@ use burnmate_agents::selfplay::net::{
 use burnmate_agents::selfplay::trainer::{
     GameEndRule, SelfPlay, SelfPlayConfig, StepPenalty, UpdateOrder,
 };
-use burnmate_env::selfplay::Game;
+use burnmate_env::selfplay::FullGame;
 use burnmate_models::SelectorPadding;
 use common::{backend_named, list};
 use rand::{RngExt, SeedableRng};
@@ -62,7 +62,7 @@ fn rules_plies_per_second() -> f64 {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let (mut plies, started) = (0u64, Instant::now());
     while started.elapsed().as_secs_f64() < 2.0 {
-        let mut game = Game::new(100);
+        let mut game = FullGame::new(100);
         loop {
             let moves = selectable_moves(game.position());
             std::hint::black_box(masks(game.position(), &moves));

@@ -18,7 +18,7 @@ use burn::tensor::Device;
 use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig, CriticGradient};
 use burnmate_agents::dqn::{Dqn, DqnConfig, TargetNetwork};
 use burnmate_agents::init::uniform_layers;
-use burnmate_agents::luo::{Algorithm, LuoAgent, LuoConfig, UpdateRule};
+use burnmate_agents::luo::{LuoAgent, LuoConfig, TdAlgorithm, UpdateRule};
 use burnmate_agents::selfplay::choice::{masks, selectable_moves};
 use burnmate_agents::selfplay::net::{
     self as selfplay_net, AdamMode, NetConfig, SELECTORS, SelectorSet,
@@ -130,9 +130,9 @@ fn selector_values(selectors: &[SelectorWeights]) -> Vec<f32> {
 
 fn queen4x4_network_forward_and_td_step_agree(gpu: &Device) {
     for (algorithm, activation) in [
-        (Algorithm::Sarsa, OutputActivation::Relu),
-        (Algorithm::QLearning, OutputActivation::Sigmoid),
-        (Algorithm::Impatient, OutputActivation::Linear),
+        (TdAlgorithm::Sarsa, OutputActivation::Relu),
+        (TdAlgorithm::QLearning, OutputActivation::Sigmoid),
+        (TdAlgorithm::Impatient, OutputActivation::Linear),
     ] {
         let config = LuoConfig {
             algorithm,
@@ -265,7 +265,7 @@ fn knight_actor_critic_forward_and_update_agree(gpu: &Device) {
 }
 
 /// Boards and update transitions along the first plies of a random game.
-fn selfplay_batch(rng: &mut ChaCha8Rng, n: usize) -> (Vec<f32>, Vec<selfplay_net::Transition>) {
+fn selfplay_batch(rng: &mut ChaCha8Rng, n: usize) -> (Vec<f32>, Vec<selfplay_net::SelectorSample>) {
     let mut position = Chess::default();
     let mut boards = Vec::new();
     let mut batch = Vec::new();
@@ -276,7 +276,7 @@ fn selfplay_batch(rng: &mut ChaCha8Rng, n: usize) -> (Vec<f32>, Vec<selfplay_net
         let (piece_mask, move_masks) = masks(&position, &moves);
         let chosen = moves[rng.random_range(0..moves.len())];
         boards.extend_from_slice(&board);
-        batch.push(selfplay_net::Transition {
+        batch.push(selfplay_net::SelectorSample {
             board,
             piece_mask,
             move_masks,

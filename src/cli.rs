@@ -3,12 +3,16 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
+use burnmate_env::endgame::Endgame;
 use clap::{Parser, Subcommand};
 
 use burnmate::backend::BackendChoice;
 use burnmate::config::{Experiment, load_config, load_config_with};
+use burnmate::endgame::config::{Evaluator, Opponent};
 use burnmate::grid_dir::Shard;
-use burnmate::run::Overrides;
+use burnmate::matrix::algorithm::Algorithm;
+use burnmate::matrix::game::{Game, StartSource};
+use burnmate::overrides::Overrides;
 use burnmate::selfplay::config::SelfplayAlgorithm;
 use burnmate::{
     compare, endgame, knight, matrix, queen4x4, selfplay, solve, throughput, uci_engine,
@@ -43,7 +47,7 @@ pub struct RunOverrides {
     pub envs: Option<usize>,
     /// selfplay: continue from this run's checkpoint (into a new run directory).
     #[arg(long)]
-    pub resume: Option<PathBuf>,
+    pub continue_from: Option<PathBuf>,
     /// Sets any config key, e.g. `--set lr=0.001 --set epsilon.min=0.2` (repeatable;
     /// unknown keys are errors).
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -58,7 +62,7 @@ impl From<RunOverrides> for Overrides {
             seed: o.seed,
             episodes: o.episodes,
             envs: o.envs,
-            resume: o.resume,
+            continue_from: o.continue_from,
         }
     }
 }
@@ -113,7 +117,7 @@ enum Command {
     /// Build (or load from cache) an exact distance-to-mate table and print its statistics.
     Solve {
         /// kqk, krk, kbbk or kbnk.
-        endgame: String,
+        endgame: Endgame,
         /// Directory of cached tables.
         #[arg(long, default_value = "tablebases")]
         cache: PathBuf,
@@ -173,21 +177,23 @@ enum Command {
         /// Matrix directory; rerunning with the same options resumes it.
         #[arg(long, default_value = "runs/matrix")]
         out: PathBuf,
-        /// Games (comma-separated): queen4x4, knight, kqk, krk, kbbk, kbnk.
+        /// Games (comma-separated).
         #[arg(
             long,
+            value_enum,
             value_delimiter = ',',
             default_value = "queen4x4,knight,kqk,krk,kbbk,kbnk"
         )]
-        games: Vec<String>,
-        /// Algorithms (comma-separated): tabular, td, dqn, actor-critic, mcts (endgames
-        /// only; not in the default set: its cells take minutes each).
+        games: Vec<Game>,
+        /// Algorithms (comma-separated; mcts is for endgames only and not in the default
+        /// set: its cells take minutes each).
         #[arg(
             long,
+            value_enum,
             value_delimiter = ',',
             default_value = "tabular,td,dqn,actor-critic"
         )]
-        algorithms: Vec<String>,
+        algorithms: Vec<Algorithm>,
         /// Seeds per cell.
         #[arg(long, default_value_t = 3)]
         seeds: u64,
@@ -195,8 +201,8 @@ enum Command {
         #[arg(long, default_value_t = 1.0)]
         budget: f64,
         /// Endgame starts: won (drawn from all won positions) or shipped (the study's 10).
-        #[arg(long, default_value = "won")]
-        starts: String,
+        #[arg(long, value_enum, default_value = "won")]
+        starts: StartSource,
         /// Burn backend of the neural learners.
         #[arg(long, value_enum, default_value = "flex")]
         backend: BackendChoice,
@@ -247,7 +253,7 @@ enum StudyCommand {
         out: PathBuf,
         /// Endgames (comma-separated).
         #[arg(long, value_delimiter = ',', default_value = "kqk,krk,kbbk")]
-        endgames: Vec<String>,
+        endgames: Vec<Endgame>,
         /// Shipped start positions per endgame (the first N of 10).
         #[arg(long, default_value_t = 10)]
         starts: usize,
@@ -260,12 +266,12 @@ enum StudyCommand {
         /// Decay base of the decaying exploration (the study: 1.1, also 1.01).
         #[arg(long, default_value_t = 1.1)]
         decay: f64,
-        /// The defender: perfect, random or stockfish.
-        #[arg(long, default_value = "perfect")]
-        opponent: String,
+        /// The defender.
+        #[arg(long, value_enum, default_value = "perfect")]
+        opponent: Opponent,
         /// The engine reward's source: tablebase (exact) or stockfish (the study's).
-        #[arg(long, default_value = "tablebase")]
-        evaluator: String,
+        #[arg(long, value_enum, default_value = "tablebase")]
+        evaluator: Evaluator,
         /// Run only shard i of N (every N-th pair of a static and a decaying run of one
         /// seed, from the i-th); `merge` joins shards.
         #[arg(long, value_name = "i/N")]
@@ -282,14 +288,14 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Train { config, overrides } => {
             match (load_config_with(&config, &overrides.set)?, overrides.into()) {
                 (Experiment::Selfplay(study), overrides) => {
-                    selfplay::train::train_command(&config, study, &overrides)
+                    selfplay::train_command(&config, study, &overrides)
                 }
-                (Experiment::Knight(study), overrides) if overrides.resume.is_none() => {
+                (Experiment::Knight(study), overrides) if overrides.continue_from.is_none() => {
                     knight::train::train_command(&config, study, &overrides)
                 }
-                (_, overrides) if overrides.envs.is_some() || overrides.resume.is_some() => {
+                (_, overrides) if overrides.envs.is_some() || overrides.continue_from.is_some() => {
                     anyhow::bail!(
-                        "--envs applies to knight and selfplay configs, --resume to selfplay"
+                        "--envs applies to knight and selfplay configs, --continue-from to selfplay"
                     )
                 }
                 (Experiment::Queen4x4(study), overrides) => {
@@ -356,7 +362,7 @@ pub fn run(cli: Cli) -> Result<()> {
             starts,
             seed,
         } => solve::solve_command(&solve::SolveRequest {
-            name: &endgame,
+            endgame,
             cache_dir: &cache,
             fen: fen.as_deref(),
             starts,
@@ -440,19 +446,11 @@ pub fn run(cli: Cli) -> Result<()> {
             jobs,
         } => {
             let plan = matrix::MatrixPlan {
-                games: parse_names(&games, "game", matrix::game::Game::parse)?,
-                algorithms: parse_names(
-                    &algorithms,
-                    "algorithm",
-                    matrix::algorithm::Algorithm::parse,
-                )?,
+                games,
+                algorithms,
                 seeds,
                 budget,
-                starts: match starts.as_str() {
-                    "won" => matrix::game::StartSource::Won,
-                    "shipped" => matrix::game::StartSource::Shipped,
-                    other => anyhow::bail!("--starts must be won or shipped, not '{other}'"),
-                },
+                starts,
                 backend,
             };
             let shard = shard.as_deref().map(Shard::parse).transpose()?;
@@ -462,7 +460,7 @@ pub fn run(cli: Cli) -> Result<()> {
             Experiment::Queen4x4(config) => queen4x4::train::resume_command(&run, &config),
             Experiment::Endgame(config) => endgame::train::resume_command(&run, &config),
             Experiment::Knight(config) => knight::train::resume_command(&run, &config),
-            Experiment::Selfplay(config) => selfplay::train::resume_command(&run, &config),
+            Experiment::Selfplay(config) => selfplay::resume_command(&run, &config),
         },
         Command::Uci { run } => {
             let mut player = uci_engine::players::load_player(&run)?;
@@ -491,14 +489,14 @@ pub fn run(cli: Cli) -> Result<()> {
                 shard,
                 jobs,
             } => {
-                let plan = endgame::study::StudyPlan {
+                let plan = endgame::study_plan::StudyPlan {
                     endgames,
                     starts,
                     runs,
                     matches,
                     decay,
-                    opponent: endgame::config::parse_opponent(&opponent)?,
-                    evaluator: endgame::config::parse_evaluator(&evaluator)?,
+                    opponent,
+                    evaluator,
                 };
                 let shard = shard.as_deref().map(Shard::parse).transpose()?;
                 endgame::study::study_command(
@@ -515,12 +513,4 @@ pub fn run(cli: Cli) -> Result<()> {
 /// Worker threads when `--jobs` is not given: every core.
 fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
-}
-
-/// Parses comma-separated names; an unknown one is an error naming it.
-fn parse_names<T>(names: &[String], what: &str, parse: fn(&str) -> Option<T>) -> Result<Vec<T>> {
-    names
-        .iter()
-        .map(|n| parse(n.trim()).ok_or_else(|| anyhow::anyhow!("unknown {what} '{n}'")))
-        .collect()
 }

@@ -7,6 +7,7 @@ pub mod game;
 pub mod play;
 pub mod starts;
 pub mod study;
+pub mod study_plan;
 pub mod study_report;
 pub mod table_file;
 pub mod train;

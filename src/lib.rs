@@ -63,6 +63,7 @@ pub mod grid_dir;
 pub mod knight;
 pub mod matrix;
 pub mod metrics;
+pub mod overrides;
 pub mod pgn;
 pub mod plot;
 pub mod progress;

@@ -3,6 +3,7 @@
 pub mod config;
 pub mod eval;
 pub mod grid;
+pub mod grid_cell;
 pub mod grid_report;
 pub mod model_file;
 pub mod play;

@@ -7,30 +7,12 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::backend::BackendChoice;
 use crate::config::{Experiment, to_toml};
 use crate::fault::crash_point;
 use crate::files::{DirLock, StreamedFile, is_empty_dir, lock_dir, write_atomic};
 use crate::metrics::MetricsRecorder;
 use crate::plot::{Series, line_chart, thin};
 use crate::resume::{RESUME_FILE, ResumePoint};
-
-/// Overrides of a config file's run settings; `None` keeps the config's value.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Overrides {
-    /// Output directory (default: runs/<config-stem>-<UTC time>); must not exist yet.
-    pub out: Option<PathBuf>,
-    /// Burn backend to train on.
-    pub backend: Option<BackendChoice>,
-    /// Seed of the run's random number generator.
-    pub seed: Option<u64>,
-    /// Number of training episodes (games for selfplay).
-    pub episodes: Option<u64>,
-    /// selfplay and knight DQN: environments stepped together.
-    pub envs: Option<usize>,
-    /// selfplay: continue from this run's checkpoint (into a new run directory).
-    pub resume: Option<PathBuf>,
-}
 
 /// One run's directory, locked while the run writes, and the files every run
 /// writes, in order: `config.toml` first

@@ -95,8 +95,8 @@ pub fn load_or_build(endgame: Endgame, cache_dir: &Path) -> Result<Tablebase> {
 
 /// What `burnmate solve` should print besides the statistics.
 pub struct SolveRequest<'a> {
-    /// Endgame name.
-    pub name: &'a str,
+    /// The endgame.
+    pub endgame: Endgame,
     /// Cache directory.
     pub cache_dir: &'a Path,
     /// A position to analyse move by move.
@@ -118,10 +118,7 @@ fn describe(v: Verdict) -> String {
 
 /// `burnmate solve NAME [--fen FEN] [--starts N --seed S]`.
 pub fn solve_command(request: &SolveRequest) -> Result<()> {
-    let name = request.name;
-    let Some(endgame) = Endgame::parse(name) else {
-        bail!("unknown endgame '{name}': choose kqk, krk or kbbk");
-    };
+    let endgame = request.endgame;
     // Validate the FEN before the (possibly long) build.
     let position = request
         .fen

@@ -114,7 +114,8 @@ fn unknown_games_and_algorithms_are_one_line_errors() {
         "--games",
         "kbk",
     ]);
-    assert_one_line_error(&out, "unknown game 'kbk'");
+    assert_one_line_error(&out, "invalid value 'kbk' for '--games");
+    assert!(stderr(&out).contains("possible values: queen4x4, knight, kqk"));
     let out = burnmate(&[
         "matrix",
         "--out",
@@ -122,7 +123,7 @@ fn unknown_games_and_algorithms_are_one_line_errors() {
         "--algorithms",
         "ppo",
     ]);
-    assert_one_line_error(&out, "unknown algorithm 'ppo'");
+    assert_one_line_error(&out, "invalid value 'ppo' for '--algorithms");
 }
 
 #[test]

@@ -112,7 +112,7 @@ fn settings_of_the_other_algorithm_are_one_line_errors() {
     assert_one_line_error(&out, "afterstate.batch_size must be positive");
     let out = train(&run, config, &["--set", "afterstate.depth=2"]);
     assert_one_line_error(&out, "unknown field `depth`");
-    let out = train(&run, config, &["--resume", "elsewhere"]);
+    let out = train(&run, config, &["--continue-from", "elsewhere"]);
     assert_one_line_error(&out, "continues with `burnmate resume RUN`");
     assert!(!run.exists(), "no run directory for a rejected config");
 }

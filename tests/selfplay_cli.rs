@@ -67,7 +67,12 @@ fn selfplay_writes_its_outputs_and_resumes_exactly() {
     let out = train(
         &second,
         config,
-        &["--episodes", "2", "--resume", first.to_str().unwrap()],
+        &[
+            "--episodes",
+            "2",
+            "--continue-from",
+            first.to_str().unwrap(),
+        ],
     );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(summary(&second)["games_before"], 2);
@@ -88,7 +93,7 @@ fn selfplay_writes_its_outputs_and_resumes_exactly() {
         &[
             "--episodes",
             "2",
-            "--resume",
+            "--continue-from",
             first.to_str().unwrap(),
             "--set",
             "padding=same",
@@ -152,7 +157,7 @@ fn batched_games_are_all_recorded_and_bad_settings_are_one_line_errors() {
         &train(
             &tmp.path().join("r2"),
             config.to_str().unwrap(),
-            &["--resume", corrupt.to_str().unwrap()],
+            &["--continue-from", corrupt.to_str().unwrap()],
         ),
         "truncated",
     );

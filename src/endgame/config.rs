@@ -3,9 +3,10 @@
 
 use anyhow::{Result, ensure};
 use burnmate_agents::endgame::MateFormula;
+use burnmate_env::endgame::Endgame;
 use serde::{Deserialize, Serialize};
 
-use crate::run::Overrides;
+use crate::overrides::Overrides;
 
 /// Which position value drives the rewards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,7 +29,7 @@ pub enum Exploration {
 }
 
 /// The defender.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Opponent {
     /// Delays mate longest (tablebase), ties broken at random with the run's seed.
@@ -39,27 +40,8 @@ pub enum Opponent {
     Stockfish,
 }
 
-/// Parses an opponent name as configs spell it.
-pub fn parse_opponent(name: &str) -> anyhow::Result<Opponent> {
-    match name {
-        "perfect" => Ok(Opponent::Perfect),
-        "random" => Ok(Opponent::Random),
-        "stockfish" => Ok(Opponent::Stockfish),
-        _ => anyhow::bail!("opponent must be perfect, random or stockfish, not '{name}'"),
-    }
-}
-
-/// `tablebase` or `stockfish` as an [`Evaluator`].
-pub fn parse_evaluator(name: &str) -> anyhow::Result<Evaluator> {
-    match name {
-        "tablebase" => Ok(Evaluator::Tablebase),
-        "stockfish" => Ok(Evaluator::Stockfish),
-        _ => anyhow::bail!("evaluator must be tablebase or stockfish, not '{name}'"),
-    }
-}
-
 /// What values positions for the engine reward.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Evaluator {
     /// Exact mate distances from the tablebase (default).
@@ -87,7 +69,7 @@ pub enum EndingReply {
 #[serde(deny_unknown_fields, default)]
 pub struct EndgameConfig {
     /// `kqk`, `krk`, `kbbk` or `kbnk`.
-    pub endgame: String,
+    pub endgame: Endgame,
     /// Index into `assets/endgame-<endgame>.fen` (0-9); without `start` and `fen`,
     /// start 0. Setting both is an error.
     pub start: Option<usize>,
@@ -134,7 +116,7 @@ pub struct EndgameConfig {
 impl Default for EndgameConfig {
     fn default() -> EndgameConfig {
         EndgameConfig {
-            endgame: "kqk".into(),
+            endgame: Endgame::Kqk,
             start: None,
             fen: String::new(),
             episodes: 5000,
@@ -162,11 +144,6 @@ impl Default for EndgameConfig {
 impl EndgameConfig {
     /// Checks value ranges; errors name the key.
     pub fn validate(&self) -> Result<()> {
-        ensure!(
-            burnmate_env::endgame::Endgame::parse(&self.endgame).is_some(),
-            "endgame must be kqk, krk, kbbk or kbnk, not '{}'",
-            self.endgame
-        );
         ensure!(
             self.start.is_none_or(|s| s < 10),
             "start must be 0..9 (the shipped start positions)"

@@ -263,7 +263,7 @@ mod tests {
         for (ending_reply, future) in [(EndingReply::Terminal, 0.0), (EndingReply::Bootstrap, -1.0)]
         {
             let config = EndgameConfig {
-                endgame: "krk".into(),
+                endgame: Endgame::Krk,
                 ending_reply,
                 ..EndgameConfig::default()
             };

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::endgame::config::{Exploration, RewardKind};
 use crate::endgame::engine_audit::EngineAudit;
-use crate::endgame::study::{CURVE_BUCKET, CellResult, STUDY_DECAY, StudyPlan};
+use crate::endgame::study_plan::{CURVE_BUCKET, CellResult, STUDY_DECAY, StudyPlan};
 use crate::endgame::train::{exploration_name, reported, reward_name};
 use crate::files::write_atomic;
 use crate::plot::{Series, line_chart};
@@ -17,8 +17,8 @@ use crate::plot::{Series, line_chart};
 /// One setting of one endgame, over all its runs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SettingRow {
-    /// kqk, krk or kbbk.
-    pub endgame: String,
+    /// The endgame.
+    pub endgame: Endgame,
     /// engine or heuristic.
     pub reward: String,
     /// static or decaying.
@@ -75,14 +75,14 @@ pub fn setting_row(
         .filter_map(|r| r.stockfish)
         .reduce(EngineAudit::plus);
     SettingRow {
-        endgame: endgame.name().into(),
+        endgame,
         reward: reward_name(setting.0).into(),
         exploration: exploration_name(setting.1).into(),
         runs: runs.len(),
         solved_percent: percent(solved.len(), runs.len()),
         solved_interval: wilson_interval(solved.len(), runs.len()),
         study_percent: study_setting
-            .then(|| reported(endgame.name(), setting.0, setting.1))
+            .then(|| reported(endgame, setting.0, setting.1))
             .flatten(),
         optimal_percent: percent(excesses.iter().filter(|&&e| e == 0).count(), excesses.len()),
         mean_excess_moves: (!excesses.is_empty())
@@ -115,8 +115,8 @@ pub fn wilson_interval(successes: usize, trials: usize) -> [f64; 2] {
 /// `excess-moves-<e>.svg`, and prints the table.
 pub fn write_report(dir: &Path, plan: &StudyPlan, results: &[CellResult]) -> Result<()> {
     let mut rows = Vec::new();
-    for name in &plan.endgames {
-        let endgame = Endgame::parse(name).expect("validated");
+    for &endgame in &plan.endgames {
+        let name = endgame.name();
         let mut curves = Vec::new();
         let mut histograms = Vec::new();
         for setting in SETTINGS {
@@ -245,7 +245,7 @@ fn markdown_table(rows: &[SettingRow], plan: &StudyPlan) -> String {
         };
         text.push_str(&format!(
             "| {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] ({study}) | {:.1} | {} | {:.1} |{stockfish}\n",
-            r.endgame.to_uppercase(),
+            r.endgame.name().to_uppercase(),
             r.reward,
             r.exploration,
             r.runs,
@@ -264,11 +264,11 @@ fn markdown_table(rows: &[SettingRow], plan: &StudyPlan) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::study::Cell;
+    use crate::endgame::study_plan::Cell;
 
     fn plan() -> StudyPlan {
         StudyPlan {
-            endgames: vec!["krk".into()],
+            endgames: vec![Endgame::Krk],
             starts: 1,
             runs: 2,
             matches: 200,

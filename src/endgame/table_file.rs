@@ -37,7 +37,7 @@ pub fn load_run(run: &Path) -> Result<(EndgameConfig, Endgame, LeastBestQ)> {
         _ => bail!("{} is not an endgame run", run.display()),
     };
     config.validate()?;
-    let endgame = Endgame::parse(&config.endgame).expect("validated");
+    let endgame = config.endgame;
     let path = run.join("checkpoint.json");
     let file: TableCheckpoint = crate::checkpoint::load(&path, FORMAT)?;
     if file.endgame != endgame.name() {

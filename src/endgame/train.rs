@@ -21,10 +21,11 @@ use crate::endgame::table_file::{load_run, save_table};
 use crate::fault::crash_point;
 use crate::files::{config_stem, create_run_dir};
 use crate::metrics::{EpisodeRow, TrainingStats};
+use crate::overrides::Overrides;
 use crate::pgn::fen_of;
 use crate::progress::{Progress, episode_bar};
 use crate::resume::resume_point_due;
-use crate::run::{Overrides, Run};
+use crate::run::Run;
 use crate::solve::load_or_build;
 
 /// Seed offset of the evaluation games.
@@ -49,7 +50,7 @@ pub struct EndgameSummary {
     /// Always "endgame".
     pub study: String,
     /// kqk, krk or kbbk.
-    pub endgame: String,
+    pub endgame: Endgame,
     /// The start position.
     pub start_fen: String,
     /// Training statistics (reward: sum of a match's rewards).
@@ -179,7 +180,7 @@ pub fn eval_command(run: &Path, games: u64, seed: u64) -> Result<()> {
 }
 
 /// The study's Table 3.2 share (%) for a config's endgame, reward and exploration.
-pub fn reported(endgame: &str, reward: RewardKind, exploration: Exploration) -> Option<f64> {
+pub fn reported(endgame: Endgame, reward: RewardKind, exploration: Exploration) -> Option<f64> {
     let table: serde_json::Value =
         serde_json::from_str(include_str!("../../assets/endgame-reported.json")).ok()?;
     table
@@ -188,7 +189,7 @@ pub fn reported(endgame: &str, reward: RewardKind, exploration: Exploration) -> 
             reward_name(reward),
             exploration_name(exploration)
         ))?
-        .get(endgame)?
+        .get(endgame.name())?
         .as_f64()
 }
 
@@ -215,7 +216,7 @@ const RESUME_FORMAT: &str = "burnmate-endgame-resume-v1";
 pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) -> Result<()> {
     let config = config.with_overrides(overrides);
     config.validate()?;
-    let endgame = Endgame::parse(&config.endgame).expect("validated");
+    let endgame = config.endgame;
     let start = start_position(endgame, &config)?;
     let tablebase = load_or_build(endgame, Path::new("tablebases"))?;
     let arena = Arena::new(endgame, &tablebase, &config)?;
@@ -233,7 +234,7 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) 
 /// `burnmate resume RUN` for a killed endgame run.
 pub fn resume_command(dir: &Path, config: &EndgameConfig) -> Result<()> {
     config.validate()?;
-    let endgame = Endgame::parse(&config.endgame).expect("validated");
+    let endgame = config.endgame;
     let start = start_position(endgame, config)?;
     let tablebase = load_or_build(endgame, Path::new("tablebases"))?;
     let arena = Arena::new(endgame, &tablebase, config)?;
@@ -331,7 +332,7 @@ fn continue_run(
     };
     let summary = EndgameSummary {
         study: "endgame".into(),
-        endgame: config.endgame.clone(),
+        endgame: config.endgame,
         start_fen: fen_of(start),
         training: run
             .metrics
@@ -341,7 +342,7 @@ fn continue_run(
         optimal,
         stockfish_moves_to_mate,
         stockfish_dtm_optimal: arena.engine.as_ref().map(|_| *arena.audit.borrow()),
-        study_reported_solved_percent: reported(&config.endgame, config.reward, config.exploration),
+        study_reported_solved_percent: reported(config.endgame, config.reward, config.exploration),
     };
     run.finish(&summary, [])?;
     say!("run directory   {}", dir.display());

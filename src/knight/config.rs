@@ -7,7 +7,7 @@ use burnmate_agents::schedule::EpsilonSchedule;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::BackendChoice;
-use crate::run::Overrides;
+use crate::overrides::Overrides;
 
 /// Which agent learns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

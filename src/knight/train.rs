@@ -23,9 +23,10 @@ use crate::knight::model_file::{self, Learner, LearnerState};
 use crate::knight::summary::{KnightSummary, reported};
 use crate::knight::vector::train_vectorised;
 use crate::metrics::EpisodeRow;
+use crate::overrides::Overrides;
 use crate::progress::{Progress, episode_bar};
 use crate::resume::resume_point_due;
-use crate::run::{Overrides, Run};
+use crate::run::Run;
 
 /// Seed offset of the evaluation games.
 const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;

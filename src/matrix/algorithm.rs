@@ -3,10 +3,11 @@
 
 use burnmate_agents::actor_critic::{ActorCriticConfig, CriticGradient};
 use burnmate_agents::dqn::{DqnConfig, TargetNetwork};
-use burnmate_agents::luo::{Algorithm as TdRule, LuoConfig, UpdateRule};
+use burnmate_agents::luo::{LuoConfig, TdAlgorithm, UpdateRule};
 use burnmate_agents::schedule::EpsilonSchedule;
 use burnmate_agents::search::SearchConfig;
 use burnmate_agents::search_learner::SearchLearnerConfig;
+use burnmate_env::endgame::Endgame;
 use burnmate_models::OutputActivation;
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +45,15 @@ pub const ALL_ALGORITHMS: [Algorithm; 5] = [
     Algorithm::ActorCritic,
     Algorithm::Mcts,
 ];
+
+impl clap::ValueEnum for Algorithm {
+    fn value_variants<'a>() -> &'a [Algorithm] {
+        &ALL_ALGORITHMS
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()))
+    }
+}
 
 impl Algorithm {
     /// The command-line name.
@@ -110,7 +120,7 @@ pub fn exploration(episodes: u64) -> EpsilonSchedule {
 /// 0.001 diverge on the knight game's rewards of +-10).
 pub fn td_config() -> LuoConfig {
     LuoConfig {
-        algorithm: TdRule::QLearning,
+        algorithm: TdAlgorithm::QLearning,
         update: UpdateRule::SemiGradient,
         eta: 1e-4,
         gamma: GAMMA,
@@ -178,9 +188,9 @@ pub fn actor_critic_config() -> ActorCriticConfig {
 /// The tabular learner's setting: the endgame study's (alpha 0.05, gamma 0.95,
 /// static epsilon 0.003, draws -10000) with its heuristic reward and the perfect
 /// defender.
-pub fn tabular_config(game: Game, seed: u64) -> EndgameConfig {
+pub fn tabular_config(endgame: Endgame, seed: u64) -> EndgameConfig {
     EndgameConfig {
-        endgame: game.name().into(),
+        endgame,
         seed,
         reward: RewardKind::Heuristic,
         exploration: Exploration::Static,

@@ -250,7 +250,7 @@ pub fn run_tabular<X: Encoder<burnmate_env::endgame::Match>>(
     cell: Cell,
     episodes: u64,
 ) -> Result<CellResult> {
-    let config = tabular_config(cell.game, cell.seed);
+    let config = tabular_config(endgame, cell.seed);
     let arena = Arena::new(endgame, tablebase, &config)?;
     let mut q = LeastBestQ::new(endgame, config.alpha, config.gamma);
     let mut rng = ChaCha8Rng::seed_from_u64(cell.seed);

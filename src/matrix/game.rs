@@ -68,6 +68,15 @@ impl Game {
     }
 }
 
+impl clap::ValueEnum for Game {
+    fn value_variants<'a>() -> &'a [Game] {
+        &ALL_GAMES
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()))
+    }
+}
+
 impl From<Game> for String {
     fn from(game: Game) -> String {
         game.name().into()
@@ -82,7 +91,7 @@ impl TryFrom<String> for Game {
 }
 
 /// Where an endgame's starts come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum StartSource {
     /// Drawn uniformly from all legal won positions (training: a fresh one per

@@ -15,7 +15,7 @@ use anyhow::Result;
 use burn::tensor::Device;
 use burnmate_agents::policy_value::{NetEvaluator, PolicyValueNet};
 use burnmate_agents::search::{SearchConfig, search};
-use burnmate_agents::search_learner::{GameEnd, SearchLearner};
+use burnmate_agents::search_learner::{SearchLearner, SelfPlayEnd};
 use burnmate_encode::endgame::EndgameEncoding;
 use burnmate_encode::side_to_move::SideToMoveEncoding;
 use burnmate_env::endgame::{Endgame, Match, random_start};
@@ -79,7 +79,7 @@ pub fn run_search(
             learner.self_play(block, |rng| curriculum_start(endgame, level, rng), &mut rng);
         let mates = records
             .iter()
-            .filter(|r| r.end == GameEnd::Mate { first_won: true })
+            .filter(|r| r.end == SelfPlayEnd::Mate { first_won: true })
             .count();
         wins += mates as u64;
         played += block as u64;

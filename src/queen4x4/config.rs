@@ -1,12 +1,12 @@
 //! The queen4x4 config: every key defaults to the study's value.
 
 use anyhow::{Result, ensure};
-use burnmate_agents::luo::{Algorithm, LuoConfig, UpdateRule};
+use burnmate_agents::luo::{LuoConfig, TdAlgorithm, UpdateRule};
 use burnmate_models::OutputActivation;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::BackendChoice;
-use crate::run::Overrides;
+use crate::overrides::Overrides;
 
 /// Output activation as written in configs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,7 +54,7 @@ impl Default for GridConfig {
 #[serde(deny_unknown_fields, default)]
 pub struct Queen4x4Config {
     /// `sarsa`, `q-learning` or `impatient`.
-    pub algorithm: Algorithm,
+    pub algorithm: TdAlgorithm,
     /// `semi-gradient` (correct, default) or `reference` (the study's code).
     pub update: UpdateRule,
     /// Training episodes (study: 100,000).
@@ -90,7 +90,7 @@ pub struct Queen4x4Config {
 impl Default for Queen4x4Config {
     fn default() -> Queen4x4Config {
         Queen4x4Config {
-            algorithm: Algorithm::Sarsa,
+            algorithm: TdAlgorithm::Sarsa,
             update: UpdateRule::SemiGradient,
             episodes: 100_000,
             seed: 9,

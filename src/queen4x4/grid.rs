@@ -11,46 +11,19 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result, ensure};
-use serde::{Deserialize, Serialize};
 
 use crate::files::{config_stem, copy_dir, create_run_dir};
-use crate::grid_dir::{GridDir, GridRecord, RESULTS_FILE, Shard, merge, read_results};
+use crate::grid_dir::{GridDir, RESULTS_FILE, Shard, merge, read_results};
+use crate::overrides::Overrides;
 use crate::progress::Silent;
 use crate::queen4x4::config::Queen4x4Config;
+use crate::queen4x4::grid_cell::{GridCell, GridCellResult};
 use crate::queen4x4::grid_report::write_report;
-use crate::queen4x4::summary::Summary;
 use crate::queen4x4::train::{resume_run, train_run};
 use crate::resume::RESUME_FILE;
-use crate::run::Overrides;
 
 /// Name of the plan file of a grid directory.
 pub const PLAN_FILE: &str = "grid.toml";
-
-/// One cell of the grid.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GridCell {
-    /// Exploration decay.
-    pub beta: f64,
-    /// Discount factor.
-    pub gamma: f64,
-}
-
-/// What one cell produced (one line of `results.jsonl`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GridCellResult {
-    /// Which cell.
-    #[serde(flatten)]
-    pub cell: GridCell,
-    /// The cell run's summary (as in its `summary.json`).
-    pub summary: Summary,
-}
-
-impl GridRecord for GridCellResult {
-    type Key = GridCell;
-    fn key(&self) -> GridCell {
-        self.cell
-    }
-}
 
 /// Options of `burnmate grid` beyond the config.
 pub struct GridOptions {

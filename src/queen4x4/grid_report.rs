@@ -10,7 +10,7 @@ use anyhow::Result;
 use crate::files::write_atomic;
 use crate::plot::{Series, line_chart};
 use crate::queen4x4::config::Queen4x4Config;
-use crate::queen4x4::grid::GridCellResult;
+use crate::queen4x4::grid_cell::GridCellResult;
 use crate::queen4x4::summary::Summary;
 
 /// Writes the report of `results` into `root` and returns its markdown table.

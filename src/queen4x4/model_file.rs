@@ -18,7 +18,7 @@ const FORMAT: &str = "burnmate-queen4x4-mlp-v2";
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Queen4x4Checkpoint {
-    algorithm: burnmate_agents::luo::Algorithm,
+    algorithm: burnmate_agents::luo::TdAlgorithm,
     update: burnmate_agents::luo::UpdateRule,
     eta: f32,
     gamma: f32,

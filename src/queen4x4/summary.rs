@@ -1,6 +1,6 @@
 //! `summary.json` of a queen4x4 run, and the study's reported numbers.
 
-use burnmate_agents::luo::{Algorithm, UpdateRule};
+use burnmate_agents::luo::{TdAlgorithm, UpdateRule};
 use burnmate_oracle::queen4x4::Queen4x4Optimum;
 use serde::{Deserialize, Serialize};
 
@@ -36,7 +36,7 @@ pub struct Summary {
     /// Always "queen4x4".
     pub study: String,
     /// TD algorithm.
-    pub algorithm: Algorithm,
+    pub algorithm: TdAlgorithm,
     /// Update rule.
     pub update: UpdateRule,
     /// Training statistics.
@@ -53,15 +53,15 @@ pub struct Summary {
 /// The best possible (mean reward, mean moves) for `algorithm`'s reward: mate
 /// probability and moves to mate, or for the impatient agent minus the fewest
 /// expected moves to any end, and those moves.
-pub fn optimal_reward_and_moves(algorithm: Algorithm, optimum: &Queen4x4Optimum) -> (f64, f64) {
+pub fn optimal_reward_and_moves(algorithm: TdAlgorithm, optimum: &Queen4x4Optimum) -> (f64, f64) {
     match algorithm {
-        Algorithm::Impatient => (-optimum.fastest_end_moves, optimum.fastest_end_moves),
+        TdAlgorithm::Impatient => (-optimum.fastest_end_moves, optimum.fastest_end_moves),
         _ => (optimum.win_rate, optimum.mean_moves),
     }
 }
 
 /// The study's reported numbers for `algorithm` (from `assets/`).
-pub fn reported(algorithm: Algorithm) -> Option<Reported> {
+pub fn reported(algorithm: TdAlgorithm) -> Option<Reported> {
     let table: serde_json::Value =
         serde_json::from_str(include_str!("../../assets/queen4x4-reported.json")).ok()?;
     let key = serde_json::to_value(algorithm).ok()?;
@@ -74,9 +74,9 @@ mod tests {
 
     #[test]
     fn reported_numbers_are_read_from_assets() {
-        let sarsa = reported(Algorithm::Sarsa).unwrap();
+        let sarsa = reported(TdAlgorithm::Sarsa).unwrap();
         assert_eq!(sarsa.mean_reward, 0.92779);
         assert_eq!(sarsa.mean_moves, Some(3.54345));
-        assert_eq!(reported(Algorithm::Impatient).unwrap().mean_moves, None);
+        assert_eq!(reported(TdAlgorithm::Impatient).unwrap().mean_moves, None);
     }
 }

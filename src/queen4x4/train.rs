@@ -16,13 +16,14 @@ use crate::config::Experiment;
 use crate::fault::crash_point;
 use crate::files::{config_stem, create_run_dir};
 use crate::metrics::EpisodeRow;
+use crate::overrides::Overrides;
 use crate::progress::{Progress, episode_bar};
 use crate::queen4x4::config::Queen4x4Config;
 use crate::queen4x4::eval::evaluate;
 use crate::queen4x4::model_file;
 use crate::queen4x4::summary::{Summary, optimal_reward_and_moves, reported};
 use crate::resume::resume_point_due;
-use crate::run::{Overrides, Run};
+use crate::run::Run;
 
 /// Seed offset of the evaluation games, so they never replay training's draws.
 const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;

@@ -8,47 +8,36 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use burnmate_agents::afterstate::evaluate::{Score, play_against, score};
-use burnmate_agents::afterstate::trainer::{AfterstateConfig, AfterstateLearner, LearnerState};
+use burnmate_agents::afterstate::trainer::{AfterstateLearner, LearnerState};
 use burnmate_agents::afterstate::value_net::ValueNet;
 use burnmate_agents::init::uniform_layers;
 use burnmate_agents::selfplay::trainer::Mover;
 use burnmate_encode::side_to_move::FEATURES;
-use burnmate_models::LayerWeights;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use crate::backend::BackendChoice;
-use crate::config::{Experiment, load_config};
+use crate::config::Experiment;
 use crate::fault::crash_point;
 use crate::files::{StreamedFile, config_stem, create_run_dir, write_atomic};
 use crate::metrics::TrainingStats;
+use crate::overrides::Overrides;
 use crate::plot::{Series, line_chart};
 use crate::progress::{Progress, episode_bar};
-use crate::run::{Overrides, Run};
+use crate::run::Run;
 use crate::selfplay::afterstate_eval::{EVAL_BATCH, evaluation_pgn, play_fixed_mover};
-use crate::selfplay::config::{SelfplayAlgorithm, SelfplayConfig};
+use crate::selfplay::afterstate_file::{AfterstateCheckpoint, CHECKPOINT_FORMAT, learner_config};
+use crate::selfplay::config::SelfplayConfig;
+use crate::selfplay::game_record::{count_ending, game_row, training_pgn};
 use crate::selfplay::stockfish::StockfishMover;
-use crate::selfplay::train::{count_ending, game_row, training_pgn};
 
-/// Format of the final checkpoint (the value network).
-const CHECKPOINT_FORMAT: &str = "burnmate-afterstate-v1";
 /// Format of a resume point.
 const RESUME_FORMAT: &str = "burnmate-afterstate-resume-v2";
 /// Extra metric columns: black's reward and the latest minibatch loss.
 const COLUMNS: [&str; 2] = ["black_reward", "loss"];
 /// Evaluation opponents, in eval.csv's and the summary's order.
 const OPPONENTS: [&str; 3] = ["random", "greedy", "stockfish"];
-
-/// The trained network of a finished run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AfterstateCheckpoint {
-    /// Training games played.
-    pub games: u64,
-    /// The value network's layers.
-    pub layers: Vec<LayerWeights>,
-}
 
 /// Everything an afterstate run reports.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -96,21 +85,6 @@ struct AfterstateResume {
     learner: LearnerState,
 }
 
-fn learner_config(config: &SelfplayConfig) -> AfterstateConfig {
-    let a = config.afterstate();
-    AfterstateConfig {
-        gamma: config.gamma,
-        epsilon_start: a.epsilon_start,
-        epsilon_end: a.epsilon_end,
-        epsilon_games: a.epsilon_games,
-        max_plies: config.max_plies,
-        envs: config.envs,
-        batch_size: a.batch_size,
-        replay_capacity: a.replay_capacity,
-        updates_per_step: a.updates_per_step,
-    }
-}
-
 fn layer_sizes(config: &SelfplayConfig) -> Vec<usize> {
     let mut sizes = vec![FEATURES];
     sizes.extend(config.afterstate().hidden);
@@ -118,13 +92,13 @@ fn layer_sizes(config: &SelfplayConfig) -> Vec<usize> {
     sizes
 }
 
-/// `burnmate train CONFIG` for an afterstate config.
+/// `burnmate train CONFIG` for the afterstate learner.
 pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides) -> Result<()> {
     let config = config.with_overrides(overrides);
     config.validate()?;
-    if overrides.resume.is_some() {
+    if overrides.continue_from.is_some() {
         bail!(
-            "--resume applies to algorithm = \"reference\"; a killed afterstate run continues with `burnmate resume RUN`"
+            "--continue-from applies to algorithm = \"reference\"; a killed afterstate run continues with `burnmate resume RUN`"
         );
     }
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
@@ -165,25 +139,6 @@ pub fn resume_command(dir: &Path, config: &SelfplayConfig) -> Result<()> {
         point.rng.restore()?,
         stockfish,
     )
-}
-
-/// The config and trained learner of the finished afterstate run in `run`, on
-/// `backend` (default: the run's).
-pub fn load_run(
-    run: &Path,
-    backend: Option<BackendChoice>,
-) -> Result<(SelfplayConfig, AfterstateLearner)> {
-    let config = match load_config(&run.join("config.toml"))? {
-        Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => c,
-        _ => bail!("{} is not an afterstate selfplay run", run.display()),
-    };
-    let state: AfterstateCheckpoint =
-        crate::checkpoint::load(&run.join("checkpoint.json"), CHECKPOINT_FORMAT)?;
-    let device = backend.unwrap_or(config.backend).device()?.autodiff();
-    let net = ValueNet::new(&state.layers, config.lr, device)
-        .map_err(|e| anyhow!("checkpoint of {}: {e}", run.display()))?;
-    let learner = AfterstateLearner::new(learner_config(&config), net);
-    Ok((config, learner))
 }
 
 fn start_stockfish(config: &SelfplayConfig) -> Result<Option<StockfishMover>> {

@@ -15,7 +15,7 @@ use shakmaty::{Chess, Color};
 
 use crate::backend::BackendChoice;
 use crate::pgn::game_pgn;
-use crate::selfplay::afterstate::load_run;
+use crate::selfplay::afterstate_file::load_run;
 use crate::selfplay::config::SelfplayConfig;
 use crate::selfplay::stockfish::StockfishMover;
 

@@ -10,7 +10,7 @@ use burnmate_models::SelectorPadding;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::BackendChoice;
-use crate::run::Overrides;
+use crate::overrides::Overrides;
 
 /// Which algorithm a selfplay run trains.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

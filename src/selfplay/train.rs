@@ -8,21 +8,21 @@ use anyhow::{Context, Result, anyhow};
 use burnmate_agents::selfplay::net::{SELECTORS, initial_weights};
 use burnmate_agents::selfplay::net::{SelectorSet, SelectorSetState};
 use burnmate_agents::selfplay::trainer::{GameRecord, Mover, SelfPlay};
-use burnmate_env::selfplay::GameEnd;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use shakmaty::{Chess, Color};
+use shakmaty::Color;
 
 use crate::config::Experiment;
 use crate::fault::crash_point;
 use crate::files::{StreamedFile, config_stem, create_run_dir, write_atomic};
-use crate::metrics::{EpisodeRow, TrainingStats};
-use crate::pgn::game_pgn;
+use crate::metrics::TrainingStats;
+use crate::overrides::Overrides;
 use crate::plot::{Series, line_chart};
 use crate::progress::{Progress, episode_bar};
-use crate::run::{Overrides, Run};
-use crate::selfplay::config::{SelfplayAlgorithm, SelfplayConfig};
+use crate::run::Run;
+use crate::selfplay::config::SelfplayConfig;
+use crate::selfplay::game_record::{count_ending, game_row, training_pgn};
 use crate::selfplay::model_file::{self, SelfplayState};
 use crate::selfplay::stockfish::StockfishMover;
 
@@ -102,53 +102,6 @@ fn eval_series(curves: &[Vec<(f64, f64)>; 3], skill: u8) -> Vec<Series> {
         .collect()
 }
 
-/// The metrics row of training game `n` (0-based): white's reward, plies, ending.
-pub(crate) fn game_row(n: u64, record: &GameRecord, epsilon: f64) -> EpisodeRow {
-    let outcome = match (record.end, record.winner) {
-        (GameEnd::Checkmate, Some(Color::White)) => "white-mates",
-        (GameEnd::Checkmate, _) => "black-mates",
-        (end, _) => end.name(),
-    };
-    EpisodeRow {
-        episode: n,
-        reward: f64::from(record.rewards[0]),
-        moves: record.plies,
-        outcome,
-        epsilon,
-        won: record.winner == Some(Color::White),
-    }
-}
-
-/// Counts one game ending `outcome` in `endings`.
-pub(crate) fn count_ending(endings: &mut Vec<(String, f64)>, outcome: &str) {
-    match endings.iter_mut().find(|(name, _)| name == outcome) {
-        Some((_, count)) => *count += 1.0,
-        None => endings.push((outcome.to_string(), 1.0)),
-    }
-}
-
-/// Training game `n` (0-based) as a PGN entry, with the players' names.
-pub(crate) fn training_pgn(n: u64, record: &GameRecord, players: [&str; 2]) -> String {
-    let round = (n + 1).to_string();
-    let tags = [
-        ("Event", "burnmate selfplay training"),
-        ("Round", round.as_str()),
-        ("White", players[0]),
-        ("Black", players[1]),
-        ("Termination", record.end.name()),
-    ];
-    game_pgn(&tags, &Chess::default(), &record.moves, pgn_result(record))
-}
-
-fn pgn_result(record: &GameRecord) -> &'static str {
-    match record.winner {
-        Some(Color::White) => "1-0",
-        Some(Color::Black) => "0-1",
-        None if record.end == GameEnd::Cap => "*",
-        None => "1/2-1/2",
-    }
-}
-
 fn fresh_state(seed: u64, config: &SelfplayConfig) -> (SelfplayState, ChaCha8Rng) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut side = || -> Vec<_> {
@@ -178,22 +131,20 @@ fn resumed_state(run: &Path) -> Result<(SelfplayState, ChaCha8Rng)> {
     Ok((state, rng))
 }
 
-/// `burnmate train CONFIG` for a selfplay config (`--resume RUN` continues RUN).
+/// `burnmate train CONFIG` for the study's learner (`--continue-from RUN` continues RUN
+/// in a new directory).
 pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides) -> Result<()> {
-    if config.algorithm == SelfplayAlgorithm::AfterstateTd {
-        return crate::selfplay::afterstate::train_command(path, config, overrides);
-    }
     let config = config.with_overrides(overrides);
     config.validate()?;
-    let (state, rng) = match &overrides.resume {
+    let (state, rng) = match &overrides.continue_from {
         Some(run) => resumed_state(run)?,
         None => fresh_state(config.seed, &config),
     };
-    if let Some(run) = &overrides.resume {
+    if let Some(run) = &overrides.continue_from {
         let held = state.white.iter().chain(&state.black).map(|w| w.padding);
         if let Some(padding) = held.into_iter().find(|&p| p != config.padding) {
             anyhow::bail!(
-                "--resume {}: its selectors use padding {padding:?}, the config says {:?}; resume with the run's own config ({})",
+                "--continue-from {}: its selectors use padding {padding:?}, the config says {:?}; resume with the run's own config ({})",
                 run.display(),
                 config.padding,
                 run.join("config.toml").display()
@@ -218,12 +169,9 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
     Ok(())
 }
 
-/// `burnmate resume RUN` for a killed selfplay run: continues from its last
+/// `burnmate resume RUN` for a killed run of the study's learner: continues from its last
 /// evaluation.
 pub fn resume_command(dir: &Path, config: &SelfplayConfig) -> Result<()> {
-    if config.algorithm == SelfplayAlgorithm::AfterstateTd {
-        return crate::selfplay::afterstate::resume_command(dir, config);
-    }
     config.validate()?;
     let stockfish = start_stockfish(config)?;
     let (run, point) = Run::resume::<SelfplayResume>(dir, RESUME_FORMAT, &COLUMNS)?;
@@ -270,7 +218,7 @@ struct Files {
 /// What a selfplay run has gathered besides its metrics rows.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Tally {
-    /// Training games before this run (a `--resume`d run continues a checkpoint).
+    /// Training games before this run (a run with `--continue-from` continues a checkpoint).
     games_before: u64,
     /// Training games of this run so far.
     done: u64,

@@ -8,7 +8,7 @@ use burnmate_agents::afterstate::trainer::AfterstateLearner;
 use burnmate_agents::endgame::LeastBestQ;
 use burnmate_agents::selfplay::trainer::SelfPlay;
 use burnmate_env::endgame::{Endgame, has_material};
-use burnmate_env::selfplay::Game;
+use burnmate_env::selfplay::FullGame;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Color, Position};
@@ -55,7 +55,7 @@ impl UciPlayer for AfterstatePlayer {
     }
 
     fn best_move(&mut self, position: &Chess) -> Choice {
-        let game = Game::from_position(position.clone(), u32::MAX);
+        let game = FullGame::from_position(position.clone(), u32::MAX);
         let best = self.learner.best_move(&game).expect("a legal move exists");
         Choice {
             mv: best.mv,
@@ -112,7 +112,7 @@ pub fn load_player(run: &Path) -> Result<Box<dyn UciPlayer>> {
     );
     match load_config(&run.join("config.toml"))? {
         Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
-            let (_, learner) = crate::selfplay::afterstate::load_run(run, None)?;
+            let (_, learner) = crate::selfplay::afterstate_file::load_run(run, None)?;
             Ok(Box::new(AfterstatePlayer { learner, name }))
         }
         Experiment::Selfplay(_) => {

@@ -24,7 +24,7 @@ mod episode;
 mod update;
 
 pub use agent::{AgentError, LuoAgent};
-pub use config::{Algorithm, LuoConfig, UpdateRule};
+pub use config::{LuoConfig, TdAlgorithm, UpdateRule};
 
 #[cfg(test)]
 mod tests;

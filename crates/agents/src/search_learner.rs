@@ -49,7 +49,7 @@ pub struct SearchLearnerConfig {
 
 /// How a self-play game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameEnd {
+pub enum SelfPlayEnd {
     /// The side to move was mated; `first_won` says whether white mated.
     Mate {
         /// Whether the first player (white) gave the mate.
@@ -63,11 +63,11 @@ pub enum GameEnd {
 
 /// One finished self-play game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct SelfPlayGame {
     /// Plies played.
     pub plies: u32,
     /// How it ended.
-    pub end: GameEnd,
+    pub end: SelfPlayEnd,
 }
 
 /// One training position: its encoding, its visit-count policy (sparse) and value.
@@ -140,7 +140,7 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
         games: usize,
         mut start: impl FnMut(&mut R) -> (G::Position, u32),
         rng: &mut R,
-    ) -> Vec<GameRecord> {
+    ) -> Vec<SelfPlayGame> {
         let mut records = Vec::with_capacity(games);
         let mut running: Vec<Running<G::Position>> = Vec::new();
         let mut started = 0;
@@ -149,7 +149,7 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
                 let (position, max_plies) = start(rng);
                 started += 1;
                 if let Some(end) = self.finished(&position, 0, max_plies) {
-                    records.push(GameRecord { plies: 0, end });
+                    records.push(SelfPlayGame { plies: 0, end });
                 } else {
                     running.push(Running {
                         position,
@@ -169,7 +169,7 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
                 match self.finished(&game.position, game.plies, game.max_plies) {
                     Some(end) => {
                         let game = running.swap_remove(k);
-                        records.push(GameRecord {
+                        records.push(SelfPlayGame {
                             plies: game.plies,
                             end,
                         });
@@ -184,13 +184,13 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
     }
 
     /// How `position` after `plies` of `max_plies` plies ends its game, if it does.
-    fn finished(&self, position: &G::Position, plies: u32, max_plies: u32) -> Option<GameEnd> {
+    fn finished(&self, position: &G::Position, plies: u32, max_plies: u32) -> Option<SelfPlayEnd> {
         match self.game.terminal_value(position) {
-            Some(v) if v < 0.0 => Some(GameEnd::Mate {
+            Some(v) if v < 0.0 => Some(SelfPlayEnd::Mate {
                 first_won: !self.game.first_to_move(position),
             }),
-            Some(_) => Some(GameEnd::Draw),
-            None if plies >= max_plies => Some(GameEnd::Cap),
+            Some(_) => Some(SelfPlayEnd::Draw),
+            None if plies >= max_plies => Some(SelfPlayEnd::Cap),
             None => None,
         }
     }
@@ -229,8 +229,8 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
     }
 
     /// Gives a finished game's positions their value targets and keeps them.
-    fn remember(&mut self, history: Vec<Sample>, end: GameEnd) {
-        let mate = matches!(end, GameEnd::Mate { .. });
+    fn remember(&mut self, history: Vec<Sample>, end: SelfPlayEnd) {
+        let mate = matches!(end, SelfPlayEnd::Mate { .. });
         let plies = history.len() as u32;
         for (t, mut sample) in history.into_iter().enumerate() {
             sample.value = value_target(plies - t as u32, mate, self.config.search.discount);

@@ -10,7 +10,7 @@ use thiserror::Error;
 
 /// Which endgame: white king and pieces against a lone black king.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(into = "&'static str", try_from = "String")]
 pub enum Endgame {
     /// King and queen against king.
     Kqk,
@@ -51,6 +51,36 @@ impl Endgame {
         Endgame::ALL
             .into_iter()
             .find(|e| e.name().eq_ignore_ascii_case(name))
+    }
+}
+
+impl std::str::FromStr for Endgame {
+    type Err = String;
+    /// As [`Endgame::parse`]; the error names the input and every endgame.
+    fn from_str(name: &str) -> Result<Endgame, String> {
+        Endgame::parse(name).ok_or_else(|| {
+            let names: Vec<&str> = Endgame::ALL.iter().map(|e| e.name()).collect();
+            format!("unknown endgame '{name}': choose {}", names.join(", "))
+        })
+    }
+}
+
+impl TryFrom<String> for Endgame {
+    type Error = String;
+    fn try_from(name: String) -> Result<Endgame, String> {
+        name.parse()
+    }
+}
+
+impl From<Endgame> for &'static str {
+    fn from(endgame: Endgame) -> &'static str {
+        endgame.name()
+    }
+}
+
+impl std::fmt::Display for Endgame {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -57,7 +57,7 @@ type RepetitionKey = (Board, Color, Bitboard, Option<Square>);
 
 /// One game from the initial position (or any start), with its repetition history.
 #[derive(Clone)]
-pub struct Game {
+pub struct FullGame {
     position: Chess,
     seen: HashMap<RepetitionKey, u8>,
     plies: u32,
@@ -65,15 +65,15 @@ pub struct Game {
     end: Option<GameEnd>,
 }
 
-impl Game {
+impl FullGame {
     /// A game from the standard start, ending after `cap` plies at most.
-    pub fn new(cap: u32) -> Game {
-        Game::from_position(Chess::default(), cap)
+    pub fn new(cap: u32) -> FullGame {
+        FullGame::from_position(Chess::default(), cap)
     }
 
     /// A game from `start`.
-    pub fn from_position(start: Chess, cap: u32) -> Game {
-        let mut game = Game {
+    pub fn from_position(start: Chess, cap: u32) -> FullGame {
+        let mut game = FullGame {
             position: start,
             seen: HashMap::new(),
             plies: 0,
@@ -174,7 +174,7 @@ mod tests {
     use shakmaty::uci::UciMove;
     use shakmaty::{CastlingMode, fen::Fen};
 
-    fn play(game: &mut Game, uci: &str) -> Option<GameEnd> {
+    fn play(game: &mut FullGame, uci: &str) -> Option<GameEnd> {
         let m = uci
             .parse::<UciMove>()
             .unwrap()
@@ -183,14 +183,14 @@ mod tests {
         game.play(m)
     }
 
-    fn from_fen(fen: &str, cap: u32) -> Game {
+    fn from_fen(fen: &str, cap: u32) -> FullGame {
         let fen: Fen = fen.parse().unwrap();
-        Game::from_position(fen.into_position(CastlingMode::Standard).unwrap(), cap)
+        FullGame::from_position(fen.into_position(CastlingMode::Standard).unwrap(), cap)
     }
 
     #[test]
     fn fools_mate_ends_the_game_with_black_winning() {
-        let mut game = Game::new(100);
+        let mut game = FullGame::new(100);
         for uci in ["f2f3", "e7e5", "g2g4"] {
             assert_eq!(play(&mut game, uci), None);
         }
@@ -201,7 +201,7 @@ mod tests {
 
     #[test]
     fn knights_shuffling_back_and_forth_repeat_the_start_a_third_time_on_ply_eight() {
-        let mut game = Game::new(100);
+        let mut game = FullGame::new(100);
         let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
         for uci in cycle.iter().cycle().take(7) {
             assert_eq!(play(&mut game, uci), None);
@@ -212,7 +212,7 @@ mod tests {
 
     #[test]
     fn after_foresees_an_ending_without_playing_the_move() {
-        let mut game = Game::new(100);
+        let mut game = FullGame::new(100);
         for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
             play(&mut game, uci);
         }
@@ -235,7 +235,7 @@ mod tests {
             .to_move(game.position())
             .unwrap();
         assert_eq!(game.after(&other).1, None);
-        let mut capped = Game::new(1);
+        let mut capped = FullGame::new(1);
         let first = capped.position().legal_moves()[0];
         assert_eq!(capped.after(&first).1, Some(GameEnd::Cap));
         assert_eq!(capped.play(first), Some(GameEnd::Cap));
@@ -243,7 +243,7 @@ mod tests {
 
     #[test]
     fn the_cap_the_fifty_move_rule_and_bare_kings_end_games() {
-        let mut game = Game::new(2);
+        let mut game = FullGame::new(2);
         assert_eq!(play(&mut game, "e2e4"), None);
         assert_eq!(play(&mut game, "e7e5"), Some(GameEnd::Cap));
 

@@ -2,7 +2,7 @@
 //! through the network; results adjudicated as the issue states: a win is a mate, or
 //! a material lead of at least [`LEAD_TO_WIN`] pawns when the ply cap ends the game.
 
-use burnmate_env::selfplay::{Game, GameEnd};
+use burnmate_env::selfplay::{FullGame, GameEnd};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, Move, Position};
 
@@ -105,7 +105,7 @@ fn agent_color(n: u64) -> Color {
     }
 }
 
-fn outcome(agent: Color, game: &Game, moves: Vec<Move>) -> Outcome {
+fn outcome(agent: Color, game: &FullGame, moves: Vec<Move>) -> Outcome {
     let board = game.position().board();
     Outcome {
         agent,
@@ -118,10 +118,10 @@ fn outcome(agent: Color, game: &Game, moves: Vec<Move>) -> Outcome {
 }
 
 /// A game in progress: the learner's colour, the game, its moves.
-type Table = (Color, Game, Vec<Move>);
+type Table = (Color, FullGame, Vec<Move>);
 
 fn new_table(n: u64, max_plies: u32) -> Table {
-    (agent_color(n), Game::new(max_plies), Vec::new())
+    (agent_color(n), FullGame::new(max_plies), Vec::new())
 }
 
 /// Plays `games` games of the greedy learner against `opponent` (which answers each

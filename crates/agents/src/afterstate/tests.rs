@@ -3,7 +3,7 @@
 
 use burn::tensor::Device;
 use burnmate_encode::side_to_move::{FEATURES, encode};
-use burnmate_env::selfplay::{Game, GameEnd};
+use burnmate_env::selfplay::{FullGame, GameEnd};
 use burnmate_models::LayerWeights;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -42,12 +42,12 @@ fn constant_net(bias: f32, lr: f64) -> ValueNet {
     ValueNet::new(&layers, lr, Device::flex().autodiff()).unwrap()
 }
 
-fn game(fen: &str) -> Game {
+fn game(fen: &str) -> FullGame {
     let fen: Fen = fen.parse().unwrap();
-    Game::from_position(fen.into_position(CastlingMode::Standard).unwrap(), 200)
+    FullGame::from_position(fen.into_position(CastlingMode::Standard).unwrap(), 200)
 }
 
-fn q_of(learner: &AfterstateLearner, game: &Game, uci: &str) -> f32 {
+fn q_of(learner: &AfterstateLearner, game: &FullGame, uci: &str) -> f32 {
     let target = uci
         .parse::<UciMove>()
         .unwrap()
@@ -57,7 +57,7 @@ fn q_of(learner: &AfterstateLearner, game: &Game, uci: &str) -> f32 {
     moves.iter().find(|m| m.mv == target).unwrap().q
 }
 
-fn best(learner: &AfterstateLearner, game: &Game) -> String {
+fn best(learner: &AfterstateLearner, game: &FullGame) -> String {
     let mv = learner.best_move(game).unwrap().mv;
     mv.to_uci(CastlingMode::Standard).to_string()
 }

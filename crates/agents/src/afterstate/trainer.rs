@@ -3,7 +3,7 @@
 //! updates from the replay buffer.
 
 use burnmate_encode::side_to_move::{FEATURES, encode};
-use burnmate_env::selfplay::Game;
+use burnmate_env::selfplay::FullGame;
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
@@ -89,7 +89,7 @@ pub struct AfterstateLearner {
 }
 
 struct Slot {
-    game: Game,
+    game: FullGame,
     epsilon: f64,
     moves: Vec<Move>,
     rewards: [f32; 2],
@@ -201,7 +201,7 @@ impl AfterstateLearner {
 
     /// The legal moves of each game (not over) with their values: one forward pass
     /// over the positions they lead to.
-    pub fn move_values(&self, games: &[&Game]) -> Vec<Vec<ValuedMove>> {
+    pub fn move_values(&self, games: &[&FullGame]) -> Vec<Vec<ValuedMove>> {
         let mut afters = Vec::new();
         let mut pending = Vec::with_capacity(games.len());
         for game in games {
@@ -234,7 +234,7 @@ impl AfterstateLearner {
     }
 
     /// The greedy move in `game` with its reward and value, or `None` when it is over.
-    pub fn best_move(&self, game: &Game) -> Option<ValuedMove> {
+    pub fn best_move(&self, game: &FullGame) -> Option<ValuedMove> {
         let mut moves = self.move_values(&[game]).pop()?;
         if moves.is_empty() {
             return None;
@@ -251,7 +251,7 @@ impl AfterstateLearner {
         let mut started = 0u64;
         let mut slots: Vec<Slot> = Vec::new();
         let new_slot = |n: u64| Slot {
-            game: Game::new(config.max_plies),
+            game: FullGame::new(config.max_plies),
             epsilon: config.epsilon(n),
             moves: Vec::new(),
             rewards: [0.0; 2],

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 /// Which TD algorithm learns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Algorithm {
+pub enum TdAlgorithm {
     /// On-policy SARSA: reward 1 for mate, 0 otherwise.
     Sarsa,
     /// Off-policy Q-learning: reward 1 for mate, 0 otherwise.
@@ -15,13 +15,13 @@ pub enum Algorithm {
     Impatient,
 }
 
-impl Algorithm {
+impl TdAlgorithm {
     /// The study's output activation for this algorithm.
     pub fn study_activation(self) -> OutputActivation {
         match self {
-            Algorithm::Sarsa => OutputActivation::Relu,
-            Algorithm::QLearning => OutputActivation::Sigmoid,
-            Algorithm::Impatient => OutputActivation::Linear,
+            TdAlgorithm::Sarsa => OutputActivation::Relu,
+            TdAlgorithm::QLearning => OutputActivation::Sigmoid,
+            TdAlgorithm::Impatient => OutputActivation::Linear,
         }
     }
 }
@@ -40,7 +40,7 @@ pub enum UpdateRule {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LuoConfig {
     /// TD algorithm.
-    pub algorithm: Algorithm,
+    pub algorithm: TdAlgorithm,
     /// Update rule.
     pub update: UpdateRule,
     /// SGD learning rate (study: 0.0035).

@@ -8,7 +8,7 @@ use burnmate_env::queen4x4::{Outcome, Position, Queen4x4Game};
 use rand::Rng;
 
 use super::agent::{Forward, LuoAgent};
-use super::config::{Algorithm, UpdateRule};
+use super::config::{TdAlgorithm, UpdateRule};
 use super::update::StepSignal;
 use crate::agent::legal_actions;
 use crate::episode::Episode;
@@ -75,10 +75,10 @@ impl LuoAgent {
     ) -> Episode<E::Outcome> {
         let game = Game { env, encoder };
         let (outcome, moves, total) = match (self.config.algorithm, self.config.update) {
-            (Algorithm::QLearning, UpdateRule::Reference) => {
+            (TdAlgorithm::QLearning, UpdateRule::Reference) => {
                 self.q_learning_reference(&game, start, epsilon, max_moves, rng)
             }
-            (Algorithm::QLearning, UpdateRule::SemiGradient) => {
+            (TdAlgorithm::QLearning, UpdateRule::SemiGradient) => {
                 self.q_learning_semi_gradient(&game, start, epsilon, max_moves, rng)
             }
             (_, UpdateRule::Reference) => {
@@ -89,7 +89,7 @@ impl LuoAgent {
             }
         };
         let reward = match self.config.algorithm {
-            Algorithm::Impatient => -f64::from(moves),
+            TdAlgorithm::Impatient => -f64::from(moves),
             _ => total,
         };
         Episode {
@@ -103,8 +103,8 @@ impl LuoAgent {
     /// every move but the last (target 0 at the end).
     fn reward(&self, game_reward: f32, terminal: bool) -> f32 {
         match (self.config.algorithm, terminal) {
-            (Algorithm::Impatient, false) => -1.0,
-            (Algorithm::Impatient, true) => 0.0,
+            (TdAlgorithm::Impatient, false) => -1.0,
+            (TdAlgorithm::Impatient, true) => 0.0,
             _ => game_reward,
         }
     }

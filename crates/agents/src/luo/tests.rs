@@ -14,7 +14,7 @@ use super::*;
 const HIDDEN: usize = 16;
 const ETA: f32 = 0.01;
 
-fn config(algorithm: Algorithm, update: UpdateRule, activation: OutputActivation) -> LuoConfig {
+fn config(algorithm: TdAlgorithm, update: UpdateRule, activation: OutputActivation) -> LuoConfig {
     LuoConfig {
         algorithm,
         update,
@@ -28,7 +28,7 @@ fn config(algorithm: Algorithm, update: UpdateRule, activation: OutputActivation
 fn agent(activation: OutputActivation, update: UpdateRule) -> LuoAgent {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     LuoAgent::new(
-        config(Algorithm::Sarsa, update, activation),
+        config(TdAlgorithm::Sarsa, update, activation),
         Device::flex(),
         &mut rng,
     )
@@ -254,7 +254,7 @@ fn one_step_by_hand_on_a_two_unit_network() {
     // Q(s, a) = 1.1 * 0.5 + 0.3 * -1.0 + 0.05 = 0.3. Terminal mate: target 1,
     // delta = 0.7; linear output, so dz2 = 0.7 and dz1 = 0.7 * [0.5, -1.0].
     let mut cfg = config(
-        Algorithm::Sarsa,
+        TdAlgorithm::Sarsa,
         UpdateRule::SemiGradient,
         OutputActivation::Linear,
     );
@@ -286,10 +286,10 @@ fn one_step_by_hand_on_a_two_unit_network() {
 #[test]
 fn training_episodes_end_in_mate_or_stalemate_and_log_the_studys_reward() {
     for (algorithm, update) in [
-        (Algorithm::Sarsa, UpdateRule::Reference),
-        (Algorithm::QLearning, UpdateRule::Reference),
-        (Algorithm::Impatient, UpdateRule::SemiGradient),
-        (Algorithm::QLearning, UpdateRule::SemiGradient),
+        (TdAlgorithm::Sarsa, UpdateRule::Reference),
+        (TdAlgorithm::QLearning, UpdateRule::Reference),
+        (TdAlgorithm::Impatient, UpdateRule::SemiGradient),
+        (TdAlgorithm::QLearning, UpdateRule::SemiGradient),
     ] {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let cfg = config(algorithm, update, algorithm.study_activation());
@@ -299,7 +299,7 @@ fn training_episodes_end_in_mate_or_stalemate_and_log_the_studys_reward() {
             let episode = agent.train_episode(start, 0.2, u32::MAX, &mut rng);
             assert!(episode.outcome.is_terminal());
             let expected = match algorithm {
-                Algorithm::Impatient => -f64::from(episode.steps),
+                TdAlgorithm::Impatient => -f64::from(episode.steps),
                 _ => f64::from(u8::from(
                     episode.outcome == burnmate_env::queen4x4::Outcome::Checkmate,
                 )),
@@ -314,7 +314,7 @@ fn a_move_cap_stops_an_episode_without_an_outcome() {
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     let mut agent = LuoAgent::new(
         config(
-            Algorithm::Sarsa,
+            TdAlgorithm::Sarsa,
             UpdateRule::SemiGradient,
             OutputActivation::Relu,
         ),
@@ -345,7 +345,7 @@ fn the_td_agent_trains_on_another_game_through_the_environment_seam() {
 
     let mut rng = ChaCha8Rng::seed_from_u64(8);
     let cfg = config(
-        Algorithm::Sarsa,
+        TdAlgorithm::Sarsa,
         UpdateRule::SemiGradient,
         OutputActivation::Linear,
     );

@@ -43,7 +43,7 @@ pub struct NetConfig {
 
 /// One finished step of one side, ready for the update.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Transition {
+pub struct SelectorSample {
     /// The encoded board the move was chosen in (`FEATURES` values).
     pub board: Vec<f32>,
     /// Own pieces at that board.
@@ -272,7 +272,7 @@ impl SelectorSet {
     /// against the current outputs with masked-out squares pulled to 0 and the
     /// chosen square pulled to its target. Returns the summed loss, left on the
     /// device (reading it is a sync).
-    pub fn update(&mut self, batch: &[Transition]) -> Tensor<1> {
+    pub fn update(&mut self, batch: &[SelectorSample]) -> Tensor<1> {
         let real = batch.len();
         let n = self.padded(real);
         let d = &self.device;

@@ -2,14 +2,14 @@
 
 use burn::tensor::Device;
 use burnmate_encode::selfplay::{FEATURES, encode};
-use burnmate_env::selfplay::Game;
+use burnmate_env::selfplay::FullGame;
 use burnmate_models::SelectorPadding;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Board, CastlingMode, Chess, Color, Position, Square, fen::Fen};
 
 use super::choice::{Combine, SelectorMove, masks, pseudo_legal_moves, selectable_moves};
-use super::net::{AdamMode, NetConfig, SELECTORS, SelectorSet, Transition, initial_weights};
+use super::net::{AdamMode, NetConfig, SELECTORS, SelectorSample, SelectorSet, initial_weights};
 use super::trainer::{
     GameEndRule, Mover, SelfPlay, SelfPlayConfig, StepPenalty, UpdateOrder, end_rewards,
     mover_choice,
@@ -36,13 +36,13 @@ fn side_with(seed: u64, config: NetConfig) -> SelectorSet {
     SelectorSet::new(config, Device::flex().autodiff(), &weights).unwrap()
 }
 
-fn start_transition(target: f32) -> Transition {
+fn start_transition(target: f32) -> SelectorSample {
     let position = Chess::default();
     let moves = selectable_moves(&position);
     let (piece_mask, move_masks) = masks(&position, &moves);
     let mut board = vec![0.0; FEATURES];
     encode(&Board::default(), &mut board);
-    Transition {
+    SelectorSample {
         board,
         piece_mask,
         move_masks,
@@ -179,7 +179,7 @@ fn games_replay_legally_to_their_recorded_end_for_any_number_of_envs() {
         play.train(5, &mut rng, |g| records.push(g));
         assert_eq!(records.len(), 5);
         for record in &records {
-            let mut game = Game::new(30);
+            let mut game = FullGame::new(30);
             let mut end = None;
             for m in &record.moves {
                 assert!(game.position().is_legal(*m));
@@ -224,12 +224,12 @@ fn greedy_move(side: &SelectorSet, position: &Chess) -> shakmaty::Move {
 }
 
 /// The transition of playing `chosen` in `position`, with both targets `targets`.
-fn transition(position: &Chess, chosen: SelectorMove, targets: (f32, f32)) -> Transition {
+fn transition(position: &Chess, chosen: SelectorMove, targets: (f32, f32)) -> SelectorSample {
     let moves = selectable_moves(position);
     let (piece_mask, move_masks) = masks(position, &moves);
     let mut board = vec![0.0; FEATURES];
     encode(position.board(), &mut board);
-    Transition {
+    SelectorSample {
         board,
         piece_mask,
         move_masks,

@@ -4,7 +4,7 @@
 //! `envs = 1` this is the study's online algorithm (batch 1, no replay).
 
 use burnmate_encode::selfplay::{FEATURES, encode};
-use burnmate_env::selfplay::{Game, GameEnd, captured_value, material_value};
+use burnmate_env::selfplay::{FullGame, GameEnd, captured_value, material_value};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Board, Chess, Color, Move, Position, Role};
@@ -12,7 +12,7 @@ use shakmaty::{Board, Chess, Color, Move, Position, Role};
 use super::choice::{
     Combine, SelectorMove, choose, choose_scored, masks, pseudo_legal_moves, selectable_moves,
 };
-use super::net::{SelectorSet, Transition, Values};
+use super::net::{SelectorSample, SelectorSet, Values};
 
 /// Which moves pay the 0.1 step penalty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,7 +129,7 @@ pub struct GameRecord {
 impl GameRecord {
     /// The record of the finished `game`, played with `moves`, and its summed
     /// rewards (white, black).
-    pub fn of(game: &Game, moves: &[Move], rewards: [f32; 2]) -> GameRecord {
+    pub fn of(game: &FullGame, moves: &[Move], rewards: [f32; 2]) -> GameRecord {
         GameRecord {
             end: game.end().expect("finished"),
             winner: game.winner(),
@@ -149,7 +149,7 @@ struct Pending {
 }
 
 struct Slot {
-    game: Game,
+    game: FullGame,
     pending: [Option<Pending>; 2],
     last_capture: f32,
     moves: Vec<Move>,
@@ -159,7 +159,7 @@ struct Slot {
 impl Slot {
     fn new(max_plies: u32) -> Slot {
         Slot {
-            game: Game::new(max_plies),
+            game: FullGame::new(max_plies),
             pending: [None, None],
             last_capture: 0.0,
             moves: Vec::new(),
@@ -189,9 +189,9 @@ fn side(color: Color) -> usize {
 }
 
 /// The transition of `p` with `reward` and the bootstrap values `next` (0 without).
-fn finished(p: Pending, reward: f32, next: Option<(f32, f32)>, gamma: f32) -> Transition {
+fn finished(p: Pending, reward: f32, next: Option<(f32, f32)>, gamma: f32) -> SelectorSample {
     let (piece_next, move_next) = next.unwrap_or((0.0, 0.0));
-    Transition {
+    SelectorSample {
         board: p.board,
         piece_mask: p.piece_mask,
         move_masks: p.move_masks,
@@ -329,7 +329,7 @@ impl SelfPlay {
                     positions.iter().map(selectable_moves).collect();
                 let boards = encode_boards(positions.iter().map(|p| p.board()));
                 let values = self.sides[me].values(boards.clone(), active.len());
-                let mut batches: [Vec<Transition>; 2] = [Vec::new(), Vec::new()];
+                let mut batches: [Vec<SelectorSample>; 2] = [Vec::new(), Vec::new()];
                 for (k, &i) in active.iter().enumerate() {
                     let slot = slots[i].as_mut().expect("active");
                     if let Some(p) = slot.pending[me].take() {
@@ -389,7 +389,7 @@ impl SelfPlay {
         mover: Color,
         slots: &mut [Option<Slot>],
         ended: &[(usize, bool)],
-        batches: &mut [Vec<Transition>; 2],
+        batches: &mut [Vec<SelectorSample>; 2],
     ) {
         if ended.is_empty() {
             return;
