@@ -118,9 +118,9 @@ enum Command {
     Solve {
         /// kqk, krk, kbbk or kbnk.
         endgame: Endgame,
-        /// Directory of cached tables.
-        #[arg(long, default_value = "tablebases")]
-        cache: PathBuf,
+        /// Directory of cached tables (default: $BURNMATE_TABLEBASES, or `tablebases`).
+        #[arg(long)]
+        cache: Option<PathBuf>,
         /// Analyse this position (white to move): its verdict and every legal move's.
         #[arg(long)]
         fen: Option<String>,
@@ -347,7 +347,9 @@ pub fn run(cli: Cli) -> Result<()> {
             _ if !stockfish_skills.is_empty() => anyhow::bail!(
                 "--stockfish-skills applies to selfplay runs with algorithm = \"afterstate-td\""
             ),
-            Experiment::Queen4x4(_) => queen4x4::eval::eval_command(&run, games, seed, backend),
+            Experiment::Queen4x4(config) => {
+                queen4x4::eval::eval_command(&run, &config, games, seed, backend)
+            }
             Experiment::Knight(_) => knight::eval::eval_command(&run, games, seed, backend),
             Experiment::Endgame(_) => endgame::train::eval_command(&run, games, seed),
             Experiment::Selfplay(_) => anyhow::bail!(
@@ -363,7 +365,7 @@ pub fn run(cli: Cli) -> Result<()> {
             seed,
         } => solve::solve_command(&solve::SolveRequest {
             endgame,
-            cache_dir: &cache,
+            cache_dir: &cache.unwrap_or_else(solve::tablebase_dir),
             fen: fen.as_deref(),
             starts,
             seed,

@@ -183,7 +183,7 @@ pub fn matrix_command(
     plan.validate()?;
     let grid = GridDir::<CellResult>::open(dir, PLAN_FILE, plan, shard)?;
     let pending = grid.pending("matrix", plan.cells(), shard, 1);
-    let oracles = Oracles::load(plan, Path::new("tablebases"))?;
+    let oracles = Oracles::load(plan, &crate::solve::tablebase_dir())?;
     grid.run_all("matrix", &pending, jobs, |&cell| {
         run_cell(plan, cell, &oracles)
     })?;

@@ -71,6 +71,13 @@ fn write_cache(path: &Path, tb: &Tablebase) -> Result<()> {
     write_atomic(path, &bytes)
 }
 
+/// The directory of cached tables every command reads and writes: `$BURNMATE_TABLEBASES`,
+/// or `tablebases` in the working directory.
+pub fn tablebase_dir() -> PathBuf {
+    std::env::var_os("BURNMATE_TABLEBASES")
+        .map_or_else(|| PathBuf::from("tablebases"), PathBuf::from)
+}
+
 /// Loads the table from `cache_dir`, or builds and caches it.
 pub fn load_or_build(endgame: Endgame, cache_dir: &Path) -> Result<Tablebase> {
     let path = cache_path(cache_dir, endgame);

@@ -37,7 +37,7 @@ pub fn play_command(request: &EndgamePlay) -> Result<()> {
         Some(fen) => parse_start(endgame, fen)?,
         None => start_position(endgame, &config)?,
     };
-    let tablebase = load_or_build(endgame, Path::new("tablebases"))?;
+    let tablebase = load_or_build(endgame, &crate::solve::tablebase_dir())?;
     let arena = Arena::new(endgame, &tablebase, &config)?;
     let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
     let game = arena.play(&mut q, &start, 0.0, false, &mut rng)?;

@@ -43,7 +43,9 @@ pub fn study_command(
     let tablebases: Vec<(Endgame, Tablebase)> = plan
         .endgames
         .iter()
-        .map(|&endgame| load_or_build(endgame, Path::new("tablebases")).map(|t| (endgame, t)))
+        .map(|&endgame| {
+            load_or_build(endgame, &crate::solve::tablebase_dir()).map(|t| (endgame, t))
+        })
         .collect::<Result<_>>()?;
     grid.run_all("study endgame", &pending, jobs, |cell| {
         let tablebase = &tablebases

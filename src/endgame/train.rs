@@ -40,8 +40,10 @@ pub struct EndgameEval {
     pub win_rate: f64,
     /// Mean white moves in the won games (0 if none).
     pub mean_moves_won: f64,
-    /// Mean extra moves over the exact optimum in the won games.
-    pub mean_excess_moves: f64,
+    /// Mean extra moves over the exact optimum in the won games; absent when no game
+    /// was won (0 would read as optimal play).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean_excess_moves: Option<f64>,
 }
 
 /// Everything an endgame run reports.
@@ -152,11 +154,7 @@ pub fn evaluate(
         games,
         win_rate: won as f64 / games.max(1) as f64,
         mean_moves_won,
-        mean_excess_moves: if won > 0 {
-            mean_moves_won - f64::from(optimal)
-        } else {
-            0.0
-        },
+        mean_excess_moves: (won > 0).then(|| mean_moves_won - f64::from(optimal)),
     })
 }
 
@@ -165,7 +163,7 @@ pub fn eval_command(run: &Path, games: u64, seed: u64) -> Result<()> {
     anyhow::ensure!(games > 0, "--games must be positive");
     let (config, endgame, mut q) = load_run(run)?;
     let start = start_position(endgame, &config)?;
-    let tablebase = load_or_build(endgame, Path::new("tablebases"))?;
+    let tablebase = load_or_build(endgame, &crate::solve::tablebase_dir())?;
     let arena = Arena::new(endgame, &tablebase, &config)?;
     let eval = evaluate(&arena, &mut q, &start, games, seed)?;
     say!("run             {}", run.display());
@@ -218,7 +216,7 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) 
     config.validate()?;
     let endgame = config.endgame;
     let start = start_position(endgame, &config)?;
-    let tablebase = load_or_build(endgame, Path::new("tablebases"))?;
+    let tablebase = load_or_build(endgame, &crate::solve::tablebase_dir())?;
     let arena = Arena::new(endgame, &tablebase, &config)?;
     let dir = create_run_dir(overrides.out.as_deref(), &config_stem(path))?;
     let run = Run::start(
@@ -236,7 +234,7 @@ pub fn resume_command(dir: &Path, config: &EndgameConfig) -> Result<()> {
     config.validate()?;
     let endgame = config.endgame;
     let start = start_position(endgame, config)?;
-    let tablebase = load_or_build(endgame, Path::new("tablebases"))?;
+    let tablebase = load_or_build(endgame, &crate::solve::tablebase_dir())?;
     let arena = Arena::new(endgame, &tablebase, config)?;
     let (run, point) = Run::resume::<Vec<QEntry>>(dir, RESUME_FORMAT, &["excess_moves"])?;
     let q = LeastBestQ::from_entries(endgame, config.alpha, config.gamma, &point.trainer);

@@ -10,6 +10,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::backend::BackendChoice;
+use crate::queen4x4::config::Queen4x4Config;
 use crate::queen4x4::model_file;
 use crate::queen4x4::summary::EvalReport;
 
@@ -48,11 +49,19 @@ pub fn evaluate(agent: &mut LuoAgent, games: u64, max_moves: u32, seed: u64) -> 
     }
 }
 
-/// `burnmate eval RUN`: prints the greedy policy's results next to the optimum.
-pub fn eval_command(run: &Path, games: u64, seed: u64, backend: BackendChoice) -> Result<()> {
+/// `burnmate eval RUN`: prints the greedy policy's results next to the optimum, each
+/// game capped at the run's `eval_max_moves`.
+pub fn eval_command(
+    run: &Path,
+    config: &Queen4x4Config,
+    games: u64,
+    seed: u64,
+    backend: BackendChoice,
+) -> Result<()> {
     anyhow::ensure!(games > 0, "--games must be positive");
     let mut agent = model_file::load(run, backend.device()?)?;
-    let report = evaluate(&mut agent, games, 100, seed);
+    let cap = config.eval_max_moves;
+    let report = evaluate(&mut agent, games, cap, seed);
     let optimum = Queen4x4Solution::solve().optimum();
     say!("run        {}", run.display());
     say!("games      {}", report.games);
@@ -73,7 +82,7 @@ pub fn eval_command(run: &Path, games: u64, seed: u64, backend: BackendChoice) -
         optimum.mean_moves
     );
     if report.capped_rate > 0.0 {
-        say!("capped at 100 moves: {:.4}", report.capped_rate);
+        say!("capped at {cap} moves: {:.4}", report.capped_rate);
     }
     Ok(())
 }
