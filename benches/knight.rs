@@ -5,9 +5,9 @@
 mod timing;
 
 use burn::tensor::Device;
-use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig, CriticGradient};
+use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig};
 use burnmate_agents::agent::Agent as _;
-use burnmate_agents::dqn::{Dqn, DqnConfig, TargetNetwork};
+use burnmate_agents::dqn::{Dqn, DqnConfig};
 use burnmate_agents::init::uniform_layers;
 use burnmate_agents::transition::Transition;
 use burnmate_env::environment::Outcome as _;
@@ -49,12 +49,7 @@ fn updates() {
     let sizes = [4, 128, 128, ACTIONS];
     let config = DqnConfig {
         sizes: sizes.to_vec(),
-        lr: 1e-4,
-        gamma: 0.99,
-        replay_capacity: 1000,
-        batch_size: 64,
-        target: TargetNetwork::Periodic,
-        target_sync_steps: 500,
+        ..DqnConfig::default()
     };
     let mut dqn = Dqn::new(config, device.clone(), &uniform_layers(&sizes, &mut rng)).unwrap();
     let batch: Vec<Transition> = (0..64).map(|_| transition(&mut rng)).collect();
@@ -72,12 +67,7 @@ fn updates() {
         || dqn.learn(next.next().unwrap().clone(), &mut rng),
     );
     let mut ac = ActorCritic::new(
-        ActorCriticConfig {
-            actor_lr: 1e-4,
-            critic_lr: 1e-3,
-            gamma: 0.99,
-            critic_gradient: CriticGradient::SemiGradient,
-        },
+        ActorCriticConfig::default(),
         device,
         &uniform_layers(&sizes, &mut rng),
         &uniform_layers(&[4, 128, 128, 1], &mut rng),

@@ -5,7 +5,7 @@
 mod timing;
 
 use burn::tensor::{Device, Tensor, TensorData};
-use burnmate_agents::luo::{LuoAgent, LuoConfig, TdAlgorithm, UpdateRule};
+use burnmate_agents::luo::{LuoAgent, LuoConfig, UpdateRule};
 use burnmate_encode::queen4x4::{FEATURES, encode};
 use burnmate_env::environment::Outcome as _;
 use burnmate_env::queen4x4::{ACTIONS, Action, random_start};
@@ -61,14 +61,11 @@ fn train_episodes() {
     for update in [UpdateRule::Reference, UpdateRule::SemiGradient] {
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let config = LuoConfig {
-            algorithm: TdAlgorithm::Sarsa,
             update,
-            eta: 0.0035,
-            gamma: 0.85,
-            hidden: 200,
-            activation: OutputActivation::Relu,
+            ..LuoConfig::default()
         };
-        let mut agent = LuoAgent::new(config, Device::flex(), &mut rng);
+        let mut agent =
+            LuoAgent::new(config, Device::flex(), &mut rng).expect("the study's settings");
         // Warm up past the long early episodes, so one iteration is a typical episode.
         for _ in 0..2000 {
             let start = random_start(&mut rng);

@@ -15,8 +15,8 @@
 //! would run separate tests on separate threads.
 
 use burn::tensor::Device;
-use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig, CriticGradient};
-use burnmate_agents::dqn::{Dqn, DqnConfig, TargetNetwork};
+use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig};
+use burnmate_agents::dqn::{Dqn, DqnConfig};
 use burnmate_agents::init::uniform_layers;
 use burnmate_agents::luo::{LuoAgent, LuoConfig, TdAlgorithm, UpdateRule};
 use burnmate_agents::selfplay::choice::{masks, selectable_moves};
@@ -144,8 +144,9 @@ fn queen4x4_network_forward_and_td_step_agree(gpu: &Device) {
         };
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let positions: Vec<_> = (0..8).map(|_| queen_start(&mut rng)).collect();
-        let mut agents = [Device::flex(), gpu.clone()]
-            .map(|device| LuoAgent::new(config.clone(), device, &mut ChaCha8Rng::seed_from_u64(9)));
+        let mut agents = [Device::flex(), gpu.clone()].map(|device| {
+            LuoAgent::new(config.clone(), device, &mut ChaCha8Rng::seed_from_u64(9)).unwrap()
+        });
         for position in &positions {
             let [cpu, gpu] = &mut agents;
             assert_close(
@@ -189,12 +190,7 @@ fn knight_dqn_forward_targets_and_adam_step_agree(gpu: &Device) {
     let layers = uniform_layers(&sizes, &mut ChaCha8Rng::seed_from_u64(0));
     let config = DqnConfig {
         sizes: sizes.to_vec(),
-        lr: 1e-4,
-        gamma: 0.99,
-        replay_capacity: 1000,
-        batch_size: 64,
-        target: TargetNetwork::Periodic,
-        target_sync_steps: 500,
+        ..DqnConfig::default()
     };
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let batch = knight_batch(&mut rng, 64);
@@ -227,12 +223,7 @@ fn knight_actor_critic_forward_and_update_agree(gpu: &Device) {
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     let actor = uniform_layers(&[4, 128, 128, KNIGHT_ACTIONS], &mut rng);
     let critic = uniform_layers(&[4, 128, 128, 1], &mut rng);
-    let config = ActorCriticConfig {
-        actor_lr: 1e-4,
-        critic_lr: 1e-3,
-        gamma: 0.99,
-        critic_gradient: CriticGradient::SemiGradient,
-    };
+    let config = ActorCriticConfig::default();
     let mut agents = [Device::flex(), gpu.clone()].map(|device| {
         ActorCritic::new(config.clone(), device.autodiff(), &actor, &critic).expect("weights fit")
     });

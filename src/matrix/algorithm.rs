@@ -1,8 +1,8 @@
 //! The algorithms of the matrix, each with one setting for every game (so a cell
 //! differs from its neighbours in the game alone), and where each applies.
 
-use burnmate_agents::actor_critic::{ActorCriticConfig, CriticGradient};
-use burnmate_agents::dqn::{DqnConfig, TargetNetwork};
+use burnmate_agents::actor_critic::ActorCriticConfig;
+use burnmate_agents::dqn::DqnConfig;
 use burnmate_agents::luo::{LuoConfig, TdAlgorithm, UpdateRule};
 use burnmate_agents::schedule::EpsilonSchedule;
 use burnmate_agents::search::SearchConfig;
@@ -169,19 +169,15 @@ pub fn dqn_config(width: usize, actions: usize) -> DqnConfig {
         lr: 1e-3,
         gamma: GAMMA,
         replay_capacity: 10_000,
-        batch_size: 64,
-        target: TargetNetwork::Periodic,
-        target_sync_steps: 500,
+        ..DqnConfig::default()
     }
 }
 
 /// Actor-critic's setting (the knight study's learning rates).
 pub fn actor_critic_config() -> ActorCriticConfig {
     ActorCriticConfig {
-        actor_lr: 1e-4,
-        critic_lr: 1e-3,
         gamma: GAMMA,
-        critic_gradient: CriticGradient::SemiGradient,
+        ..ActorCriticConfig::default()
     }
 }
 

@@ -170,7 +170,7 @@ pub fn run_neural<E: Environment, X: Encoder<E::State>>(
     let (eval, diverged) = match cell.algorithm {
         Algorithm::Td => {
             let mut agent =
-                LuoAgent::with_shape(td_config(), width, actions, device.clone(), &mut rng);
+                LuoAgent::with_shape(td_config(), width, actions, device.clone(), &mut rng)?;
             for n in 0..episodes {
                 let start = (scenario.train_start)(&mut rng);
                 let episode = agent.train_episode_in(

@@ -7,7 +7,11 @@
 //! uniform in `0..=level` (white to move), or, with probability
 //! `level / (level + UNIFORM_HALF_LEVEL)`, a start from the endgame study's own
 //! generator (every piece anywhere, rules only); the level rises by one after every
-//! block of games the learner (as white) mates in at least [`LEVEL_UP_MATE_RATE`] of.
+//! block of games the learner (as white) mates in at least [`LEVEL_UP_MATE_RATE`] of,
+//! or when [`PLATEAU_BLOCKS`] blocks in a row have not raised the level's best mate
+//! rate (a random walk back from mate also reaches positions where the defender
+//! wins a piece, so some levels never reach the rate: KRK and KBBK stalled at levels
+//! 3 and 1 under the rate alone).
 
 use std::time::Instant;
 
@@ -34,6 +38,9 @@ use crate::matrix::game::{ENDGAME_MOVE_CAP, Scenario};
 
 /// Share of a block's games white must mate for the curriculum to lengthen its walks.
 pub const LEVEL_UP_MATE_RATE: f64 = 0.75;
+
+/// Blocks without a new best mate rate at a level after which the level rises anyway.
+pub const PLATEAU_BLOCKS: u32 = 8;
 
 /// The level at which half of the starts are the study generator's.
 pub const UNIFORM_HALF_LEVEL: u32 = 10;
@@ -73,6 +80,7 @@ pub fn run_search(
     let mut learner = SearchLearner::new(ChessGame, SideToMoveEncoding, net, config);
     let started = Instant::now();
     let (mut level, mut played, mut wins) = (0u32, 0u64, 0u64);
+    let (mut best_rate, mut blocks_since_best) = (0.0f64, 0u32);
     while played < games {
         let block = (config.parallel as u64).min(games - played) as usize;
         let records =
@@ -83,8 +91,15 @@ pub fn run_search(
             .count();
         wins += mates as u64;
         played += block as u64;
-        if mates as f64 >= LEVEL_UP_MATE_RATE * block as f64 {
+        let rate = mates as f64 / block as f64;
+        if rate > best_rate {
+            (best_rate, blocks_since_best) = (rate, 0);
+        } else {
+            blocks_since_best += 1;
+        }
+        if rate >= LEVEL_UP_MATE_RATE || blocks_since_best >= PLATEAU_BLOCKS {
             level += 1;
+            (best_rate, blocks_since_best) = (0.0, 0);
         }
     }
     let train_seconds = started.elapsed().as_secs_f64();

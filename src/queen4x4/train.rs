@@ -107,7 +107,7 @@ pub fn train_run(
 ) -> Result<Summary> {
     let run = Run::start(dir, &Experiment::Queen4x4(config.clone()), &[])?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    let agent = LuoAgent::new(config.agent(), device, &mut rng);
+    let agent = LuoAgent::new(config.agent(), device, &mut rng)?;
     let start = Start {
         episodes: 0,
         wall_seconds: 0.0,

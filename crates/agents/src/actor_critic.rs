@@ -44,6 +44,34 @@ pub struct ActorCriticConfig {
     pub critic_gradient: CriticGradient,
 }
 
+impl Default for ActorCriticConfig {
+    /// The knight study's actor-critic: Adam 1e-4 (actor) and 1e-3 (critic), gamma
+    /// 0.99, the semi-gradient critic.
+    fn default() -> ActorCriticConfig {
+        ActorCriticConfig {
+            actor_lr: 1e-4,
+            critic_lr: 1e-3,
+            gamma: 0.99,
+            critic_gradient: CriticGradient::SemiGradient,
+        }
+    }
+}
+
+impl ActorCriticConfig {
+    /// Checks the settings; the error names the setting. [`ActorCritic::new`] calls it.
+    pub fn check(&self) -> Result<(), String> {
+        for (name, lr) in [("actor_lr", self.actor_lr), ("critic_lr", self.critic_lr)] {
+            if !(lr > 0.0 && lr.is_finite()) {
+                return Err(format!("{name} must be a positive number, not {lr}"));
+            }
+        }
+        if !(0.0..=1.0).contains(&self.gamma) {
+            return Err(format!("gamma must lie in [0, 1], not {}", self.gamma));
+        }
+        Ok(())
+    }
+}
+
 /// An actor-critic agent's training state (see [`ActorCritic::snapshot`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ActorCriticState {
@@ -94,6 +122,7 @@ impl ActorCritic {
         actor: &[LayerWeights],
         critic: &[LayerWeights],
     ) -> Result<ActorCritic, String> {
+        config.check()?;
         let (width, actions) = match (actor.first(), actor.last()) {
             (Some(first), Some(last)) => (first.inputs, last.outputs),
             _ => return Err("the actor needs at least one layer".into()),

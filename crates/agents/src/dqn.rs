@@ -58,6 +58,51 @@ pub struct DqnConfig {
     pub target_sync_steps: u64,
 }
 
+impl Default for DqnConfig {
+    /// The knight study's DQN (Solime): 4-128-128-8, Adam 1e-4, gamma 0.99, replay
+    /// 1000, minibatch 64, target refreshed every 500 updates.
+    fn default() -> DqnConfig {
+        DqnConfig {
+            sizes: vec![4, 128, 128, 8],
+            lr: 1e-4,
+            gamma: 0.99,
+            replay_capacity: 1000,
+            batch_size: 64,
+            target: TargetNetwork::Periodic,
+            target_sync_steps: 500,
+        }
+    }
+}
+
+impl DqnConfig {
+    /// Checks the settings; the error names the setting. [`Dqn::new`] and
+    /// [`Dqn::restore`] call it, so a library caller cannot skip it.
+    pub fn check(&self) -> Result<(), String> {
+        if self.sizes.len() < 2 || self.sizes.contains(&0) {
+            return Err(format!(
+                "layer sizes must be 2 or more positive numbers, not {:?}",
+                self.sizes
+            ));
+        }
+        if !(self.lr > 0.0 && self.lr.is_finite()) {
+            return Err(format!("lr must be a positive number, not {}", self.lr));
+        }
+        if !(0.0..=1.0).contains(&self.gamma) {
+            return Err(format!("gamma must lie in [0, 1], not {}", self.gamma));
+        }
+        if self.batch_size == 0 || self.replay_capacity <= self.batch_size {
+            return Err(format!(
+                "replay_capacity ({}) must exceed a positive batch_size ({})",
+                self.replay_capacity, self.batch_size
+            ));
+        }
+        if self.target == TargetNetwork::Periodic && self.target_sync_steps == 0 {
+            return Err("target_sync_steps must be positive with a periodic target".into());
+        }
+        Ok(())
+    }
+}
+
 /// A DQN agent's training state (see [`Dqn::snapshot`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DqnState {
@@ -116,6 +161,7 @@ fn next_rows(batch: &[Transition]) -> Vec<f32> {
 impl Dqn {
     /// A fresh agent; `device` must have autodiff enabled.
     pub fn new(config: DqnConfig, device: Device, layers: &[LayerWeights]) -> Result<Dqn, String> {
+        config.check()?;
         let online = DeepMlp::from_weights(layers, &device)?;
         let target = (config.target != TargetNetwork::None).then(|| online.clone());
         Ok(Dqn {
@@ -146,6 +192,7 @@ impl Dqn {
 
     /// The agent of a [`Dqn::snapshot`]; `device` must have autodiff enabled.
     pub fn restore(config: DqnConfig, device: Device, state: DqnState) -> Result<Dqn, String> {
+        config.check()?;
         let (online, optimizer) = state.online.restore(&device)?;
         let target = match (&state.target, config.target) {
             (Some(layers), TargetNetwork::Periodic | TargetNetwork::Reference) => {

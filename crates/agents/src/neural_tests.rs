@@ -141,10 +141,8 @@ fn the_actor_takes_its_log_probability_over_the_legal_actions() {
 /// `V(x) = w . x + 0.5`, `w = 0`.
 fn constant_actor_critic(critic_gradient: CriticGradient) -> ActorCritic {
     let config = ActorCriticConfig {
-        actor_lr: 1e-4,
-        critic_lr: 1e-3,
-        gamma: 0.99,
         critic_gradient,
+        ..ActorCriticConfig::default()
     };
     ActorCritic::new(
         config,
@@ -421,12 +419,7 @@ fn a_restored_actor_critic_continues_exactly_like_the_original() {
     for i in 0..3 {
         a.update(&transition(i, -1.0, false));
     }
-    let config = ActorCriticConfig {
-        actor_lr: 1e-4,
-        critic_lr: 1e-3,
-        gamma: 0.99,
-        critic_gradient: CriticGradient::SemiGradient,
-    };
+    let config = ActorCriticConfig::default();
     let mut b =
         ActorCritic::restore(config, Device::flex().autodiff(), &a.snapshot().unwrap()).unwrap();
     for i in 0..3 {
@@ -499,4 +492,79 @@ fn a_dqn_learns_the_same_with_its_targets_on_a_helper_thread_or_not() {
     let alone = pool.install(|| learn(9));
     assert_eq!(learn(9), alone);
     assert_ne!(learn(10), alone, "the weights depend on the seed");
+}
+
+#[test]
+fn dqn_and_actor_critic_constructors_refuse_settings_out_of_range() {
+    let layers =
+        crate::init::uniform_layers(&[4, 8, 8], &mut rand_chacha::ChaCha8Rng::seed_from_u64(0));
+    let device = Device::flex().autodiff();
+    let study = DqnConfig {
+        sizes: vec![4, 8, 8],
+        ..DqnConfig::default()
+    };
+    for (config, named) in [
+        (
+            DqnConfig {
+                lr: -1.0,
+                ..study.clone()
+            },
+            "lr",
+        ),
+        (
+            DqnConfig {
+                gamma: 2.0,
+                ..study.clone()
+            },
+            "gamma",
+        ),
+        (
+            DqnConfig {
+                replay_capacity: 64,
+                ..study.clone()
+            },
+            "replay_capacity",
+        ),
+        (
+            DqnConfig {
+                target_sync_steps: 0,
+                ..study.clone()
+            },
+            "target_sync_steps",
+        ),
+    ] {
+        let error = Dqn::new(config, device.clone(), &layers).err().unwrap();
+        assert!(error.starts_with(named), "{error}");
+    }
+    assert!(Dqn::new(study, device.clone(), &layers).is_ok());
+    let critic =
+        crate::init::uniform_layers(&[4, 8, 1], &mut rand_chacha::ChaCha8Rng::seed_from_u64(1));
+    for (config, named) in [
+        (
+            ActorCriticConfig {
+                actor_lr: 0.0,
+                ..ActorCriticConfig::default()
+            },
+            "actor_lr",
+        ),
+        (
+            ActorCriticConfig {
+                critic_lr: f64::NAN,
+                ..ActorCriticConfig::default()
+            },
+            "critic_lr",
+        ),
+        (
+            ActorCriticConfig {
+                gamma: -0.1,
+                ..ActorCriticConfig::default()
+            },
+            "gamma",
+        ),
+    ] {
+        let error = ActorCritic::new(config, device.clone(), &layers, &critic)
+            .err()
+            .unwrap();
+        assert!(error.starts_with(named), "{error}");
+    }
 }

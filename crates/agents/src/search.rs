@@ -12,6 +12,12 @@
 //!          P(a) = (1 - noise) P(a) + noise * Dirichlet(alpha)   (self-play only)
 //! backup   v = the leaf's value (the evaluator's, or -1/0 for a mated/drawn side);
 //!          from the leaf to the root: w += v, n += 1, v = -discount * v
+//! prove    a node with a child proven lost for its mover is proven won; a node whose
+//!          children are all proven is proven at max_a (-discount * proven(a))
+//!          (MCTS-solver, Winands et al. 2008; Lc0's certainty propagation). A proven
+//!          node is searched no deeper (it backs up its exact value, and a proven
+//!          child's Q is exact); a proven root ends its tree's search and plays the
+//!          proof: the fastest mate found, or the longest defence.
 //! ```
 //!
 //! The discount per ply makes a mate in `k` plies worth `discount^(k-1)` to the
@@ -96,13 +102,21 @@ pub struct SearchResult<M> {
     pub actions: Vec<usize>,
     /// Visits of each move.
     pub visits: Vec<u32>,
-    /// The root's value for its side to move (mean over the search).
+    /// The root's value for its side to move (mean over the search, or the proven
+    /// value).
     pub value: f32,
+    /// Index of the proof move when the search proved the root's value (a won
+    /// root's fastest mate, a lost or drawn root's best defence).
+    pub proof: Option<usize>,
 }
 
 impl<M: Copy> SearchResult<M> {
-    /// The most visited move (the first of equals).
+    /// The proof move of a proven root, else the most visited move (the first of
+    /// equals).
     pub fn best(&self) -> M {
+        if let Some(proof) = self.proof {
+            return self.moves[proof];
+        }
         let best = (0..self.visits.len())
             .max_by_key(|&i| (self.visits[i], std::cmp::Reverse(i)))
             .expect("a searched root has moves");
@@ -110,9 +124,9 @@ impl<M: Copy> SearchResult<M> {
     }
 
     /// A move drawn with probability proportional to `visits^(1/temperature)`;
-    /// temperature 0 is [`SearchResult::best`].
+    /// temperature 0, or a proven root, is [`SearchResult::best`].
     pub fn sample(&self, temperature: f32, rng: &mut (impl Rng + ?Sized)) -> M {
-        if temperature <= 0.0 {
+        if temperature <= 0.0 || self.proof.is_some() {
             return self.best();
         }
         let weights: Vec<f64> = self
@@ -139,8 +153,9 @@ struct Node<P, M> {
     value_sum: f32,
     /// Set when the node is first reached.
     position: Option<P>,
-    /// The finished game's value, if the position ends it.
-    terminal: Option<f32>,
+    /// The exact value for the side to move: the finished game's, or one proven
+    /// from the children.
+    proven: Option<f32>,
     /// Indices of the children (empty until expanded).
     children: Vec<usize>,
 }
@@ -153,13 +168,15 @@ impl<P, M> Node<P, M> {
             visits: 0,
             value_sum: 0.0,
             position: None,
-            terminal: None,
+            proven: None,
             children: Vec::new(),
         }
     }
 
     fn value(&self) -> f32 {
-        if self.visits == 0 {
+        if let Some(proven) = self.proven {
+            proven
+        } else if self.visits == 0 {
             0.0
         } else {
             self.value_sum / self.visits as f32
@@ -211,6 +228,47 @@ impl<P: Clone, M: Copy> Tree<P, M> {
         }
     }
 
+    /// Proves what the new values along `path` prove, from its end upwards: a node
+    /// with a child lost for its mover is won, a node with every child proven takes
+    /// the best of them; stops at the first node left unproven.
+    fn prove(&mut self, path: &[usize], discount: f32) {
+        for &node in path.iter().rev() {
+            if self.nodes[node].proven.is_some() {
+                continue;
+            }
+            let children = &self.nodes[node].children;
+            if children.is_empty() {
+                return;
+            }
+            let mut all_proven = true;
+            let mut best = f32::NEG_INFINITY;
+            for &c in children {
+                match self.nodes[c].proven {
+                    Some(v) => best = best.max(-discount * v),
+                    None => all_proven = false,
+                }
+            }
+            if best > 0.0 || all_proven {
+                self.nodes[node].proven = Some(best);
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// The child of a proven node that proves it: the best proven value, the first
+    /// of equals.
+    fn proof(&self, node: usize, discount: f32) -> Option<usize> {
+        self.nodes[node].proven?;
+        let children = &self.nodes[node].children;
+        (0..children.len())
+            .filter(|&i| self.nodes[children[i]].proven.is_some())
+            .max_by(|&a, &b| {
+                let v = |i: usize| -discount * self.nodes[children[i]].value();
+                v(a).total_cmp(&v(b)).then(b.cmp(&a))
+            })
+    }
+
     /// Gives `node` one child per legal move with its prior.
     fn expand(&mut self, node: usize, moves: &[M], priors: &[f32]) {
         let first = self.nodes.len();
@@ -249,9 +307,12 @@ pub fn search<G: TwoPlayerGame>(
     for round in 0..config.simulations.max(1) {
         let mut pending = Vec::new();
         for (t, tree) in trees.iter_mut().enumerate() {
+            if tree.nodes[0].proven.is_some() {
+                continue;
+            }
             let mut path = vec![0];
             let mut node = 0;
-            while !tree.nodes[node].children.is_empty() {
+            while !tree.nodes[node].children.is_empty() && tree.nodes[node].proven.is_none() {
                 node = tree.select(node, config);
                 path.push(node);
             }
@@ -259,12 +320,15 @@ pub fn search<G: TwoPlayerGame>(
                 let parent = &tree.nodes[path[path.len() - 2]];
                 let mv = tree.nodes[node].mv.expect("a child has a move");
                 let position = game.play(parent.position.as_ref().expect("expanded"), mv);
-                tree.nodes[node].terminal = game.terminal_value(&position);
+                tree.nodes[node].proven = game.terminal_value(&position);
                 tree.nodes[node].position = Some(position);
             }
             let n = &tree.nodes[node];
-            match n.terminal {
-                Some(value) => tree.backup(&path, value, config.discount),
+            match n.proven {
+                Some(value) => {
+                    tree.backup(&path, value, config.discount);
+                    tree.prove(&path, config.discount);
+                }
                 None => {
                     let position = n.position.as_ref().expect("reached");
                     let moves = game.legal_moves(position);
@@ -306,6 +370,9 @@ pub fn search<G: TwoPlayerGame>(
             tree.expand(node, &p.moves, &priors);
             tree.backup(&p.path, value, config.discount);
         }
+        if trees.iter().all(|t| t.nodes[0].proven.is_some()) {
+            break;
+        }
     }
     trees
         .into_iter()
@@ -325,6 +392,7 @@ pub fn search<G: TwoPlayerGame>(
                     .map(|&c| tree.nodes[c].visits)
                     .collect(),
                 value: root.value(),
+                proof: tree.proof(0, config.discount),
                 moves,
             }
         })

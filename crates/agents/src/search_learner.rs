@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! each ply of each game:  search (PUCT, root noise) -> visit counts N(a)
-//!                         record (s, pi(a) = N(a) / sum N, side to move)
+//!                         record (s, pi(a) = N(a) / sum N, side to move);
+//!                         pi = the proof move alone where the search proved s
 //!                         play a ~ N(a)^(1/T): T = 1 for the first `temperature_plies`
 //!                         plies of a game, then the most visited move
 //! at the game's end:      z = -(-discount)^d for a position d plies before a mate
@@ -99,6 +100,20 @@ pub fn value_target(plies_before_end: u32, mate: bool, discount: f32) -> f32 {
         -(-discount).powi(plies_before_end as i32)
     } else {
         0.0
+    }
+}
+
+/// The policy target of a searched position: the proof move alone where the search
+/// proved the root, else the visit shares.
+pub fn policy_target(visits: &[u32], proof: Option<usize>) -> Vec<f32> {
+    match proof {
+        Some(p) => (0..visits.len())
+            .map(|i| f32::from(u8::from(i == p)))
+            .collect(),
+        None => {
+            let total = visits.iter().sum::<u32>().max(1) as f32;
+            visits.iter().map(|&v| v as f32 / total).collect()
+        }
     }
 }
 
@@ -204,17 +219,12 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
         };
         let results = search(&self.game, &roots, &self.config.search, &mut evaluator, rng);
         for (game, result) in running.iter_mut().zip(results) {
-            let total: u32 = result.visits.iter().sum();
             let mut row = vec![0.0; self.encoder.width()];
             self.encoder.encode(&game.position, &mut row);
             game.history.push(Sample {
                 row,
                 actions: result.actions.clone(),
-                policy: result
-                    .visits
-                    .iter()
-                    .map(|&v| v as f32 / total.max(1) as f32)
-                    .collect(),
+                policy: policy_target(&result.visits, result.proof),
                 value: 0.0,
             });
             let temperature = if game.plies < self.config.temperature_plies {
@@ -278,5 +288,11 @@ mod tests {
         assert!((value_target(2, true, 0.9) + 0.81).abs() < 1e-6);
         assert!((value_target(3, true, 0.9) - 0.729).abs() < 1e-6);
         assert_eq!(value_target(3, false, 0.9), 0.0);
+    }
+
+    #[test]
+    fn policy_targets_are_visit_shares_or_the_proof_move() {
+        assert_eq!(policy_target(&[1, 3, 0], None), vec![0.25, 0.75, 0.0]);
+        assert_eq!(policy_target(&[1, 3, 0], Some(0)), vec![1.0, 0.0, 0.0]);
     }
 }

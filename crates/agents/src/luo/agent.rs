@@ -27,6 +27,9 @@ pub enum AgentError {
         /// Which tensor mismatched.
         reason: String,
     },
+    /// A setting out of range (the message names it).
+    #[error("{0}")]
+    Setting(String),
 }
 
 /// One forward pass over a batch of encoded states.
@@ -75,7 +78,11 @@ pub struct LuoAgent {
 
 impl LuoAgent {
     /// A fresh agent for the queen4x4 study (58 features, 32 actions).
-    pub fn new(config: LuoConfig, device: Device, rng: &mut impl Rng) -> LuoAgent {
+    pub fn new(
+        config: LuoConfig,
+        device: Device,
+        rng: &mut impl Rng,
+    ) -> Result<LuoAgent, AgentError> {
         LuoAgent::with_shape(config, FEATURES, ACTIONS, device, rng)
     }
 
@@ -87,7 +94,8 @@ impl LuoAgent {
         actions: usize,
         device: Device,
         rng: &mut impl Rng,
-    ) -> LuoAgent {
+    ) -> Result<LuoAgent, AgentError> {
+        config.check().map_err(AgentError::Setting)?;
         let h = config.hidden;
         let weights = MlpWeights {
             w1: scaled_normal(width * h, width, rng),
@@ -95,7 +103,7 @@ impl LuoAgent {
             w2: scaled_normal(h * actions, h, rng),
             b2: vec![0.0; actions],
         };
-        LuoAgent::from_weights(config, &weights, device).expect("weights built to shape")
+        LuoAgent::from_weights(config, &weights, device)
     }
 
     /// An agent with the given weights (e.g. from a checkpoint); the shape comes from
@@ -105,6 +113,7 @@ impl LuoAgent {
         weights: &MlpWeights,
         device: Device,
     ) -> Result<LuoAgent, AgentError> {
+        config.check().map_err(AgentError::Setting)?;
         let hidden = config.hidden;
         let (width, actions) = (weights.w1.len() / hidden.max(1), weights.b2.len());
         let net = TwoLayerMlpConfig::new(width, hidden, actions, config.activation)

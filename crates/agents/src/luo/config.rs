@@ -52,3 +52,35 @@ pub struct LuoConfig {
     /// Output activation (study: ReLU for SARSA, sigmoid for Q-learning, linear for impatient).
     pub activation: OutputActivation,
 }
+
+impl Default for LuoConfig {
+    /// The queen4x4 study's SARSA (Luo): eta 0.0035, gamma 0.85, 200 hidden units, a
+    /// ReLU output, the semi-gradient update.
+    fn default() -> LuoConfig {
+        LuoConfig {
+            algorithm: TdAlgorithm::Sarsa,
+            update: UpdateRule::SemiGradient,
+            eta: 0.0035,
+            gamma: 0.85,
+            hidden: 200,
+            activation: TdAlgorithm::Sarsa.study_activation(),
+        }
+    }
+}
+
+impl LuoConfig {
+    /// Checks the settings; the error names the setting. Every constructor of
+    /// [`super::LuoAgent`] calls it.
+    pub fn check(&self) -> Result<(), String> {
+        if !(self.eta > 0.0 && self.eta.is_finite()) {
+            return Err(format!("eta must be a positive number, not {}", self.eta));
+        }
+        if !(0.0..=1.0).contains(&self.gamma) {
+            return Err(format!("gamma must lie in [0, 1], not {}", self.gamma));
+        }
+        if self.hidden == 0 {
+            return Err("hidden must be positive".into());
+        }
+        Ok(())
+    }
+}

@@ -32,6 +32,7 @@ fn agent(activation: OutputActivation, update: UpdateRule) -> LuoAgent {
         Device::flex(),
         &mut rng,
     )
+    .unwrap()
 }
 
 /// The queen4x4 encoding of one position.
@@ -293,7 +294,7 @@ fn training_episodes_end_in_mate_or_stalemate_and_log_the_studys_reward() {
     ] {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let cfg = config(algorithm, update, algorithm.study_activation());
-        let mut agent = LuoAgent::new(cfg, Device::flex(), &mut rng);
+        let mut agent = LuoAgent::new(cfg, Device::flex(), &mut rng).unwrap();
         for _ in 0..20 {
             let start = burnmate_env::queen4x4::random_start(&mut rng);
             let episode = agent.train_episode(start, 0.2, u32::MAX, &mut rng);
@@ -320,7 +321,8 @@ fn a_move_cap_stops_an_episode_without_an_outcome() {
         ),
         Device::flex(),
         &mut rng,
-    );
+    )
+    .unwrap();
     let start = parse_start("Qa1 Ka2 / Kc2").unwrap();
     let no_move_ends_the_game = start.legal_action_list().into_iter().all(|a| {
         !start
@@ -349,7 +351,7 @@ fn the_td_agent_trains_on_another_game_through_the_environment_seam() {
         UpdateRule::SemiGradient,
         OutputActivation::Linear,
     );
-    let mut agent = LuoAgent::with_shape(cfg, 4, JUMPS, Device::flex(), &mut rng);
+    let mut agent = LuoAgent::with_shape(cfg, 4, JUMPS, Device::flex(), &mut rng).unwrap();
     let before = agent.weights();
     for _ in 0..20 {
         let start = KnightGame.reset(&mut rng);
@@ -359,4 +361,38 @@ fn the_td_agent_trains_on_another_game_through_the_environment_seam() {
         assert!(episode.steps <= u32::from(MOVE_LIMIT));
     }
     assert_ne!(agent.weights().w2, before.w2, "it learned");
+}
+
+#[test]
+fn a_setting_out_of_range_is_refused_by_the_constructor() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for (config, named) in [
+        (
+            LuoConfig {
+                eta: 0.0,
+                ..LuoConfig::default()
+            },
+            "eta",
+        ),
+        (
+            LuoConfig {
+                gamma: 1.5,
+                ..LuoConfig::default()
+            },
+            "gamma",
+        ),
+        (
+            LuoConfig {
+                hidden: 0,
+                ..LuoConfig::default()
+            },
+            "hidden",
+        ),
+    ] {
+        let error = LuoAgent::new(config, Device::flex(), &mut rng)
+            .err()
+            .unwrap();
+        assert!(error.to_string().starts_with(named), "{error}");
+    }
+    assert!(LuoAgent::new(LuoConfig::default(), Device::flex(), &mut rng).is_ok());
 }

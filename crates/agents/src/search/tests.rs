@@ -60,6 +60,7 @@ fn a_uniform_prior_search_finds_a_mate_in_two() {
     let position = chess("k7/8/2K5/8/8/8/8/7R w - - 0 1");
     assert!(!mates_within(&position, 1) && mates_within(&position, 2));
     let result = searched(&position, 3000);
+    assert!(result.proof.is_some(), "the mate in two is proven");
     let mut after = position.clone();
     after.play_unchecked(result.best());
     assert!(
@@ -71,18 +72,37 @@ fn a_uniform_prior_search_finds_a_mate_in_two() {
         "{:?} does not force mate next move",
         result.best()
     );
-    // Mate in 3 plies is worth discount^2 to the side to move; the root value
-    // approaches it from below as the search concentrates on the mate.
+    // Mate in 3 plies is worth discount^2 to the side to move, exactly once proven.
+    assert_eq!(result.value, -0.99 * (-0.99 * (-0.99 * -1.0)));
     assert!(
-        result.value > 0.5 && result.value <= 0.99 * 0.99 + 1e-6,
-        "{}",
-        result.value
+        result.visits.iter().sum::<u32>() < 2999,
+        "a proven root ends its search early"
     );
 }
 
 #[test]
+fn a_lost_root_is_proven_at_its_mate_distance() {
+    // Black's only move Kb8 allows Rh8 mate: -discount^2 for black.
+    let position = chess("k7/8/1K6/8/8/8/8/7R b - - 1 1");
+    let result = searched(&position, 400);
+    assert_eq!(result.proof, Some(0));
+    assert_eq!(result.value, -0.99 * (-0.99 * -1.0));
+}
+
+#[test]
+fn the_proof_of_a_won_root_is_the_fastest_mate_found() {
+    // Rh8 mates at once; Kc7 / Kb6 ... mate later: the proof is the mate in one.
+    let position = chess("k7/8/1K6/8/8/8/8/7R w - - 0 1");
+    let result = searched(&position, 4000);
+    let mut after = position.clone();
+    after.play_unchecked(result.best());
+    assert!(after.is_checkmate(), "{:?}", result.best());
+    assert_eq!(result.value, 0.99);
+}
+
+#[test]
 fn visits_sum_to_the_simulations_after_the_roots_own() {
-    let position = chess("k7/8/2K5/8/8/8/8/7R w - - 0 1");
+    let position = Chess::default();
     let result = searched(&position, 64);
     assert_eq!(result.visits.iter().sum::<u32>(), 63);
     assert_eq!(result.moves.len(), position.legal_moves().len());
@@ -160,6 +180,7 @@ fn sampling_at_temperature_zero_takes_the_most_visited_move() {
         actions: vec![0, 1, 2],
         visits: vec![3, 9, 9],
         value: 0.0,
+        proof: None,
     };
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     assert_eq!(result.sample(0.0, &mut rng), 1);
