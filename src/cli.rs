@@ -335,6 +335,7 @@ pub fn run(cli: Cli) -> Result<()> {
             backend,
             stockfish_skills,
         } => match load_config(&run.join("config.toml"))? {
+            _ if games == 0 => anyhow::bail!("--games must be positive"),
             Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
                 selfplay::afterstate_eval::eval_command(
                     &run,

@@ -3,7 +3,9 @@
 //!
 //! Understood: `uci`, `isready`, `ucinewgame`, `position startpos|fen FEN [moves
 //! ...]` (any legal move, under-promotions included), `go` (every time or depth
-//! argument accepted: the policy answers at once), `stop`, `quit`. Anything else is
+//! argument accepted: the policy answers at once; after `go infinite` or `go ponder`
+//! the `bestmove` waits for `stop` or `ponderhit`, as the protocol asks), `stop`,
+//! `ponderhit`, `quit`. Anything else is
 //! ignored, as the protocol asks. A move that is not legal, or a malformed FEN,
 //! is reported as `info string error: ...` and leaves the previous position. With no
 //! legal move the answer is `bestmove 0000`.
@@ -89,6 +91,8 @@ pub fn serve(
     mut output: impl Write,
 ) -> Result<()> {
     let mut position = Chess::default();
+    // The answer of a `go infinite` / `go ponder`, held until `stop` or `ponderhit`.
+    let mut held: Option<String> = None;
     let mut say = |line: &str| -> Result<()> {
         writeln!(output, "{line}")
             .and_then(|()| output.flush())
@@ -110,9 +114,24 @@ pub fn serve(
                 Ok(p) => position = p,
                 Err(e) => say(&format!("info string error: {e}"))?,
             },
+            "stop" | "ponderhit" => {
+                if let Some(answer) = held.take() {
+                    say(&answer)?;
+                }
+            }
             "go" => {
+                if let Some(answer) = held.take() {
+                    say(&answer)?;
+                }
+                let waits = args
+                    .split_whitespace()
+                    .any(|word| word == "infinite" || word == "ponder");
                 if position.legal_moves().is_empty() {
-                    say("bestmove 0000")?;
+                    if waits {
+                        held = Some("bestmove 0000".into());
+                    } else {
+                        say("bestmove 0000")?;
+                    }
                     continue;
                 }
                 let choice = player.best_move(&position);
@@ -125,7 +144,11 @@ pub fn serve(
                     score(&position, &choice),
                     choice.nodes
                 ))?;
-                say(&format!("bestmove {uci}"))?;
+                if waits {
+                    held = Some(format!("bestmove {uci}"));
+                } else {
+                    say(&format!("bestmove {uci}"))?;
+                }
             }
             "quit" => break,
             _ => {}
@@ -187,6 +210,28 @@ mod tests {
         assert_eq!(
             lines[lines.len() - 2],
             format!("info depth 1 score cp -13 nodes 1 pv {best}")
+        );
+    }
+
+    #[test]
+    fn go_infinite_and_go_ponder_answer_only_at_stop_or_ponderhit() {
+        let lines = session("position startpos\ngo infinite\nisready\n");
+        assert!(
+            lines.iter().all(|l| !l.starts_with("bestmove")),
+            "{lines:?}"
+        );
+        assert_eq!(lines.last().unwrap(), "readyok");
+        let lines = session("position startpos\ngo infinite\nisready\nstop\n");
+        assert_eq!(lines[lines.len() - 2], "readyok");
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+        let lines = session("position startpos\ngo ponder wtime 1000\nponderhit\nstop\n");
+        let answers = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        assert_eq!(answers, 1, "one answer, at ponderhit: {lines:?}");
+        let lines = session("position startpos\ngo movetime 10\nstop\n");
+        assert!(lines.last().unwrap().starts_with("bestmove "));
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+            1
         );
     }
 

@@ -170,6 +170,16 @@ fn non_finite_and_out_of_range_settings_are_one_line_errors() {
             &["epsilon.beta=inf"][..],
             "epsilon.beta must be a finite number",
         ),
+        (
+            "configs/selfplay.toml",
+            &["eval_games=0"][..],
+            "eval_games must be positive",
+        ),
+        (
+            "configs/queen4x4-sarsa.toml",
+            &["eval_games=0"][..],
+            "eval_games must be positive",
+        ),
     ] {
         let mut args = Vec::new();
         for set in sets {
@@ -412,6 +422,8 @@ fn eval_and_play_load_the_checkpoint() {
     );
     let bad_start = burnmate(&["play", run.to_str().unwrap(), "--start", "Qa1 Kz2 / Kc2"]);
     assert_one_line_error(&bad_start, "Kz2");
+    let no_games = burnmate(&["eval", run.to_str().unwrap(), "--games", "0"]);
+    assert_one_line_error(&no_games, "--games must be positive");
 }
 
 #[test]

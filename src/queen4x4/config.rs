@@ -132,6 +132,7 @@ impl Queen4x4Config {
         );
         ensure!(self.hidden > 0, "hidden must be positive");
         ensure!(self.eval_max_moves > 0, "eval_max_moves must be positive");
+        ensure!(self.eval_games > 0, "eval_games must be positive");
         ensure!(
             self.checkpoint_every > 0,
             "checkpoint_every must be positive"

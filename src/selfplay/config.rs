@@ -169,6 +169,7 @@ impl SelfplayConfig {
             "epsilon must lie in [0, 1]"
         );
         ensure!(self.eval_every > 0, "eval_every must be positive");
+        ensure!(self.eval_games > 0, "eval_games must be positive");
         ensure!(self.pgn_every > 0, "pgn_every must be positive");
         ensure!(
             self.stockfish_skill <= 20,
