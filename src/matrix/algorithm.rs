@@ -129,14 +129,21 @@ pub fn td_config() -> LuoConfig {
     }
 }
 
+/// Simulations a move when a trained search learner is evaluated (the budget).
+pub const SEARCH_EVAL_SIMULATIONS: u32 = 128;
+
 /// The search learner's hidden layers.
 pub const SEARCH_HIDDEN: [usize; 2] = [256, 128];
 
-/// The search learner's setting: 64 simulations a move (the budget is 128),
-/// the most visited move played (root noise is the exploration; sampling by visits
-/// kept the curriculum's first level under its 75 % of mates), 64 games side by
-/// side, Adam at 1e-3 on minibatches of 256 from the last 50,000 positions, one
-/// update per ply round (two spent half of the time on updates).
+/// The search learner's setting: 64 simulations a self-play move (evaluation uses
+/// [`SEARCH_EVAL_SIMULATIONS`]), the most visited move played (root noise is the
+/// exploration; sampling by visits kept the curriculum's first level under its 75 %
+/// of mates), 64 games side by side, Adam at 1e-3 on minibatches of 256 from the last
+/// 50,000 positions, one update per ply round (two spent half of the time on
+/// updates), value targets half the game's result and half the root's search value
+/// (KQK seed 0, 6,000 games: 95 % mated against 96 % with the result alone, in 9.55
+/// moves against 9.80; KRK 9 % against 7 %: within one seed's noise, kept for the
+/// lower variance of its targets).
 pub fn search_learner_config() -> SearchLearnerConfig {
     SearchLearnerConfig {
         search: SearchConfig {
@@ -150,6 +157,7 @@ pub fn search_learner_config() -> SearchLearnerConfig {
         batch_size: 256,
         updates: 1,
         lr: 1e-3,
+        search_value_weight: 0.5,
     }
 }
 

@@ -82,12 +82,27 @@ pub struct CellResult {
     /// The search learner's network alone (its most probable move, no search).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_policy: Option<Evaluation>,
+    /// The search learner's evaluation (with its search) at snapshots taken during
+    /// training and at the end, against training time.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub curve: Vec<CurvePoint>,
     /// The search learner's curriculum level at the end (walks of up to
     /// `2 level + 1` un-moves from mate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub curriculum_level: Option<u32>,
     /// Training wall time in seconds (the only field that differs between reruns).
     pub train_seconds: f64,
+}
+
+/// The evaluation of a network snapshot taken during training.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CurvePoint {
+    /// Training games played at the snapshot.
+    pub games: u64,
+    /// Training seconds at the snapshot.
+    pub train_seconds: f64,
+    /// The snapshot's evaluation.
+    pub eval: Evaluation,
 }
 
 /// A policy: the action for a state, its encoded row and its legal actions.
@@ -236,6 +251,7 @@ pub fn run_neural<E: Environment, X: Encoder<E::State>>(
         diverged,
         eval,
         raw_policy: None,
+        curve: Vec::new(),
         curriculum_level: None,
         train_seconds: started.elapsed().as_secs_f64(),
     })
@@ -273,6 +289,7 @@ pub fn run_tabular<X: Encoder<burnmate_env::endgame::Match>>(
         diverged: false,
         eval,
         raw_policy: None,
+        curve: Vec::new(),
         curriculum_level: None,
         train_seconds,
     })

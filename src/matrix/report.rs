@@ -1,5 +1,7 @@
 //! The matrix report: one row per (game, algorithm) over its seeds, next to the
-//! optimum, as `matrix.md`, `matrix.json` and a bar chart `matrix.svg`.
+//! optimum, as `matrix.md`, `matrix.json` and a bar chart `matrix.svg`; where cells
+//! recorded a training curve (the search learner), `curves.svg` (mate rate against
+//! training time) and `curves-excess.svg` (extra moves over the optimum).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -12,7 +14,7 @@ use crate::matrix::MatrixPlan;
 use crate::matrix::algorithm::Algorithm;
 use crate::matrix::cell::CellResult;
 use crate::matrix::game::{Game, StartSource};
-use crate::plot::{Bars, bar_chart};
+use crate::plot::{Bars, Series, bar_chart, line_chart};
 
 /// Mean and sample standard deviation (0 for fewer than two values).
 pub fn mean_sd(values: &[f64]) -> Option<(f64, f64)> {
@@ -235,6 +237,33 @@ pub fn write_report(dir: &Path, plan: &MatrixPlan, results: &[CellResult]) -> Re
         serde_json::to_string_pretty(&json)?.as_bytes(),
     )?;
     write_atomic(&dir.join("matrix.svg"), chart(plan, &rows).as_bytes())?;
+    let curves = |value: fn(&crate::matrix::cell::Evaluation) -> Option<f64>| -> Vec<Series> {
+        results
+            .iter()
+            .filter(|r| !r.curve.is_empty())
+            .map(|r| Series {
+                name: format!("{} seed {}", r.cell.game.name(), r.cell.seed),
+                points: r
+                    .curve
+                    .iter()
+                    .filter_map(|p| Some((p.train_seconds, value(&p.eval)?)))
+                    .collect(),
+            })
+            .filter(|s| !s.points.is_empty())
+            .collect()
+    };
+    let rates = curves(|e| Some(e.win_rate));
+    if !rates.is_empty() {
+        let title = "Search learner: mate rate against the perfect defender (with search)";
+        let svg = line_chart(title, "training time (s)", "mate rate", &rates);
+        write_atomic(&dir.join("curves.svg"), svg.as_bytes())?;
+    }
+    let excess = curves(crate::matrix::cell::Evaluation::excess_moves);
+    if !excess.is_empty() {
+        let title = "Search learner: extra moves over the optimum in won games";
+        let svg = line_chart(title, "training time (s)", "extra moves", &excess);
+        write_atomic(&dir.join("curves-excess.svg"), svg.as_bytes())?;
+    }
     say!("{md}");
     say!("report          {}", dir.join("matrix.md").display());
     Ok(())

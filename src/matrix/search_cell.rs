@@ -19,21 +19,23 @@ use anyhow::Result;
 use burn::tensor::Device;
 use burnmate_agents::policy_value::{NetEvaluator, PolicyValueNet};
 use burnmate_agents::search::{SearchConfig, search};
-use burnmate_agents::search_learner::{SearchLearner, SelfPlayEnd};
+use burnmate_agents::search_learner::{Augmentation, SearchLearner, SelfPlayEnd};
 use burnmate_encode::endgame::EndgameEncoding;
-use burnmate_encode::side_to_move::SideToMoveEncoding;
+use burnmate_encode::side_to_move::{SideToMoveEncoding, transform_row};
 use burnmate_env::endgame::{Endgame, Match, random_start};
 use burnmate_env::endgame_game::{EndgameGame, action_of};
 use burnmate_env::environment::Encoder as _;
 use burnmate_env::retro::retro_start;
+use burnmate_env::symmetry::{SYMMETRIES, transform_action};
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
+use burnmate_models::LayerWeights;
 use burnmate_oracle::tablebase::Tablebase;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Position as _;
 
-use crate::matrix::algorithm::{SEARCH_HIDDEN, search_learner_config};
-use crate::matrix::cell::{Cell, CellResult, evaluate};
+use crate::matrix::algorithm::{SEARCH_EVAL_SIMULATIONS, SEARCH_HIDDEN, search_learner_config};
+use crate::matrix::cell::{Cell, CellResult, CurvePoint, Evaluation, evaluate};
 use crate::matrix::game::{ENDGAME_MOVE_CAP, Scenario};
 
 /// Share of a block's games white must mate for the curriculum to lengthen its walks.
@@ -59,16 +61,38 @@ fn curriculum_start(endgame: Endgame, level: u32, rng: &mut ChaCha8Rng) -> (shak
     }
 }
 
-/// Trains the search learner for `games` self-play games on `endgame` and evaluates
-/// it on `scenario`'s starts.
-pub fn run_search(
-    scenario: &Scenario<'_, EndgameGame<&Tablebase>>,
-    endgame: Endgame,
-    cell: Cell,
-    games: u64,
-    device: &Device,
-) -> Result<CellResult> {
-    let mut rng = ChaCha8Rng::seed_from_u64(cell.seed);
+/// Snapshots of the network taken while training (evaluated afterwards, so the
+/// training time excludes them).
+pub const SNAPSHOTS: u64 = 4;
+
+/// The network at one point of training.
+pub struct Snapshot {
+    /// Self-play games played.
+    pub games: u64,
+    /// Seconds of training so far.
+    pub seconds: f64,
+    /// The network's layers.
+    pub layers: Vec<LayerWeights>,
+}
+
+/// A search learner trained on the rules alone, and how its training went.
+pub struct Trained {
+    /// The learner.
+    pub learner: SearchLearner<ChessGame, SideToMoveEncoding>,
+    /// The network after each [`SNAPSHOTS`]-th of the games but the last.
+    pub snapshots: Vec<Snapshot>,
+    /// The share of self-play games white mated.
+    pub mate_rate: f64,
+    /// The curriculum's level at the end.
+    pub level: u32,
+    /// Seconds of training.
+    pub seconds: f64,
+}
+
+/// Trains the search learner for `games` self-play games on `endgame` from the
+/// curriculum's starts, seeded by `seed`: the rules alone (no tablebase reaches it).
+pub fn train_search(endgame: Endgame, seed: u64, games: u64, device: &Device) -> Trained {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let config = search_learner_config();
     let net = PolicyValueNet::new(
         SideToMoveEncoding.width(),
@@ -77,10 +101,16 @@ pub fn run_search(
         device.clone().autodiff(),
         &mut rng,
     );
-    let mut learner = SearchLearner::new(ChessGame, SideToMoveEncoding, net, config);
+    let mut learner = SearchLearner::new(ChessGame, SideToMoveEncoding, net, config)
+        .with_augmentation(Augmentation {
+            symmetries: SYMMETRIES,
+            row: transform_row,
+            action: transform_action,
+        });
     let started = Instant::now();
     let (mut level, mut played, mut wins) = (0u32, 0u64, 0u64);
     let (mut best_rate, mut blocks_since_best) = (0.0f64, 0u32);
+    let mut snapshots = Vec::new();
     while played < games {
         let block = (config.parallel as u64).min(games - played) as usize;
         let records =
@@ -101,17 +131,40 @@ pub fn run_search(
             level += 1;
             (best_rate, blocks_since_best) = (0.0, 0);
         }
+        let due = (snapshots.len() as u64 + 1) * games / SNAPSHOTS;
+        if played >= due && played < games {
+            snapshots.push(Snapshot {
+                games: played,
+                seconds: started.elapsed().as_secs_f64(),
+                layers: learner.net().weights(),
+            });
+        }
     }
-    let train_seconds = started.elapsed().as_secs_f64();
-    let net = learner.net();
+    Trained {
+        learner,
+        snapshots,
+        mate_rate: wins as f64 / games.max(1) as f64,
+        level,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// The evaluation of `net` on `scenario`'s starts with the search at
+/// [`SEARCH_EVAL_SIMULATIONS`] (no root noise).
+fn evaluate_with_search(
+    scenario: &Scenario<'_, EndgameGame<&Tablebase>>,
+    net: &PolicyValueNet,
+    seed: u64,
+) -> Evaluation {
     let play = SearchConfig {
         noise: 0.0,
-        ..config.search
+        simulations: SEARCH_EVAL_SIMULATIONS,
+        ..search_learner_config().search
     };
-    let eval = evaluate(
+    evaluate(
         scenario,
         &EndgameEncoding,
-        cell.seed,
+        seed,
         |state: &Match, _, _, rng| {
             let position = state.position();
             let mut evaluator = NetEvaluator {
@@ -127,11 +180,19 @@ pub fn run_search(
             );
             action_of(position.board(), &result[0].best())
         },
-    );
-    let raw = evaluate(
+    )
+}
+
+/// The evaluation of `net` alone: its most probable move, no search.
+fn evaluate_raw_policy(
+    scenario: &Scenario<'_, EndgameGame<&Tablebase>>,
+    net: &PolicyValueNet,
+    seed: u64,
+) -> Evaluation {
+    evaluate(
         scenario,
         &EndgameEncoding,
-        cell.seed,
+        seed,
         |state: &Match, _, _, _| {
             let position = state.position();
             let moves = ChessGame.legal_moves(position);
@@ -147,18 +208,48 @@ pub fn run_search(
                 .expect("a running match has moves");
             action_of(position.board(), &moves[best])
         },
-    );
+    )
+}
+
+/// Trains the search learner for `games` self-play games on `endgame` and evaluates
+/// it on `scenario`'s starts, and each training snapshot with its search (the curve).
+pub fn run_search(
+    scenario: &Scenario<'_, EndgameGame<&Tablebase>>,
+    endgame: Endgame,
+    cell: Cell,
+    games: u64,
+    device: &Device,
+) -> Result<CellResult> {
+    let trained = train_search(endgame, cell.seed, games, device);
+    let net = trained.learner.net();
+    let eval = evaluate_with_search(scenario, net, cell.seed);
+    let mut curve = Vec::new();
+    for snapshot in &trained.snapshots {
+        let at = PolicyValueNet::from_layers(&snapshot.layers, device.clone())
+            .map_err(|e| anyhow::anyhow!("snapshot after {} games: {e}", snapshot.games))?;
+        curve.push(CurvePoint {
+            games: snapshot.games,
+            train_seconds: snapshot.seconds,
+            eval: evaluate_with_search(scenario, &at, cell.seed),
+        });
+    }
+    curve.push(CurvePoint {
+        games,
+        train_seconds: trained.seconds,
+        eval,
+    });
     Ok(CellResult {
         cell,
         episodes: games,
-        training_win_rate: wins as f64 / games.max(1) as f64,
+        training_win_rate: trained.mate_rate,
         diverged: !net
             .weights()
             .iter()
             .all(|l| l.weight.iter().all(|w| w.is_finite())),
+        raw_policy: Some(evaluate_raw_policy(scenario, net, cell.seed)),
         eval,
-        raw_policy: Some(raw),
-        curriculum_level: Some(level),
-        train_seconds,
+        curve,
+        curriculum_level: Some(trained.level),
+        train_seconds: trained.seconds,
     })
 }

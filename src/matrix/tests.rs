@@ -176,6 +176,7 @@ fn result(seed: u64, win_rate: f64, moves: Option<f64>) -> CellResult {
             optimal_moves: 5.8,
         },
         raw_policy: None,
+        curve: Vec::new(),
         curriculum_level: None,
         train_seconds: 1.0,
     }

@@ -85,6 +85,24 @@ impl PolicyValueNet {
         }
     }
 
+    /// A network with the given layers (a snapshot of [`PolicyValueNet::weights`])
+    /// and a fresh optimiser; its policy has `actions` outputs, the last the value.
+    pub fn from_layers(layers: &[LayerWeights], device: Device) -> Result<PolicyValueNet, String> {
+        let (Some(first), Some(last)) = (layers.first(), layers.last()) else {
+            return Err("a policy-value net needs at least one layer".into());
+        };
+        let (features, actions) = (first.inputs, last.outputs - 1);
+        let net = DeepMlp::from_weights(layers, &device)?;
+        Ok(PolicyValueNet {
+            optimizer: Adam::new(&net, &device),
+            net,
+            device,
+            features,
+            actions,
+            head: RefCell::new(None),
+        })
+    }
+
     /// Host copies of the layers.
     pub fn weights(&self) -> Vec<LayerWeights> {
         self.net.weights()

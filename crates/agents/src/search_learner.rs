@@ -10,9 +10,13 @@
 //!                         plies of a game, then the most visited move
 //! at the game's end:      z = -(-discount)^d for a position d plies before a mate
 //!                         (the mated side's -1 carried back with the search's
-//!                         discount), 0 after a draw or the ply cap
+//!                         discount), 0 after a draw or the ply cap;
+//!                         value target = (1 - w) z + w q, q the root's search
+//!                         value (exact where proven), w = `search_value_weight`
 //! every ply round:        `updates` Adam steps on minibatches drawn from the replay
-//!                         of the most recent `replay_capacity` positions
+//!                         of the most recent `replay_capacity` positions, each
+//!                         symmetric position under a random board symmetry when the
+//!                         learner has an [`Augmentation`]
 //! ```
 //!
 //! The discount makes the value target of a position prefer the shorter mate, the
@@ -46,6 +50,10 @@ pub struct SearchLearnerConfig {
     pub updates: u32,
     /// Adam's learning rate.
     pub lr: f64,
+    /// Weight of the root's search value in the value target, against the game's
+    /// result (0: AlphaZero's result alone; Lc0 and KataGo blend in the search's
+    /// value to lower the target's variance).
+    pub search_value_weight: f32,
 }
 
 /// How a self-play game ended.
@@ -80,6 +88,10 @@ pub struct Sample {
     pub actions: Vec<usize>,
     /// Their visit shares.
     pub policy: Vec<f32>,
+    /// The root's search value for the side to move.
+    pub search_value: f32,
+    /// Whether the position keeps its value and moves under the board symmetries.
+    pub symmetric: bool,
     /// The value target for the side to move.
     pub value: f32,
 }
@@ -117,6 +129,18 @@ pub fn policy_target(visits: &[u32], proof: Option<usize>) -> Vec<f32> {
     }
 }
 
+/// How a training sample of a symmetric position is mapped by a board symmetry:
+/// its encoded row and its policy indices (AlphaZero's augmentation for Go).
+#[derive(Clone, Copy, Debug)]
+pub struct Augmentation {
+    /// The number of symmetries (the identity is symmetry 0).
+    pub symmetries: u8,
+    /// Maps an encoded row in place.
+    pub row: fn(&mut [f32], u8),
+    /// Maps a policy index.
+    pub action: fn(usize, u8) -> usize,
+}
+
 /// The learner: its network, the replay, the game and the encoder.
 pub struct SearchLearner<G, X> {
     game: G,
@@ -124,6 +148,7 @@ pub struct SearchLearner<G, X> {
     net: PolicyValueNet,
     config: SearchLearnerConfig,
     replay: VecDeque<Sample>,
+    augmentation: Option<Augmentation>,
 }
 
 impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
@@ -138,7 +163,14 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
             net,
             config,
             replay: VecDeque::new(),
+            augmentation: None,
         }
+    }
+
+    /// The learner training each symmetric position under a random symmetry.
+    pub fn with_augmentation(mut self, augmentation: Augmentation) -> Self {
+        self.augmentation = Some(augmentation);
+        self
     }
 
     /// The network.
@@ -225,6 +257,8 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
                 row,
                 actions: result.actions.clone(),
                 policy: policy_target(&result.visits, result.proof),
+                search_value: result.value,
+                symmetric: self.game.symmetric(&game.position),
                 value: 0.0,
             });
             let temperature = if game.plies < self.config.temperature_plies {
@@ -242,8 +276,10 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
     fn remember(&mut self, history: Vec<Sample>, end: SelfPlayEnd) {
         let mate = matches!(end, SelfPlayEnd::Mate { .. });
         let plies = history.len() as u32;
+        let w = self.config.search_value_weight;
         for (t, mut sample) in history.into_iter().enumerate() {
-            sample.value = value_target(plies - t as u32, mate, self.config.search.discount);
+            let z = value_target(plies - t as u32, mate, self.config.search.discount);
+            sample.value = (1.0 - w) * z + w * sample.search_value;
             self.replay.push_back(sample);
         }
         while self.replay.len() > self.config.replay_capacity {
@@ -265,8 +301,18 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
             let mut values = Vec::with_capacity(n);
             for i in 0..n {
                 let sample = &self.replay[rng.random_range(0..self.replay.len())];
+                let start = rows.len();
                 rows.extend_from_slice(&sample.row);
+                let symmetry = match self.augmentation {
+                    Some(a) if sample.symmetric => {
+                        let g = rng.random_range(0..a.symmetries);
+                        (a.row)(&mut rows[start..], g);
+                        Some((a.action, g))
+                    }
+                    _ => None,
+                };
                 for (&a, &p) in sample.actions.iter().zip(&sample.policy) {
+                    let a = symmetry.map_or(a, |(map, g)| map(a, g));
                     policy[i * actions + a] = p;
                 }
                 values.push(sample.value);

@@ -11,6 +11,7 @@
 
 use burnmate_env::environment::Encoder;
 use burnmate_env::selfplay::material_value;
+use burnmate_env::symmetry::transform_square;
 use burnmate_env::two_player::seen_from;
 use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
@@ -68,6 +69,18 @@ pub fn encode(position: &Chess, out: &mut [f32]) {
         out[PLANES * 64 + side + role] += 1.0;
     }
     out[FEATURES - 1] = f32::from(u8::from(position.is_check()));
+}
+
+/// An encoded row under board symmetry `g` ([`burnmate_env::symmetry`]): the piece
+/// planes' squares move, the threat counts and the check flag stay.
+pub fn transform_row(row: &mut [f32], g: u8) {
+    let mut planes = [0.0f32; PLANES * 64];
+    for plane in 0..PLANES {
+        for square in 0..64 {
+            planes[plane * 64 + transform_square(square, g)] = row[plane * 64 + square];
+        }
+    }
+    row[..PLANES * 64].copy_from_slice(&planes);
 }
 
 /// [`encode`] as an [`Encoder`] of chess positions (the search learner's input).
@@ -152,5 +165,66 @@ mod tests {
         let out = encoded("4k3/8/8/8/8/8/8/4K2r w - - 0 1");
         assert_eq!(out[FEATURES - 1], 1.0);
         assert_eq!(out[PLANES * 64 + 5..PLANES * 64 + THREATS], [0.0; 5]);
+    }
+
+    /// `position` with every piece moved by symmetry `g` as its side to move sees
+    /// the board.
+    fn transformed(position: &Chess, g: u8) -> Chess {
+        let us = position.turn();
+        let mut board = shakmaty::Board::empty();
+        for (square, piece) in position.board().iter() {
+            let seen = burnmate_env::symmetry::transform_square(seen_from(square, us), g);
+            // seen_from is its own inverse.
+            let real = Square::new(seen_from(Square::new(seen as u32), us) as u32);
+            board.set_piece_at(real, piece);
+        }
+        let mut setup = shakmaty::Setup::empty();
+        setup.board = board;
+        setup.turn = us;
+        shakmaty::FromSetup::from_setup(setup, CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn a_symmetric_row_and_its_moves_are_those_of_the_symmetric_position() {
+        use burnmate_env::symmetry::{SYMMETRIES, transform_action};
+        use burnmate_env::two_player::{ChessGame, TwoPlayerGame};
+        for fen in [
+            "8/8/8/3k4/8/8/2R5/4K3 w - - 0 1",
+            "8/8/2k5/8/4N3/8/1B6/6K1 b - - 0 1",
+            "8/2r5/8/3k4/8/6Q1/8/1K6 w - - 0 1",
+            "8/8/8/3q4/8/1k6/8/4K2R b - - 0 1",
+        ] {
+            let p = position(fen);
+            assert!(ChessGame.symmetric(&p));
+            let mut row = vec![0.0; FEATURES];
+            encode(&p, &mut row);
+            let actions: Vec<usize> = ChessGame
+                .legal_moves(&p)
+                .into_iter()
+                .map(|m| ChessGame.action(&p, m))
+                .collect();
+            for g in 0..SYMMETRIES {
+                let q = transformed(&p, g);
+                let mut want = vec![0.0; FEATURES];
+                encode(&q, &mut want);
+                let mut got = row.clone();
+                transform_row(&mut got, g);
+                assert_eq!(got, want, "{fen}, symmetry {g}");
+                let mut mapped: Vec<usize> =
+                    actions.iter().map(|&a| transform_action(a, g)).collect();
+                let mut legal: Vec<usize> = ChessGame
+                    .legal_moves(&q)
+                    .into_iter()
+                    .map(|m| ChessGame.action(&q, m))
+                    .collect();
+                mapped.sort_unstable();
+                legal.sort_unstable();
+                assert_eq!(mapped, legal, "{fen}, symmetry {g}");
+            }
+        }
+        assert!(
+            !ChessGame.symmetric(&Chess::default()),
+            "pawns and castling"
+        );
     }
 }

@@ -12,4 +12,5 @@ pub mod knight;
 pub mod queen4x4;
 pub mod retro;
 pub mod selfplay;
+pub mod symmetry;
 pub mod two_player;

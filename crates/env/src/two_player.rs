@@ -37,6 +37,13 @@ pub trait TwoPlayerGame {
 
     /// The policy index of `mv` in `position`, seen from the side to move.
     fn action(&self, position: &Self::Position, mv: Self::Move) -> usize;
+
+    /// Whether `position` keeps its value and moves under the board symmetries of
+    /// [`crate::symmetry`] (policy indices mapped by `transform_action`); none by
+    /// default.
+    fn symmetric(&self, _position: &Self::Position) -> bool {
+        false
+    }
 }
 
 /// Policy indices of [`ChessGame`]: 64 x 64 (from, to) moves, queen promotions
@@ -119,6 +126,11 @@ impl TwoPlayerGame for ChessGame {
                 64 * 64 + (file * 3 + direction) * 3 + role
             }
         }
+    }
+
+    /// Pawnless with no castling rights (every endgame of the matrix).
+    fn symmetric(&self, position: &Chess) -> bool {
+        position.board().pawns().is_empty() && position.castles().castling_rights().is_empty()
     }
 }
 

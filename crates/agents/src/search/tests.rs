@@ -73,7 +73,8 @@ fn a_uniform_prior_search_finds_a_mate_in_two() {
         result.best()
     );
     // Mate in 3 plies is worth discount^2 to the side to move, exactly once proven.
-    assert_eq!(result.value, -0.99 * (-0.99 * (-0.99 * -1.0)));
+    let d = SearchConfig::default().discount;
+    assert_eq!(result.value, -d * (-d * (-d * -1.0)));
     assert!(
         result.visits.iter().sum::<u32>() < 2999,
         "a proven root ends its search early"
@@ -86,7 +87,8 @@ fn a_lost_root_is_proven_at_its_mate_distance() {
     let position = chess("k7/8/1K6/8/8/8/8/7R b - - 1 1");
     let result = searched(&position, 400);
     assert_eq!(result.proof, Some(0));
-    assert_eq!(result.value, -0.99 * (-0.99 * -1.0));
+    let d = SearchConfig::default().discount;
+    assert_eq!(result.value, -d * (-d * -1.0));
 }
 
 #[test]
@@ -97,7 +99,7 @@ fn the_proof_of_a_won_root_is_the_fastest_mate_found() {
     let mut after = position.clone();
     after.play_unchecked(result.best());
     assert!(after.is_checkmate(), "{:?}", result.best());
-    assert_eq!(result.value, 0.99);
+    assert_eq!(result.value, SearchConfig::default().discount);
 }
 
 #[test]
