@@ -4,7 +4,8 @@
 //! Understood: `uci`, `isready`, `ucinewgame`, `position startpos|fen FEN [moves
 //! ...]` (any legal move, under-promotions included), `go` (every time or depth
 //! argument accepted: the policy answers at once; after `go infinite` or `go ponder`
-//! the `bestmove` waits for `stop` or `ponderhit`, as the protocol asks), `stop`,
+//! the `bestmove` waits for `stop` or `ponderhit`, as the protocol asks; `go
+//! searchmoves ...` restricts the answer to the listed legal moves), `stop`,
 //! `ponderhit`, `quit`. Anything else is
 //! ignored, as the protocol asks. A move that is not legal, or a malformed FEN,
 //! is reported as `info string error: ...` and leaves the previous position. With no
@@ -23,8 +24,9 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 pub trait UciPlayer {
     /// The engine's name for `id name`.
     fn name(&self) -> String;
-    /// The move to play in `position` (which has a legal move).
-    fn best_move(&mut self, position: &Chess) -> Choice;
+    /// The move to play in `position` among `among` (legal, not empty: every legal
+    /// move, or those of `go searchmoves`).
+    fn best_move(&mut self, position: &Chess, among: &[Move]) -> Choice;
 }
 
 /// A player's move, the number it chose it by, and a note for the GUI.
@@ -84,24 +86,76 @@ pub fn parse_position(args: &str) -> Result<Chess, String> {
     Ok(position)
 }
 
+/// The words of `go` that end a `searchmoves` list.
+const GO_WORDS: [&str; 11] = [
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
+
+/// The moves a `go` with arguments `args` may answer in `position`: the legal ones
+/// listed after `searchmoves` (malformed or illegal entries skipped), or every legal
+/// move when it lists none.
+pub fn searchmoves(position: &Chess, args: &str) -> Vec<Move> {
+    let listed: Vec<Move> = args
+        .split_whitespace()
+        .skip_while(|&w| w != "searchmoves")
+        .skip(1)
+        .take_while(|w| !GO_WORDS.contains(w))
+        .filter_map(|w| w.parse::<UciMove>().ok()?.to_move(position).ok())
+        .collect();
+    if listed.is_empty() {
+        position.legal_moves().into_iter().collect()
+    } else {
+        listed
+    }
+}
+
+/// `text` as one protocol line: every control character (a newline in a run's
+/// name, a tab) becomes a space, so no string can start a line of its own.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 /// Answers UCI commands from `input` on `output` until `quit` or the end of input.
+/// Words may be separated by any whitespace; bytes that are not UTF-8 are read as
+/// U+FFFD (a GUI's stray byte spoils one word, not the session).
 pub fn serve(
     player: &mut dyn UciPlayer,
-    input: impl BufRead,
+    mut input: impl BufRead,
     mut output: impl Write,
 ) -> Result<()> {
     let mut position = Chess::default();
     // The answer of a `go infinite` / `go ponder`, held until `stop` or `ponderhit`.
     let mut held: Option<String> = None;
     let mut say = |line: &str| -> Result<()> {
-        writeln!(output, "{line}")
+        writeln!(output, "{}", one_line(line))
             .and_then(|()| output.flush())
             .context("cannot write to the GUI")
     };
-    for line in input.lines() {
-        let line = line.context("cannot read from the GUI")?;
-        let line = line.trim();
-        let (command, args) = line.split_once(' ').unwrap_or((line, ""));
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input
+            .read_until(b'\n', &mut bytes)
+            .context("cannot read from the GUI")?
+            == 0
+        {
+            break;
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let (command, args) = line.split_once(' ').unwrap_or((&line, ""));
         match command {
             "uci" => {
                 say(&format!("id name {}", player.name()))?;
@@ -134,7 +188,8 @@ pub fn serve(
                     }
                     continue;
                 }
-                let choice = player.best_move(&position);
+                let among = searchmoves(&position, args);
+                let choice = player.best_move(&position, &among);
                 if let Some(note) = &choice.note {
                     say(&format!("info string {note}"))?;
                 }
@@ -168,9 +223,9 @@ mod tests {
         fn name(&self) -> String {
             "first".into()
         }
-        fn best_move(&mut self, position: &Chess) -> Choice {
+        fn best_move(&mut self, _: &Chess, among: &[Move]) -> Choice {
             Choice {
-                mv: position.legal_moves()[0],
+                mv: among[0],
                 value: Some(-0.126),
                 note: None,
                 nodes: 1,
@@ -211,6 +266,62 @@ mod tests {
             lines[lines.len() - 2],
             format!("info depth 1 score cp -13 nodes 1 pv {best}")
         );
+    }
+
+    /// Plays the first offered move under a name that tries to inject a line.
+    struct Injector;
+
+    impl UciPlayer for Injector {
+        fn name(&self) -> String {
+            "run\nbestmove e2e4\r".into()
+        }
+        fn best_move(&mut self, position: &Chess, among: &[Move]) -> Choice {
+            First.best_move(position, among)
+        }
+    }
+
+    #[test]
+    fn a_name_with_a_newline_stays_on_its_line() {
+        let mut out = Vec::new();
+        serve(&mut Injector, "uci\n".as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines,
+            ["id name run bestmove e2e4 ", "id author burnmate", "uciok"]
+        );
+    }
+
+    #[test]
+    fn tabs_and_bytes_that_are_not_utf8_do_not_end_the_session() {
+        let mut script = b"position\tstartpos\tmoves e2e4\ngo\tdepth 1\n".to_vec();
+        script.extend_from_slice(b"\xff\xfe junk\nisready\n");
+        let mut out = Vec::new();
+        serve(&mut First, script.as_slice(), &mut out).unwrap();
+        let lines: Vec<String> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        assert!(lines[1].starts_with("bestmove "), "{lines:?}");
+        // After 1. e4 the first legal move is black's, not white's a2a3.
+        assert_ne!(lines[1], "bestmove a2a3");
+        assert_eq!(lines.last().unwrap(), "readyok");
+    }
+
+    #[test]
+    fn go_searchmoves_answers_among_the_listed_moves() {
+        let start = Chess::default();
+        let listed = searchmoves(&start, "wtime 100 searchmoves a2a3 h2h4 e2e5 movetime 5");
+        let uci: Vec<String> = listed
+            .iter()
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        assert_eq!(uci, ["a2a3", "h2h4"], "the illegal e2e5 is skipped");
+        assert_eq!(searchmoves(&start, "depth 3").len(), 20);
+        // First plays the first move it is offered: here the only one listed.
+        let lines = session("position startpos\ngo searchmoves h2h4\n");
+        assert_eq!(lines.last().unwrap(), "bestmove h2h4");
     }
 
     #[test]

@@ -4,14 +4,14 @@
 use std::path::Path;
 
 use anyhow::{Result, bail};
-use burnmate_agents::afterstate::trainer::AfterstateLearner;
+use burnmate_agents::afterstate::trainer::{AfterstateLearner, best_index};
 use burnmate_agents::endgame::LeastBestQ;
 use burnmate_agents::selfplay::trainer::SelfPlay;
 use burnmate_env::endgame::{Endgame, has_material};
 use burnmate_env::selfplay::FullGame;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::config::{Experiment, load_config};
 use crate::selfplay::config::SelfplayAlgorithm;
@@ -28,16 +28,21 @@ impl UciPlayer for SelfplayPlayer {
         self.name.clone()
     }
 
-    fn best_move(&mut self, position: &Chess) -> Choice {
-        let (mv, score) = self
-            .play
-            .greedy_move(position)
-            .expect("a legal move exists");
-        Choice {
-            mv,
-            value: Some(f64::from(score)),
-            note: None,
-            nodes: 1,
+    fn best_move(&mut self, position: &Chess, among: &[Move]) -> Choice {
+        match self.play.greedy_move(position, among) {
+            Some((mv, score)) => Choice {
+                mv,
+                value: Some(f64::from(score)),
+                note: None,
+                nodes: 1,
+            },
+            // Only under-promotions listed: the selectors promote to a queen.
+            None => Choice {
+                mv: among[0],
+                value: None,
+                note: Some("the selectors choose no listed move: the first one".into()),
+                nodes: 0,
+            },
         }
     }
 }
@@ -54,9 +59,11 @@ impl UciPlayer for AfterstatePlayer {
         self.name.clone()
     }
 
-    fn best_move(&mut self, position: &Chess) -> Choice {
+    fn best_move(&mut self, position: &Chess, among: &[Move]) -> Choice {
         let game = FullGame::from_position(position.clone(), u32::MAX);
-        let best = self.learner.best_move(&game).expect("a legal move exists");
+        let mut moves = self.learner.move_values(&[&game]).remove(0);
+        moves.retain(|m| among.contains(&m.mv));
+        let best = &moves[best_index(&moves)];
         Choice {
             mv: best.mv,
             value: Some(f64::from(best.q)),
@@ -80,14 +87,13 @@ impl UciPlayer for EndgamePlayer {
         self.name.clone()
     }
 
-    fn best_move(&mut self, position: &Chess) -> Choice {
-        let moves = position.legal_moves();
+    fn best_move(&mut self, position: &Chess, among: &[Move]) -> Choice {
         if position.turn() == Color::White && has_material(self.endgame, position.board()) {
             return Choice {
-                mv: self.table.greedy(position, &mut self.rng),
+                mv: self.table.greedy_among(position, among, &mut self.rng),
                 value: Some(self.table.best_value(position)),
                 note: None,
-                nodes: moves.len() as u64,
+                nodes: among.len() as u64,
             };
         }
         let note = format!(
@@ -95,7 +101,7 @@ impl UciPlayer for EndgamePlayer {
             self.endgame.name().to_uppercase()
         );
         Choice {
-            mv: moves[self.rng.random_range(0..moves.len())],
+            mv: among[self.rng.random_range(0..among.len())],
             value: None,
             note: Some(note),
             nodes: 0,

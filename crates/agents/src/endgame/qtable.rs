@@ -129,8 +129,12 @@ impl LeastBestQ {
 
     /// The legal move with the highest value, ties broken at random.
     pub fn greedy(&self, position: &Chess, rng: &mut impl Rng) -> Move {
+        self.greedy_among(position, &position.legal_moves(), rng)
+    }
+
+    /// [`LeastBestQ::greedy`] among `moves` only (legal, not empty).
+    pub fn greedy_among(&self, position: &Chess, moves: &[Move], rng: &mut impl Rng) -> Move {
         let key = position_key(position);
-        let moves = position.legal_moves();
         let best = moves
             .iter()
             .map(|m| self.value_at(key, m))

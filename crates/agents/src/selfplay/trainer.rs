@@ -442,10 +442,12 @@ impl SelfPlay {
         }
     }
 
-    /// The greedy move of the side to move in `position` (promotions to a queen
-    /// only) and its selector score, or `None` when it has no legal move.
-    pub fn greedy_move(&self, position: &Chess) -> Option<(Move, f32)> {
-        let moves = selectable_moves(position);
+    /// The greedy move of the side to move in `position` among the legal moves
+    /// `among` (promotions to a queen only) and its selector score, or `None` when
+    /// none of them is selectable.
+    pub fn greedy_move(&self, position: &Chess, among: &[Move]) -> Option<(Move, f32)> {
+        let mut moves = selectable_moves(position);
+        moves.retain(|m| among.contains(&m.mv));
         if moves.is_empty() {
             return None;
         }
