@@ -318,6 +318,8 @@ pub fn run(cli: Cli) -> Result<()> {
             overrides,
         } => match load_config_with(&config, &overrides.set)? {
             Experiment::Queen4x4(study) => {
+                distinct("beta", &beta, f64::to_string)?;
+                distinct("gamma", &gamma, f64::to_string)?;
                 let options = queen4x4::grid::GridOptions {
                     betas: beta,
                     gammas: gamma,
@@ -448,6 +450,8 @@ pub fn run(cli: Cli) -> Result<()> {
             shard,
             jobs,
         } => {
+            distinct("games", &games, |g| g.name().into())?;
+            distinct("algorithms", &algorithms, |a| a.name().into())?;
             let plan = matrix::MatrixPlan {
                 games,
                 algorithms,
@@ -492,6 +496,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 shard,
                 jobs,
             } => {
+                distinct("endgames", &endgames, |e| e.name().into())?;
                 let plan = endgame::study_plan::StudyPlan {
                     endgames,
                     starts,
@@ -510,6 +515,19 @@ pub fn run(cli: Cli) -> Result<()> {
                 )
             }
         },
+    }
+}
+
+/// Refuses a list option that names one value twice (two cells of a grid would
+/// race on one directory and every row would be reported twice).
+fn distinct<T: PartialEq>(option: &str, values: &[T], name: impl Fn(&T) -> String) -> Result<()> {
+    match values
+        .iter()
+        .enumerate()
+        .find(|(i, v)| values[..*i].contains(v))
+    {
+        Some((_, v)) => anyhow::bail!("--{option} lists {} twice", name(v)),
+        None => Ok(()),
     }
 }
 

@@ -345,6 +345,26 @@ fn malformed_values_and_missing_files_are_one_line_errors() {
 }
 
 #[test]
+fn a_list_option_that_repeats_a_value_is_a_one_line_error() {
+    let tmp = TempDir::new();
+    let out = tmp.path().join("out");
+    let out = out.to_str().unwrap();
+    assert_one_line_error(
+        &burnmate(&["grid", "configs/queen4x4-sarsa.toml", "--out", out, "--beta", "5e-5,0.00005"]),
+        "--beta lists 0.00005 twice",
+    );
+    assert_one_line_error(
+        &burnmate(&["study", "endgame", "--out", out, "--endgames", "kqk,KQK"]),
+        "--endgames lists kqk twice",
+    );
+    assert_one_line_error(
+        &burnmate(&["matrix", "--out", out, "--games", "krk,kqk,krk"]),
+        "--games lists krk twice",
+    );
+    assert!(!tmp.path().join("out").exists(), "nothing was started");
+}
+
+#[test]
 fn an_existing_run_directory_is_never_overwritten() {
     let tmp = TempDir::new();
     fs::write(tmp.path().join("metrics.csv"), "precious").unwrap();
