@@ -7,10 +7,14 @@
 //! Loss per batch of positions `s` with visit-count targets `pi` and values `z`:
 //!
 //! ```text
-//! L = mean_s [ (z - tanh(o_v(s)))^2  -  sum_a pi(a|s) * log softmax(o_p(s))_a ]
+//! L = mean_s [ (z - tanh(o_v(s)))^2  -  sum_{a legal in s} pi(a|s) * log softmax_legal(o_p(s))_a ]
 //! ```
 //!
-//! (no L2 term: Adam's steps are small and the replay is refreshed by self-play).
+//! The softmax runs over the legal moves of `s` only (the illegal logits are shifted
+//! by [`ILLEGAL_LOGIT_SHIFT`]), as the search reads the priors and as OpenSpiel's
+//! AlphaZero model masks its logits (pgx's example keeps the full softmax): the net
+//! spends no gradient on pushing down the ~4,140 illegal moves of a position. No L2
+//! term: Adam's steps are small and the replay is refreshed by self-play.
 //!
 //! The search needs the logits of a leaf's legal moves only (20-40 of 4168 in
 //! chess): its evaluations run the hidden layers on the backend and the last layer
@@ -48,6 +52,20 @@ struct HostHead {
     rows: Vec<f32>,
     bias: Vec<f32>,
     hidden: usize,
+}
+
+/// Added to the logit of a move that is not legal before the softmax of the loss:
+/// its probability is 0 in f32 and its log-probability finite (times a target of 0).
+pub const ILLEGAL_LOGIT_SHIFT: f32 = -1e9;
+
+/// One position's policy target: the policy indices of its legal moves and the
+/// target share of each (summing to 1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicyTarget {
+    /// Policy indices of the legal moves.
+    pub actions: Vec<usize>,
+    /// Target share of each.
+    pub shares: Vec<f32>,
 }
 
 /// What one update measured (before the step).
@@ -170,20 +188,30 @@ impl PolicyValueNet {
     }
 
     /// ALGO: one Adam step on the loss above for `rows` (`features` floats each),
-    /// dense `policy` targets (`actions` floats each, summing to 1) and `values`.
+    /// their policy `targets` and `values`.
     pub fn update(
         &mut self,
         lr: f64,
         rows: Vec<f32>,
-        policy: Vec<f32>,
+        targets: &[PolicyTarget],
         values: Vec<f32>,
     ) -> Losses {
         let n = values.len();
-        let x = Tensor::<2>::from_data(TensorData::new(rows, [n, self.features]), &self.device);
-        let pi = Tensor::<2>::from_data(TensorData::new(policy, [n, self.actions]), &self.device);
-        let z = Tensor::<2>::from_data(TensorData::new(values, [n, 1]), &self.device);
+        let mut policy = vec![0.0; n * self.actions];
+        let mut shift = vec![ILLEGAL_LOGIT_SHIFT; n * self.actions];
+        for (i, target) in targets.iter().enumerate() {
+            for (&a, &p) in target.actions.iter().zip(&target.shares) {
+                policy[i * self.actions + a] = p;
+                shift[i * self.actions + a] = 0.0;
+            }
+        }
+        let dense = |data: Vec<f32>, width: usize| {
+            Tensor::<2>::from_data(TensorData::new(data, [n, width]), &self.device)
+        };
+        let (x, pi) = (dense(rows, self.features), dense(policy, self.actions));
+        let (shift, z) = (dense(shift, self.actions), dense(values, 1));
         let out = self.net.forward(x);
-        let logits = out.clone().slice([0..n, 0..self.actions]);
+        let logits = out.clone().slice([0..n, 0..self.actions]) + shift;
         let v = out.slice([0..n, self.actions..self.actions + 1]).tanh();
         let value_loss = (v - z).powf_scalar(2.0).mean();
         let policy_loss = (pi * log_softmax(logits, 1)).sum_dim(1).mean().neg();
@@ -284,14 +312,37 @@ mod tests {
     }
 
     #[test]
+    fn the_policy_loss_is_the_cross_entropy_over_the_legal_moves_alone() {
+        let mut net = net(3);
+        let row: Vec<f32> = rows()[..6].to_vec();
+        let out = outputs(&net, row.clone());
+        let target = PolicyTarget {
+            actions: vec![2, 0],
+            shares: vec![0.75, 0.25],
+        };
+        let legal = legal_softmax(&out, &target.actions);
+        let want_policy = -(0.75 * legal[0].ln() + 0.25 * legal[1].ln());
+        let want_value = (0.3 - out[4].tanh()).powi(2);
+        let losses = net.update(1e-3, row, &[target], vec![0.3]);
+        assert!(
+            (losses.policy - want_policy).abs() < 1e-5,
+            "{losses:?} vs {want_policy}"
+        );
+        assert!((losses.value - want_value).abs() < 1e-6);
+    }
+
+    #[test]
     fn updates_move_the_policy_to_the_visits_and_the_value_to_its_target() {
         let mut net = net(2);
         let row: Vec<f32> = rows()[..6].to_vec();
-        let policy = vec![0.0, 0.0, 1.0, 0.0];
-        let first = net.update(1e-2, row.clone(), policy.clone(), vec![-0.5]);
+        let policy = [PolicyTarget {
+            actions: vec![0, 1, 2, 3],
+            shares: vec![0.0, 0.0, 1.0, 0.0],
+        }];
+        let first = net.update(1e-2, row.clone(), &policy, vec![-0.5]);
         let mut last = first;
         for _ in 0..300 {
-            last = net.update(1e-2, row.clone(), policy.clone(), vec![-0.5]);
+            last = net.update(1e-2, row.clone(), &policy, vec![-0.5]);
         }
         assert!(
             last.policy < 0.05 && last.value < 1e-3,

@@ -30,7 +30,7 @@ use burnmate_env::environment::Encoder;
 use burnmate_env::two_player::TwoPlayerGame;
 use rand::{Rng, RngExt};
 
-use crate::policy_value::{NetEvaluator, PolicyValueNet};
+use crate::policy_value::{NetEvaluator, PolicyTarget, PolicyValueNet};
 use crate::search::{SearchConfig, search};
 
 /// The learner's settings.
@@ -290,34 +290,34 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
     /// `updates` Adam steps on random minibatches of the replay (none until it
     /// holds one minibatch).
     fn train(&mut self, rng: &mut impl Rng) {
-        let (n, actions) = (self.config.batch_size, self.net.actions());
+        let n = self.config.batch_size;
         if self.replay.len() < n {
             return;
         }
         for _ in 0..self.config.updates {
             let width = self.net.features();
             let mut rows = Vec::with_capacity(n * width);
-            let mut policy = vec![0.0; n * actions];
+            let mut targets = Vec::with_capacity(n);
             let mut values = Vec::with_capacity(n);
-            for i in 0..n {
+            for _ in 0..n {
                 let sample = &self.replay[rng.random_range(0..self.replay.len())];
                 let start = rows.len();
                 rows.extend_from_slice(&sample.row);
-                let symmetry = match self.augmentation {
+                let actions = match self.augmentation {
                     Some(a) if sample.symmetric => {
                         let g = rng.random_range(0..a.symmetries);
                         (a.row)(&mut rows[start..], g);
-                        Some((a.action, g))
+                        sample.actions.iter().map(|&i| (a.action)(i, g)).collect()
                     }
-                    _ => None,
+                    _ => sample.actions.clone(),
                 };
-                for (&a, &p) in sample.actions.iter().zip(&sample.policy) {
-                    let a = symmetry.map_or(a, |(map, g)| map(a, g));
-                    policy[i * actions + a] = p;
-                }
+                targets.push(PolicyTarget {
+                    actions,
+                    shares: sample.policy.clone(),
+                });
                 values.push(sample.value);
             }
-            self.net.update(self.config.lr, rows, policy, values);
+            self.net.update(self.config.lr, rows, &targets, values);
         }
     }
 }
