@@ -8,6 +8,7 @@
 
 pub mod algorithm;
 pub mod cell;
+pub mod curriculum;
 pub mod game;
 pub mod report;
 pub mod search_cell;

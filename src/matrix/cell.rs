@@ -25,6 +25,7 @@ use crate::endgame::game::Arena;
 use crate::matrix::algorithm::{
     Algorithm, HIDDEN, actor_critic_config, dqn_config, exploration, tabular_config, td_config,
 };
+use crate::matrix::curriculum::Curriculum;
 use crate::matrix::game::{Game, Scenario};
 
 /// Seed offset of the evaluation games' own randomness (defender ties, random kings).
@@ -180,14 +181,17 @@ pub fn run_neural<E: Environment, X: Encoder<E::State>>(
     let (width, actions) = (encoder.width(), scenario.env.actions());
     let schedule = exploration(episodes);
     let started = Instant::now();
-    let mut wins = 0u64;
-    let mut tally = |won: bool| wins += u64::from(won);
+    let (mut wins, mut curriculum) = (0u64, Curriculum::default());
+    let mut tally = |won: bool, curriculum: &mut Curriculum| {
+        wins += u64::from(won);
+        curriculum.record(won);
+    };
     let (eval, diverged) = match cell.algorithm {
         Algorithm::Td => {
             let mut agent =
                 LuoAgent::with_shape(td_config(), width, actions, device.clone(), &mut rng)?;
             for n in 0..episodes {
-                let start = (scenario.train_start)(&mut rng);
+                let start = (scenario.train_start)(&mut rng, curriculum.level());
                 let episode = agent.train_episode_in(
                     &scenario.env,
                     encoder,
@@ -196,7 +200,7 @@ pub fn run_neural<E: Environment, X: Encoder<E::State>>(
                     scenario.max_steps,
                     &mut rng,
                 );
-                tally((scenario.is_win)(episode.outcome));
+                tally((scenario.is_win)(episode.outcome), &mut curriculum);
             }
             let eval = evaluate(scenario, encoder, cell.seed, |_, row, legal, _| {
                 agent.greedy_in(row, legal)
@@ -218,7 +222,7 @@ pub fn run_neural<E: Environment, X: Encoder<E::State>>(
                 )
             };
             for n in 0..episodes {
-                let start = (scenario.train_start)(&mut rng);
+                let start = (scenario.train_start)(&mut rng, curriculum.level());
                 let play = Play {
                     mode: Mode::Train {
                         epsilon: schedule.at(n),
@@ -234,7 +238,7 @@ pub fn run_neural<E: Environment, X: Encoder<E::State>>(
                     &mut rng,
                     |_, _, _| {},
                 );
-                tally((scenario.is_win)(episode.outcome));
+                tally((scenario.is_win)(episode.outcome), &mut curriculum);
             }
             let eval = evaluate(scenario, encoder, cell.seed, |_, row, legal, rng| {
                 agent.act(&row, legal, 0.0, true, rng)
@@ -252,7 +256,7 @@ pub fn run_neural<E: Environment, X: Encoder<E::State>>(
         eval,
         raw_policy: None,
         curve: Vec::new(),
-        curriculum_level: None,
+        curriculum_level: scenario.curriculum.then(|| curriculum.level()),
         train_seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -271,11 +275,13 @@ pub fn run_tabular<X: Encoder<burnmate_env::endgame::Match>>(
     let mut q = LeastBestQ::new(endgame, config.alpha, config.gamma);
     let mut rng = ChaCha8Rng::seed_from_u64(cell.seed);
     let started = Instant::now();
-    let mut wins = 0u64;
+    let (mut wins, mut curriculum) = (0u64, Curriculum::default());
     for _ in 0..episodes {
-        let start = (scenario.train_start)(&mut rng);
+        let start = (scenario.train_start)(&mut rng, curriculum.level());
         let result = arena.play(&mut q, start.position(), config.epsilon, true, &mut rng)?;
-        wins += u64::from(result.end == MatchEnd::Checkmate);
+        let won = result.end == MatchEnd::Checkmate;
+        wins += u64::from(won);
+        curriculum.record(won);
     }
     let train_seconds = started.elapsed().as_secs_f64();
     let eval = evaluate(scenario, encoder, cell.seed, |state, _, _, rng| {
@@ -290,7 +296,7 @@ pub fn run_tabular<X: Encoder<burnmate_env::endgame::Match>>(
         eval,
         raw_policy: None,
         curve: Vec::new(),
-        curriculum_level: None,
+        curriculum_level: scenario.curriculum.then(|| curriculum.level()),
         train_seconds,
     })
 }

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::endgame::game::mate_in;
 use crate::endgame::starts::{SHIPPED_STARTS, shipped_start};
+use crate::matrix::curriculum::retro_curriculum_start;
 
 /// Seed of the evaluation starts: every cell of a matrix meets the same ones.
 pub const EVAL_STARTS_SEED: u64 = 0x6d61_7472_6978;
@@ -100,6 +101,9 @@ pub enum StartSource {
     /// The 10 shipped study starts (`assets/endgame-*.fen`), for training and
     /// evaluation.
     Shipped,
+    /// Training starts grown backwards from mate on the rules alone, lengthened as
+    /// the learner wins ([`crate::matrix::curriculum`]); evaluation as `won`.
+    Retro,
 }
 
 /// The exact optimum from one evaluation start.
@@ -112,8 +116,9 @@ pub struct Optimal {
     pub moves: f64,
 }
 
-/// Draws one training start.
-pub type StartDraw<'a, S> = Box<dyn Fn(&mut ChaCha8Rng) -> S + Sync + 'a>;
+/// Draws one training start at a curriculum level (sources without a curriculum
+/// ignore the level).
+pub type StartDraw<'a, S> = Box<dyn Fn(&mut ChaCha8Rng, u32) -> S + Sync + 'a>;
 
 /// A game set up for one cell: the environment, its training starts, and the
 /// evaluation starts with their optimum.
@@ -122,6 +127,9 @@ pub struct Scenario<'a, E: Environment> {
     pub env: E,
     /// Draws one training start.
     pub train_start: StartDraw<'a, E::State>,
+    /// Whether the training starts follow a [`crate::matrix::curriculum::Curriculum`]
+    /// (the learner's wins raise the level its draws read).
+    pub curriculum: bool,
     /// Evaluation starts and the optimum from each.
     pub eval: Vec<(E::State, Optimal)>,
     /// Learner moves before a game is cut.
@@ -145,7 +153,8 @@ pub fn queen4x4(solution: &Queen4x4Solution) -> Scenario<'static, Queen4x4Game> 
         .collect();
     Scenario {
         env: Queen4x4Game,
-        train_start: Box::new(|rng| Queen4x4Game.reset(rng)),
+        train_start: Box::new(|rng, _| Queen4x4Game.reset(rng)),
+        curriculum: false,
         eval,
         max_steps: QUEEN4X4_MOVE_CAP,
         is_win: |o| o == QueenOutcome::Checkmate,
@@ -168,7 +177,8 @@ pub fn knight() -> Scenario<'static, KnightGame> {
         .collect();
     Scenario {
         env: KnightGame,
-        train_start: Box::new(|rng| KnightGame.reset(rng)),
+        train_start: Box::new(|rng, _| KnightGame.reset(rng)),
+        curriculum: false,
         eval,
         max_steps: u32::from(burnmate_env::knight::MOVE_LIMIT),
         is_win: |o| o == KnightOutcome::Check,
@@ -185,7 +195,7 @@ pub fn endgame<'a>(
     use burnmate_env::endgame::MatchEnd;
     use burnmate_env::endgame_game::{EndgameGame, EndgameOutcome};
     let starts = match source {
-        StartSource::Won => tablebase.random_won_starts(
+        StartSource::Won | StartSource::Retro => tablebase.random_won_starts(
             ENDGAME_EVAL_GAMES,
             &mut ChaCha8Rng::seed_from_u64(EVAL_STARTS_SEED),
         ),
@@ -216,16 +226,21 @@ pub fn endgame<'a>(
         })
         .collect();
     let train_start: StartDraw<'a, Match> = match source {
-        StartSource::Won => Box::new(move |rng| {
+        StartSource::Won => Box::new(move |rng, _| {
             let start = tablebase.random_won_starts(1, rng).remove(0);
             Match::new(endgame, start, ENDGAME_MOVE_CAP)
+        }),
+        // Rules only: no tablebase reaches the training starts.
+        StartSource::Retro => Box::new(move |rng, level| {
+            let (start, plies) = retro_curriculum_start(endgame, level, rng);
+            Match::new(endgame, start, plies.div_ceil(2))
         }),
         StartSource::Shipped => {
             let shipped: Vec<Match> = starts[..SHIPPED_STARTS]
                 .iter()
                 .map(|s| Match::new(endgame, s.clone(), ENDGAME_MOVE_CAP))
                 .collect();
-            Box::new(move |rng| {
+            Box::new(move |rng, _| {
                 use rand::RngExt;
                 shipped[rng.random_range(0..shipped.len())].clone()
             })
@@ -239,6 +254,7 @@ pub fn endgame<'a>(
             starts: Vec::new(),
         },
         train_start,
+        curriculum: source == StartSource::Retro,
         eval,
         max_steps: ENDGAME_MOVE_CAP,
         is_win: |o| o == EndgameOutcome::Ended(MatchEnd::Checkmate),

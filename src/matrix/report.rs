@@ -131,6 +131,10 @@ pub fn markdown(plan: &MatrixPlan, rows: &[MatrixRow]) -> String {
     let starts = match plan.starts {
         StartSource::Won => "100 won positions drawn uniformly (fixed seed)",
         StartSource::Shipped => "the 10 shipped study starts, 10 games each",
+        StartSource::Retro => {
+            "100 won positions drawn uniformly (fixed seed), after training from starts \
+             grown backwards from mate (rules only)"
+        }
     };
     let _ = writeln!(
         md,

@@ -3,15 +3,8 @@
 //! network plays the cell's evaluation starts against the perfect defender, with its
 //! search and as a raw policy (the most probable move, no search).
 //!
-//! Curriculum: a start is a random mate followed by `2k + 1` random un-moves, `k`
-//! uniform in `0..=level` (white to move), or, with probability
-//! `level / (level + UNIFORM_HALF_LEVEL)`, a start from the endgame study's own
-//! generator (every piece anywhere, rules only); the level rises by one after every
-//! block of games the learner (as white) mates in at least [`LEVEL_UP_MATE_RATE`] of,
-//! or when [`PLATEAU_BLOCKS`] blocks in a row have not raised the level's best mate
-//! rate (a random walk back from mate also reaches positions where the defender
-//! wins a piece, so some levels never reach the rate: KRK and KBBK stalled at levels
-//! 3 and 1 under the rate alone).
+//! Training starts come from [`crate::matrix::curriculum`]: walks back from mate
+//! that lengthen as the learner (as white) mates in its blocks of self-play games.
 
 use std::time::Instant;
 
@@ -22,44 +15,21 @@ use burnmate_agents::search::{SearchConfig, search};
 use burnmate_agents::search_learner::{Augmentation, SearchLearner, SelfPlayEnd};
 use burnmate_encode::endgame::EndgameEncoding;
 use burnmate_encode::side_to_move::{SideToMoveEncoding, transform_row};
-use burnmate_env::endgame::{Endgame, Match, random_start};
+use burnmate_env::endgame::{Endgame, Match};
 use burnmate_env::endgame_game::{EndgameGame, action_of};
 use burnmate_env::environment::Encoder as _;
-use burnmate_env::retro::retro_start;
 use burnmate_env::symmetry::{SYMMETRIES, transform_action};
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
 use burnmate_models::LayerWeights;
 use burnmate_oracle::tablebase::Tablebase;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Position as _;
 
 use crate::matrix::algorithm::{SEARCH_EVAL_SIMULATIONS, SEARCH_HIDDEN, search_learner_config};
 use crate::matrix::cell::{Cell, CellResult, CurvePoint, Evaluation, evaluate};
-use crate::matrix::game::{ENDGAME_MOVE_CAP, Scenario};
-
-/// Share of a block's games white must mate for the curriculum to lengthen its walks.
-pub const LEVEL_UP_MATE_RATE: f64 = 0.75;
-
-/// Blocks without a new best mate rate at a level after which the level rises anyway.
-pub const PLATEAU_BLOCKS: u32 = 8;
-
-/// The level at which half of the starts are the study generator's.
-pub const UNIFORM_HALF_LEVEL: u32 = 10;
-
-/// One training start at curriculum `level` and its ply cap: a walk of `w` un-moves
-/// gets `2 w + 10` plies (most of the self-play time went into games that had
-/// missed an easy mate and wandered to the full cap), a generator start the
-/// evaluation's cap.
-fn curriculum_start(endgame: Endgame, level: u32, rng: &mut ChaCha8Rng) -> (shakmaty::Chess, u32) {
-    let uniform = f64::from(level) / f64::from(level + UNIFORM_HALF_LEVEL);
-    if rng.random::<f64>() < uniform {
-        (random_start(endgame, rng), 2 * ENDGAME_MOVE_CAP)
-    } else {
-        let walk = 2 * rng.random_range(0..=level) + 1;
-        (retro_start(endgame, walk, rng), 2 * walk + 10)
-    }
-}
+use crate::matrix::curriculum::{Curriculum, retro_curriculum_start};
+use crate::matrix::game::Scenario;
 
 /// Snapshots of the network taken while training (evaluated afterwards, so the
 /// training time excludes them).
@@ -108,29 +78,23 @@ pub fn train_search(endgame: Endgame, seed: u64, games: u64, device: &Device) ->
             action: transform_action,
         });
     let started = Instant::now();
-    let (mut level, mut played, mut wins) = (0u32, 0u64, 0u64);
-    let (mut best_rate, mut blocks_since_best) = (0.0f64, 0u32);
+    let mut curriculum = Curriculum::default();
+    let (mut played, mut wins) = (0u64, 0u64);
     let mut snapshots = Vec::new();
     while played < games {
         let block = (config.parallel as u64).min(games - played) as usize;
-        let records =
-            learner.self_play(block, |rng| curriculum_start(endgame, level, rng), &mut rng);
-        let mates = records
-            .iter()
-            .filter(|r| r.end == SelfPlayEnd::Mate { first_won: true })
-            .count();
-        wins += mates as u64;
+        let level = curriculum.level();
+        let records = learner.self_play(
+            block,
+            |rng| retro_curriculum_start(endgame, level, rng),
+            &mut rng,
+        );
+        for record in &records {
+            let mated = record.end == SelfPlayEnd::Mate { first_won: true };
+            wins += u64::from(mated);
+            curriculum.record(mated);
+        }
         played += block as u64;
-        let rate = mates as f64 / block as f64;
-        if rate > best_rate {
-            (best_rate, blocks_since_best) = (rate, 0);
-        } else {
-            blocks_since_best += 1;
-        }
-        if rate >= LEVEL_UP_MATE_RATE || blocks_since_best >= PLATEAU_BLOCKS {
-            level += 1;
-            (best_rate, blocks_since_best) = (0.0, 0);
-        }
         let due = (snapshots.len() as u64 + 1) * games / SNAPSHOTS;
         if played >= due && played < games {
             snapshots.push(Snapshot {
@@ -144,7 +108,7 @@ pub fn train_search(endgame: Endgame, seed: u64, games: u64, device: &Device) ->
         learner,
         snapshots,
         mate_rate: wins as f64 / games.max(1) as f64,
-        level,
+        level: curriculum.level(),
         seconds: started.elapsed().as_secs_f64(),
     }
 }
