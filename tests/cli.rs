@@ -350,7 +350,14 @@ fn a_list_option_that_repeats_a_value_is_a_one_line_error() {
     let out = tmp.path().join("out");
     let out = out.to_str().unwrap();
     assert_one_line_error(
-        &burnmate(&["grid", "configs/queen4x4-sarsa.toml", "--out", out, "--beta", "5e-5,0.00005"]),
+        &burnmate(&[
+            "grid",
+            "configs/queen4x4-sarsa.toml",
+            "--out",
+            out,
+            "--beta",
+            "5e-5,0.00005",
+        ]),
         "--beta lists 0.00005 twice",
     );
     assert_one_line_error(
