@@ -200,7 +200,9 @@ enum Command {
         /// Multiplies every cell's training episodes.
         #[arg(long, default_value_t = 1.0)]
         budget: f64,
-        /// Endgame starts: won (drawn from all won positions) or shipped (the study's 10).
+        /// Endgame starts: won (drawn from all won positions), shipped (the study's 10)
+        /// or retro (training starts grown backwards from mate, rules only; evaluation
+        /// as won).
         #[arg(long, value_enum, default_value = "won")]
         starts: StartSource,
         /// Burn backend of the neural learners.

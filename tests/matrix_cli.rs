@@ -173,3 +173,45 @@ fn the_search_learner_runs_on_an_endgame_and_repeats_itself() {
     assert!(a.join("curves.svg").exists());
     assert_eq!(rows, results_without_times(&b));
 }
+
+#[test]
+fn retro_starts_train_every_algorithm_by_a_curriculum_and_repeat_themselves() {
+    let tmp = TempDir::new();
+    let run = |name: &str| {
+        let dir = tmp.path().join(name);
+        let out = burnmate(&[
+            "matrix",
+            "--out",
+            dir.to_str().unwrap(),
+            "--games",
+            "krk",
+            "--algorithms",
+            "tabular,td,dqn",
+            "--seeds",
+            "1",
+            "--budget",
+            "0.002",
+            "--starts",
+            "retro",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        dir
+    };
+    let (a, b) = (run("a"), run("b"));
+    let rows = results_without_times(&a);
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    for row in &rows {
+        // Evaluated from the won starts; trained on a curriculum whose level is kept.
+        assert_eq!(row["eval"]["games"], 100, "{row}");
+        assert!(row["curriculum_level"].as_u64().is_some(), "{row}");
+    }
+    // Tabular's 400 matches start one un-move from mate at level 0: some are won.
+    let tabular = rows.iter().find(|r| r["algorithm"] == "tabular").unwrap();
+    assert!(tabular["training_win_rate"].as_f64().unwrap() > 0.0, "{tabular}");
+    assert!(
+        fs::read_to_string(a.join("matrix.md"))
+            .unwrap()
+            .contains("grown backwards from mate")
+    );
+    assert_eq!(rows, results_without_times(&b));
+}
