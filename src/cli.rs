@@ -452,8 +452,6 @@ pub fn run(cli: Cli) -> Result<()> {
             shard,
             jobs,
         } => {
-            distinct("games", &games, |g| g.name().into())?;
-            distinct("algorithms", &algorithms, |a| a.name().into())?;
             let plan = matrix::MatrixPlan {
                 games,
                 algorithms,
@@ -498,7 +496,6 @@ pub fn run(cli: Cli) -> Result<()> {
                 shard,
                 jobs,
             } => {
-                distinct("endgames", &endgames, |e| e.name().into())?;
                 let plan = endgame::study_plan::StudyPlan {
                     endgames,
                     starts,
@@ -521,14 +518,15 @@ pub fn run(cli: Cli) -> Result<()> {
 }
 
 /// Refuses a list option that names one value twice (two cells of a grid would
-/// race on one directory and every row would be reported twice).
+/// race on one directory and every row would be reported twice), in the words of
+/// the matrix's and the endgame study's own checks.
 fn distinct<T: PartialEq>(option: &str, values: &[T], name: impl Fn(&T) -> String) -> Result<()> {
     match values
         .iter()
         .enumerate()
         .find(|(i, v)| values[..*i].contains(v))
     {
-        Some((_, v)) => anyhow::bail!("--{option} lists {} twice", name(v)),
+        Some((_, v)) => anyhow::bail!("--{option} {} is listed twice", name(v)),
         None => Ok(()),
     }
 }

@@ -358,15 +358,15 @@ fn a_list_option_that_repeats_a_value_is_a_one_line_error() {
             "--beta",
             "5e-5,0.00005",
         ]),
-        "--beta lists 0.00005 twice",
+        "--beta 0.00005 is listed twice",
     );
     assert_one_line_error(
         &burnmate(&["study", "endgame", "--out", out, "--endgames", "kqk,KQK"]),
-        "--endgames lists kqk twice",
+        "endgame kqk is listed twice",
     );
     assert_one_line_error(
         &burnmate(&["matrix", "--out", out, "--games", "krk,kqk,krk"]),
-        "--games lists krk twice",
+        "game krk is listed twice",
     );
     assert!(!tmp.path().join("out").exists(), "nothing was started");
 }

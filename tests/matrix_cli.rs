@@ -207,7 +207,10 @@ fn retro_starts_train_every_algorithm_by_a_curriculum_and_repeat_themselves() {
     }
     // Tabular's 400 matches start one un-move from mate at level 0: some are won.
     let tabular = rows.iter().find(|r| r["algorithm"] == "tabular").unwrap();
-    assert!(tabular["training_win_rate"].as_f64().unwrap() > 0.0, "{tabular}");
+    assert!(
+        tabular["training_win_rate"].as_f64().unwrap() > 0.0,
+        "{tabular}"
+    );
     assert!(
         fs::read_to_string(a.join("matrix.md"))
             .unwrap()
