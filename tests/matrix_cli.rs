@@ -25,6 +25,16 @@ fn matrix(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
     burnmate(&args)
 }
 
+/// The directory of a matrix run in `tmp`/`name` with `settings`, which succeeded.
+fn successful_matrix(tmp: &TempDir, name: &str, settings: &[&str]) -> std::path::PathBuf {
+    let dir = tmp.path().join(name);
+    let mut args = vec!["matrix", "--out", dir.to_str().unwrap()];
+    args.extend_from_slice(settings);
+    let out = burnmate(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    dir
+}
+
 /// The results without their wall times, in cell order.
 fn results_without_times(dir: &std::path::Path) -> Vec<serde_json::Value> {
     let mut rows: Vec<serde_json::Value> = fs::read_to_string(dir.join("results.jsonl"))
@@ -138,25 +148,20 @@ fn unknown_games_and_algorithms_are_one_line_errors() {
 #[test]
 fn the_search_learner_runs_on_an_endgame_and_repeats_itself() {
     let tmp = TempDir::new();
-    let run = |name: &str| {
-        let dir = tmp.path().join(name);
-        let out = burnmate(&[
-            "matrix",
-            "--out",
-            dir.to_str().unwrap(),
-            "--games",
-            "queen4x4,kqk",
-            "--algorithms",
-            "mcts",
-            "--seeds",
-            "1",
-            "--budget",
-            "0.02",
-        ]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        dir
-    };
-    let (a, b) = (run("a"), run("b"));
+    let settings = [
+        "--games",
+        "queen4x4,kqk",
+        "--algorithms",
+        "mcts",
+        "--seeds",
+        "1",
+        "--budget",
+        "0.02",
+    ];
+    let (a, b) = (
+        successful_matrix(&tmp, "a", &settings),
+        successful_matrix(&tmp, "b", &settings),
+    );
     let rows = results_without_times(&a);
     // queen4x4 is no chess position: the search learner does not apply there.
     assert_eq!(rows.len(), 1, "{rows:?}");
@@ -177,27 +182,22 @@ fn the_search_learner_runs_on_an_endgame_and_repeats_itself() {
 #[test]
 fn retro_starts_train_every_algorithm_by_a_curriculum_and_repeat_themselves() {
     let tmp = TempDir::new();
-    let run = |name: &str| {
-        let dir = tmp.path().join(name);
-        let out = burnmate(&[
-            "matrix",
-            "--out",
-            dir.to_str().unwrap(),
-            "--games",
-            "krk",
-            "--algorithms",
-            "tabular,td,dqn",
-            "--seeds",
-            "1",
-            "--budget",
-            "0.002",
-            "--starts",
-            "retro",
-        ]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        dir
-    };
-    let (a, b) = (run("a"), run("b"));
+    let settings = [
+        "--games",
+        "krk",
+        "--algorithms",
+        "tabular,td,dqn",
+        "--seeds",
+        "1",
+        "--budget",
+        "0.002",
+        "--starts",
+        "retro",
+    ];
+    let (a, b) = (
+        successful_matrix(&tmp, "a", &settings),
+        successful_matrix(&tmp, "b", &settings),
+    );
     let rows = results_without_times(&a);
     assert_eq!(rows.len(), 3, "{rows:?}");
     for row in &rows {
