@@ -15,7 +15,7 @@ use burnmate::matrix::game::{Game, StartSource};
 use burnmate::overrides::Overrides;
 use burnmate::selfplay::config::SelfplayAlgorithm;
 use burnmate::{
-    compare, endgame, knight, matrix, queen4x4, selfplay, solve, throughput, uci_engine,
+    compare, endgame, knight, match_play, matrix, queen4x4, selfplay, solve, throughput, uci_engine,
 };
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
@@ -236,6 +236,46 @@ enum Command {
     Uci {
         /// The run directory.
         run: PathBuf,
+    },
+    /// Play a trained run against a UCI engine or another run and report its Elo
+    /// (resumable: rerun the same command).
+    Match {
+        /// The run directory (a selfplay or endgame run).
+        run: PathBuf,
+        /// Directory of the match's games, PGN and summary.
+        #[arg(long)]
+        out: PathBuf,
+        /// The UCI engine to play (a name on $PATH or a path).
+        #[arg(long, default_value = "stockfish")]
+        engine: String,
+        /// Play this run instead of an engine.
+        #[arg(long, conflicts_with_all = ["uci_elo", "skill"])]
+        opponent_run: Option<PathBuf>,
+        /// Limit the engine to these UCI_Elo ratings (comma-separated; several make a
+        /// ladder that fits one Elo on the engine's scale; Stockfish 15.1: 1350-2850).
+        #[arg(long, value_delimiter = ',', conflicts_with = "skill")]
+        uci_elo: Vec<u32>,
+        /// Stockfish's Skill Level (0 = weakest, 20 = full strength).
+        #[arg(long)]
+        skill: Option<u8>,
+        /// The engine's search limit: the arguments of UCI `go`.
+        #[arg(long, default_value = "movetime 100")]
+        go: String,
+        /// Games against each opponent (colours alternate; each pair shares an opening).
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Openings as EPD or FEN lines (default: the shipped data/openings.epd).
+        #[arg(long)]
+        openings: Option<PathBuf>,
+        /// Plies after which a game is adjudicated a draw.
+        #[arg(long, default_value_t = 400)]
+        max_plies: u32,
+        /// Stop when an SPRT of elo0 against elo1 (α = β = 0.05) decides, e.g. 0,50.
+        #[arg(long, value_delimiter = ',', num_args = 1, value_name = "ELO0,ELO1")]
+        sprt: Vec<f64>,
+        /// Games played at once (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Run a study's whole grid of runs and write its tables and plots (resumable).
     Study {
@@ -469,6 +509,41 @@ pub fn run(cli: Cli) -> Result<()> {
             Experiment::Knight(config) => knight::train::resume_command(&run, &config),
             Experiment::Selfplay(config) => selfplay::resume_command(&run, &config),
         },
+        Command::Match {
+            run,
+            out,
+            engine,
+            opponent_run,
+            uci_elo,
+            skill,
+            go,
+            games,
+            openings,
+            max_plies,
+            sprt,
+            jobs,
+        } => {
+            let sprt = match sprt[..] {
+                [] => None,
+                [elo0, elo1] => Some((elo0, elo1)),
+                _ => anyhow::bail!("--sprt takes two numbers, elo0,elo1 (e.g. 0,50)"),
+            };
+            let opponents = match opponent_run {
+                Some(run) => vec![match_play::Opponent::Run { run }],
+                None => match_play::engine_opponents(&engine, &uci_elo, skill),
+            };
+            let settings = match_play::MatchSettings {
+                run,
+                opponents,
+                limit: go,
+                games,
+                openings,
+                max_plies,
+                sprt,
+            };
+            let jobs = jobs.unwrap_or_else(default_jobs).max(1);
+            match_play::match_command(&settings, &out, jobs).map(|_| ())
+        }
         Command::Uci { run } => {
             let mut player = uci_engine::players::load_player(&run)?;
             uci_engine::serve(player.as_mut(), std::io::stdin().lock(), std::io::stdout())

@@ -187,6 +187,57 @@ impl UciEngine {
         Ok(self)
     }
 
+    /// Sets a UCI option (e.g. `UCI_LimitStrength` `true`, `UCI_Elo` `1350`) and
+    /// waits until the engine is ready. Answers are no longer cached: a limited
+    /// engine's moves are random.
+    pub fn with_option(mut self, name: &str, value: &str) -> Result<UciEngine, UciError> {
+        self.send(&format!("setoption name {name} value {value}"))?;
+        self.send("isready")?;
+        self.read_until("readyok", HANDSHAKE)?;
+        self.randomised = true;
+        Ok(self)
+    }
+
+    /// What the engine calls itself (`id name`).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Tells the engine a new game starts (its hash is cleared).
+    pub fn new_game(&mut self) -> Result<(), UciError> {
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.read_until("readyok", HANDSHAKE).map(|_| ())
+    }
+
+    /// The engine's move (UCI notation) after `moves` (UCI notation) from `start_fen`,
+    /// searched with the `go` arguments `limit` (e.g. `movetime 100`, `nodes 20000`);
+    /// never cached: the game's history matters.
+    pub fn move_after(
+        &mut self,
+        start_fen: &str,
+        moves: &[String],
+        limit: &str,
+    ) -> Result<String, UciError> {
+        let mut command = format!("position fen {start_fen}");
+        if !moves.is_empty() {
+            command.push_str(" moves ");
+            command.push_str(&moves.join(" "));
+        }
+        self.send(&command)?;
+        self.send(&format!("go {limit}"))?;
+        loop {
+            let line = self.read_line(None)?;
+            if let Some(rest) = line.strip_prefix("bestmove") {
+                return Ok(rest
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("(none)")
+                    .to_string());
+            }
+        }
+    }
+
     /// Answers of this engine at this setting, for [`UciEngine::with_cache`]: a
     /// file-name-safe key of its `id name`, depth, threads and hash.
     pub fn settings_key(&self) -> String {

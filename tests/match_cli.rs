@@ -1,0 +1,277 @@
+//! `burnmate match`: a short match against a scripted UCI engine (a run served by
+//! `burnmate uci`), one against Stockfish, the resume of a killed match, and bad
+//! requests as one-line errors.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::*;
+
+/// A two-game selfplay run in `dir`.
+fn selfplay_run(dir: &Path) -> PathBuf {
+    let config = dir.join("selfplay.toml");
+    let text = fs::read_to_string("configs/selfplay.toml")
+        .unwrap()
+        .replace("max_plies = 100", "max_plies = 16")
+        .replace("eval_every = 50", "eval_every = 2")
+        .replace("eval_games = 20", "eval_games = 2");
+    fs::write(&config, text).unwrap();
+    let run = dir.join("run");
+    let out = train(&run, config.to_str().unwrap(), &["--episodes", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    run
+}
+
+/// A UCI engine that is `burnmate uci RUN`, started by a shell script.
+fn scripted_engine(dir: &Path, run: &Path) -> PathBuf {
+    let script = dir.join("engine.sh");
+    fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nexec '{}' uci '{}'\n",
+            env!("CARGO_BIN_EXE_burnmate"),
+            run.display()
+        ),
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status()
+        .unwrap();
+    script
+}
+
+fn match_args<'a>(run: &'a str, out: &'a str, engine: &'a str, games: &'a str) -> Vec<&'a str> {
+    vec![
+        "match",
+        run,
+        "--out",
+        out,
+        "--engine",
+        engine,
+        "--games",
+        games,
+        "--max-plies",
+        "60",
+        "--jobs",
+        "1",
+    ]
+}
+
+#[test]
+fn a_two_game_match_against_a_scripted_engine_alternates_colours_and_reports_elo() {
+    let tmp = TempDir::new();
+    let run = selfplay_run(tmp.path());
+    let engine = scripted_engine(tmp.path(), &run);
+    let out_dir = tmp.path().join("match");
+    let (run_s, out_s, engine_s) = (
+        run.to_str().unwrap(),
+        out_dir.to_str().unwrap(),
+        engine.to_str().unwrap(),
+    );
+    let out = burnmate(&match_args(run_s, out_s, engine_s, "2"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The same greedy net on both sides repeats itself: two draws by repetition.
+    let report = stdout(&out);
+    assert!(
+        report.contains("+0 =2 -0, score 0.500, Elo +0.0 [+0.0, +0.0]"),
+        "{report}"
+    );
+    let pgn = fs::read_to_string(out_dir.join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event \"burnmate match\"]").count(), 2);
+    assert!(
+        pgn.contains("[White \"burnmate run\"]\n[Black \"")
+            && pgn.contains("[Black \"burnmate run\"]")
+    );
+    assert_eq!(
+        pgn.matches("[Termination \"threefold repetition\"]")
+            .count(),
+        2
+    );
+    // Both games start from the first shipped opening.
+    let first = fs::read_to_string("data/openings.epd").unwrap();
+    let fen: Vec<&str> = first
+        .lines()
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .take(4)
+        .collect();
+    assert_eq!(
+        pgn.matches(&format!("[FEN \"{} 0 1\"]", fen.join(" ")))
+            .count(),
+        2
+    );
+    let summary = summary(&out_dir);
+    assert_eq!(summary["opponents"][0]["draws"], 2);
+    // Rerunning a finished match plays nothing and reports the same.
+    let again = burnmate(&match_args(run_s, out_s, engine_s, "2"));
+    assert_eq!(stdout(&again), report);
+    assert_eq!(stderr(&again), "");
+}
+
+#[test]
+fn a_match_killed_after_a_game_resumes_to_the_uninterrupted_result() {
+    let tmp = TempDir::new();
+    let run = selfplay_run(tmp.path());
+    let engine = scripted_engine(tmp.path(), &run);
+    let (whole, killed) = (tmp.path().join("whole"), tmp.path().join("killed"));
+    let run_s = run.to_str().unwrap();
+    let engine_s = engine.to_str().unwrap();
+    let out = burnmate(&match_args(run_s, whole.to_str().unwrap(), engine_s, "4"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let args = match_args(run_s, killed.to_str().unwrap(), engine_s, "4");
+    let crashed = Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(&args)
+        .env("BURNMATE_CRASH_AT", "match-game-recorded")
+        .output()
+        .unwrap();
+    assert!(!crashed.status.success());
+    let results = killed.join("results.tsv");
+    assert_eq!(fs::read_to_string(&results).unwrap().lines().count(), 1);
+    assert!(!killed.join("summary.json").exists());
+    // A kill in the middle of the next line leaves part of it.
+    let mut text = fs::read_to_string(&results).unwrap();
+    text.push_str("1\t1/2-1/2\tthreefold rep");
+    fs::write(&results, text).unwrap();
+    let resumed = burnmate(&args);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(
+        stderr(&resumed).lines().count(),
+        3,
+        "three games left to play"
+    );
+    for file in ["games.pgn", "summary.json"] {
+        assert_eq!(
+            fs::read_to_string(killed.join(file))
+                .unwrap()
+                .replace("killed", "whole"),
+            fs::read_to_string(whole.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    // Damage that is not a cut line is refused.
+    fs::write(&results, "0\t1-0\tcheckmate\te2e4 e2e4\n").unwrap();
+    fs::remove_file(killed.join("summary.json")).unwrap();
+    assert_one_line_error(&burnmate(&args), "results.tsv game 0 is damaged");
+}
+
+#[test]
+fn a_match_against_stockfish_plays_legal_games_to_an_end() {
+    let tmp = TempDir::new();
+    let run = selfplay_run(tmp.path());
+    let out_dir = tmp.path().join("match");
+    let out = burnmate(&[
+        "match",
+        run.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--skill",
+        "0",
+        "--go",
+        "depth 1",
+        "--games",
+        "2",
+        "--max-plies",
+        "40",
+        "--jobs",
+        "2",
+    ]);
+    if missing_optional_tool(
+        &out,
+        "BURNMATE_REQUIRE_STOCKFISH",
+        "apt-get install stockfish",
+    ) {
+        return;
+    }
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("vs stockfish (Skill Level 0): +"),
+        "{}",
+        stdout(&out)
+    );
+    let summary = summary(&out_dir);
+    let o = &summary["opponents"][0];
+    let games =
+        o["wins"].as_u64().unwrap() + o["draws"].as_u64().unwrap() + o["losses"].as_u64().unwrap();
+    assert_eq!(games, 2);
+    let rows = fs::read_to_string(out_dir.join("results.tsv")).unwrap();
+    for row in rows.lines() {
+        let reason = row.split('\t').nth(2).unwrap();
+        assert!(!reason.starts_with("illegal move"), "{row}");
+    }
+}
+
+#[test]
+fn bad_match_requests_are_one_line_errors_and_keep_earlier_games() {
+    let tmp = TempDir::new();
+    let run = selfplay_run(tmp.path());
+    let engine = scripted_engine(tmp.path(), &run);
+    let out_dir = tmp.path().join("match");
+    let (run_s, out_s, engine_s) = (
+        run.to_str().unwrap(),
+        out_dir.to_str().unwrap(),
+        engine.to_str().unwrap(),
+    );
+    assert_one_line_error(
+        &burnmate(&match_args(run_s, out_s, engine_s, "0")),
+        "--games must be at least 1",
+    );
+    let mut args = match_args(run_s, out_s, engine_s, "2");
+    args.extend(["--sprt", "5"]);
+    assert_one_line_error(&burnmate(&args), "--sprt takes two numbers");
+    let mut args = match_args(run_s, out_s, engine_s, "2");
+    args.extend(["--sprt", "5,0"]);
+    assert_one_line_error(&burnmate(&args), "--sprt needs elo0 < elo1");
+    assert_one_line_error(
+        &burnmate(&[
+            "match",
+            run_s,
+            "--out",
+            out_s,
+            "--uci-elo",
+            "1350,1500",
+            "--sprt",
+            "0,10",
+        ]),
+        "--sprt needs one opponent",
+    );
+    let openings = tmp.path().join("bad.epd");
+    fs::write(&openings, "8/8/8/8/8/8/8/8 w - -\n").unwrap();
+    let mut args = match_args(run_s, out_s, engine_s, "2");
+    args.extend(["--openings", openings.to_str().unwrap()]);
+    assert_one_line_error(
+        &burnmate(&args),
+        "bad.epd line 1: not a legal, playable position",
+    );
+    assert!(
+        burnmate(&match_args(run_s, out_s, engine_s, "2"))
+            .status
+            .success()
+    );
+    let before = fs::read_to_string(out_dir.join("results.tsv")).unwrap();
+    assert_one_line_error(
+        &burnmate(&match_args(run_s, out_s, engine_s, "4")),
+        "holds a match with other settings",
+    );
+    assert_eq!(
+        fs::read_to_string(out_dir.join("results.tsv")).unwrap(),
+        before
+    );
+    let elsewhere = tmp.path().join("other");
+    fs::create_dir(&elsewhere).unwrap();
+    fs::write(elsewhere.join("notes.txt"), "mine").unwrap();
+    assert_one_line_error(
+        &burnmate(&match_args(
+            run_s,
+            elsewhere.to_str().unwrap(),
+            engine_s,
+            "2",
+        )),
+        "is not empty and holds no match",
+    );
+}
