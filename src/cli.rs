@@ -236,6 +236,9 @@ enum Command {
     Uci {
         /// The run directory.
         run: PathBuf,
+        /// afterstate-td runs: plies of full-width search on the learned values.
+        #[arg(long, default_value_t = 1)]
+        plies: u32,
     },
     /// Play a trained run against a UCI engine or another run and report its Elo
     /// (resumable: rerun the same command).
@@ -258,8 +261,9 @@ enum Command {
         /// Stockfish's Skill Level (0 = weakest, 20 = full strength).
         #[arg(long)]
         skill: Option<u8>,
-        /// The engine's search limit: the arguments of UCI `go`.
-        #[arg(long, default_value = "movetime 100")]
+        /// The engine's search limit: the arguments of UCI `go` (default: a node count,
+        /// so a match means the same on any CPU and under any load).
+        #[arg(long, default_value = "nodes 50000")]
         go: String,
         /// Games against each opponent (colours alternate; each pair shares an opening).
         #[arg(long, default_value_t = 100)]
@@ -270,6 +274,9 @@ enum Command {
         /// Plies after which a game is adjudicated a draw.
         #[arg(long, default_value_t = 400)]
         max_plies: u32,
+        /// afterstate-td runs: plies of full-width search on the learned values.
+        #[arg(long, default_value_t = 1)]
+        plies: u32,
         /// Stop when an SPRT of elo0 against elo1 (α = β = 0.05) decides, e.g. 0,50.
         #[arg(long, value_delimiter = ',', num_args = 1, value_name = "ELO0,ELO1")]
         sprt: Vec<f64>,
@@ -520,6 +527,7 @@ pub fn run(cli: Cli) -> Result<()> {
             games,
             openings,
             max_plies,
+            plies,
             sprt,
             jobs,
         } => {
@@ -539,13 +547,14 @@ pub fn run(cli: Cli) -> Result<()> {
                 games,
                 openings,
                 max_plies,
+                plies,
                 sprt,
             };
             let jobs = jobs.unwrap_or_else(default_jobs).max(1);
             match_play::match_command(&settings, &out, jobs).map(|_| ())
         }
-        Command::Uci { run } => {
-            let mut player = uci_engine::players::load_player(&run)?;
+        Command::Uci { run, plies } => {
+            let mut player = uci_engine::players::load_player(&run, plies)?;
             uci_engine::serve(player.as_mut(), std::io::stdin().lock(), std::io::stdout())
         }
         Command::Merge { out, dirs } => {

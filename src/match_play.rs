@@ -73,7 +73,7 @@ impl Opponent {
 
     fn start(&self, limit: &str) -> Result<Box<dyn Player>> {
         Ok(match self {
-            Opponent::Run { run } => Box::new(RunPlayer(load_player(run)?)),
+            Opponent::Run { run } => Box::new(RunPlayer(load_player(run, 1)?)),
             Opponent::Engine {
                 engine, options, ..
             } => {
@@ -134,7 +134,7 @@ pub struct MatchSettings {
     pub run: PathBuf,
     /// Its opponents, played one after the other (several: a ladder).
     pub opponents: Vec<Opponent>,
-    /// The arguments of `go` for engines, e.g. `movetime 100`.
+    /// The arguments of `go` for engines, e.g. `nodes 50000`.
     pub limit: String,
     /// Games against each opponent.
     pub games: u64,
@@ -142,6 +142,8 @@ pub struct MatchSettings {
     pub openings: Option<PathBuf>,
     /// Plies after which a game is a draw.
     pub max_plies: u32,
+    /// Plies the run under test searches (afterstate-td runs; others play one).
+    pub plies: u32,
     /// The SPRT's (elo0, elo1), if one may stop the match.
     pub sprt: Option<(f64, f64)>,
 }
@@ -168,6 +170,14 @@ impl MatchSettings {
             Sprt::new(elo0, elo1).map_err(anyhow::Error::msg)?;
         }
         Ok(())
+    }
+
+    /// The run's name in reports and PGN, with its search depth when it searches.
+    fn run_label(&self) -> String {
+        match self.plies {
+            1 => run_label(&self.run),
+            plies => format!("{} ({plies} plies)", run_label(&self.run)),
+        }
     }
 
     fn planned(&self) -> u64 {
@@ -349,7 +359,7 @@ impl Worker<'_> {
     }
 
     fn play_pending(&self) -> Result<()> {
-        let mut run = RunPlayer(load_player(&self.settings.run)?);
+        let mut run = RunPlayer(load_player(&self.settings.run, self.settings.plies)?);
         let mut opponents: Vec<Option<Box<dyn Player>>> =
             self.settings.opponents.iter().map(|_| None).collect();
         loop {
@@ -466,7 +476,7 @@ fn summarise(settings: &MatchSettings, rows: &[Row], sprt: Option<Sprt>) -> Matc
         (s.llr(t), decision.to_string())
     });
     MatchSummary {
-        run: run_label(&settings.run),
+        run: settings.run_label(),
         opponents,
         rating: rated.and_then(|levels| ladder_fit(&levels)).map(triple),
         sprt,
@@ -516,7 +526,7 @@ pub fn report(summary: &MatchSummary, games: usize) -> String {
 
 /// Every game of `rows` as PGN, in game order.
 fn pgn(settings: &MatchSettings, openings: &[Chess], rows: &[Row]) -> String {
-    let run = run_label(&settings.run);
+    let run = settings.run_label();
     rows.iter()
         .map(|row| {
             let (which, opening, run_white) = settings.game_plan(row.game, openings.len());

@@ -47,10 +47,12 @@ impl UciPlayer for SelfplayPlayer {
     }
 }
 
-/// An afterstate run's value network: the side to move plays its greedy move (the
+/// An afterstate run's value network: the side to move plays the best move of a
+/// full-width search of `plies` plies on the learned values (1: its greedy move; the
 /// position's history is not known, so repetitions are not foreseen).
 pub struct AfterstatePlayer {
     learner: AfterstateLearner,
+    plies: u32,
     name: String,
 }
 
@@ -61,7 +63,7 @@ impl UciPlayer for AfterstatePlayer {
 
     fn best_move(&mut self, position: &Chess, among: &[Move]) -> Choice {
         let game = FullGame::from_position(position.clone(), u32::MAX);
-        let mut moves = self.learner.move_values(&[&game]).remove(0);
+        let mut moves = self.learner.search_values(&[&game], self.plies).remove(0);
         moves.retain(|m| among.contains(&m.mv));
         let best = &moves[best_index(&moves)];
         Choice {
@@ -109,8 +111,12 @@ impl UciPlayer for EndgamePlayer {
     }
 }
 
-/// The player of the run in `run`: a selfplay run or an endgame run.
-pub fn load_player(run: &Path) -> Result<Box<dyn UciPlayer>> {
+/// The player of the run in `run`: a selfplay run or an endgame run; an afterstate
+/// run searches `plies` plies, other runs play one (they have no search).
+pub fn load_player(run: &Path, plies: u32) -> Result<Box<dyn UciPlayer>> {
+    if plies == 0 {
+        bail!("--plies must be at least 1");
+    }
     let name = format!(
         "burnmate {}",
         run.file_name()
@@ -119,8 +125,16 @@ pub fn load_player(run: &Path) -> Result<Box<dyn UciPlayer>> {
     match load_config(&run.join("config.toml"))? {
         Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
             let (_, learner) = crate::selfplay::afterstate_file::load_run(run, None)?;
-            Ok(Box::new(AfterstatePlayer { learner, name }))
+            Ok(Box::new(AfterstatePlayer {
+                learner,
+                plies,
+                name,
+            }))
         }
+        _ if plies > 1 => bail!(
+            "--plies {plies}: only afterstate-td runs search; {} plays one ply",
+            run.display()
+        ),
         Experiment::Selfplay(_) => {
             let (_, play) = crate::selfplay::model_file::load_run(run)?;
             Ok(Box::new(SelfplayPlayer { play, name }))

@@ -220,3 +220,32 @@ fn results_are_adjudicated_by_mate_or_a_lead_of_three_at_the_cap() {
     );
     assert!((s.score - 0.5).abs() < 1e-12);
 }
+
+#[test]
+fn a_two_ply_search_sees_the_recapture_that_one_ply_misses() {
+    // V = 0 everywhere: one ply values a move by its material alone, two plies
+    // subtract the discounted best reply. Qxd5 wins a pawn (0.1) and loses the queen
+    // to exd5 (0.9): 0.1 - 0.9 * 0.9 = -0.71.
+    let learner = AfterstateLearner::new(config(), constant_net(0.0, 0.0));
+    let g = game("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1");
+    assert_eq!(best(&learner, &g), "d1d5");
+    let two_ply = learner.search_values(&[&g], 2).pop().unwrap();
+    let q = |uci: &str| {
+        let mv = uci
+            .parse::<UciMove>()
+            .unwrap()
+            .to_move(g.position())
+            .unwrap();
+        two_ply.iter().find(|m| m.mv == mv).unwrap().q
+    };
+    assert!(
+        (q("d1d5") - (0.1 - GAMMA * 0.9)).abs() < 1e-6,
+        "{}",
+        q("d1d5")
+    );
+    assert_eq!(q("d1d3"), 0.0);
+    let top = two_ply.iter().map(|m| m.q).fold(f32::MIN, f32::max);
+    assert_eq!(top, 0.0);
+    // One ply through the search is the plain move values.
+    assert_eq!(learner.search_values(&[&g], 1), learner.move_values(&[&g]));
+}

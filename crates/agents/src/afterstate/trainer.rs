@@ -233,6 +233,49 @@ impl AfterstateLearner {
             .collect()
     }
 
+    /// Every legal move of every game valued by a full-width search of `plies` plies
+    /// on the learned values (`plies <= 1`: [`AfterstateLearner::move_values`]):
+    /// ```text
+    /// Q_k(s, a) = r(a) - gamma * max_b Q_{k-1}(s_a, b)    (r(a) when a ends the game)
+    /// ```
+    /// each level of the tree valued in one batched forward pass over its leaves.
+    pub fn search_values(&self, games: &[&FullGame], plies: u32) -> Vec<Vec<ValuedMove>> {
+        if plies <= 1 {
+            return self.move_values(games);
+        }
+        let mut children = Vec::new();
+        let mut pending = Vec::with_capacity(games.len());
+        for game in games {
+            let mut list = Vec::new();
+            for mv in game.position().legal_moves() {
+                let mut child = (*game).clone();
+                let end = child.play(mv);
+                let row = bootstraps(end).then(|| {
+                    children.push(child);
+                    children.len() - 1
+                });
+                list.push((mv, move_reward(&mv, end), row));
+            }
+            pending.push(list);
+        }
+        let child_refs: Vec<&FullGame> = children.iter().collect();
+        let replies = self.search_values(&child_refs, plies - 1);
+        let best_reply = |i: usize| replies[i].iter().map(|m| m.q).fold(f32::MIN, f32::max);
+        let gamma = self.config.gamma;
+        pending
+            .into_iter()
+            .map(|list| {
+                list.into_iter()
+                    .map(|(mv, reward, row)| ValuedMove {
+                        mv,
+                        reward,
+                        q: reward - row.map_or(0.0, |i| gamma * best_reply(i)),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     /// The greedy move in `game` with its reward and value, or `None` when it is over.
     pub fn best_move(&self, game: &FullGame) -> Option<ValuedMove> {
         let mut moves = self.move_values(&[game]).pop()?;
