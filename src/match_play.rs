@@ -231,6 +231,14 @@ pub struct MatchSummary {
 pub fn match_command(settings: &MatchSettings, out: &Path, jobs: usize) -> Result<MatchSummary> {
     settings.check()?;
     let openings = openings::load(settings.openings.as_deref())?;
+    // Players that cannot start are refused before the directory is touched.
+    load_player(&settings.run, settings.plies)?;
+    for opponent in &settings.opponents {
+        match opponent {
+            Opponent::Run { run } => drop(load_player(run, 1)?),
+            Opponent::Engine { engine, .. } => drop(burnmate_oracle::uci::locate(engine)?),
+        }
+    }
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let _lock = lock_dir(out)?;
     adopt_settings(settings, out)?;

@@ -240,6 +240,14 @@ fn bad_match_requests_are_one_line_errors_and_keep_earlier_games() {
         ]),
         "--sprt needs one opponent",
     );
+    let mut args = match_args(run_s, out_s, engine_s, "2");
+    args.extend(["--plies", "2"]);
+    assert_one_line_error(&burnmate(&args), "only afterstate-td runs search");
+    assert_one_line_error(
+        &burnmate(&match_args(run_s, out_s, "no-such-engine-burnmate", "2")),
+        "engine 'no-such-engine-burnmate' not found",
+    );
+    assert!(!out_dir.exists(), "refused requests leave no directory");
     let openings = tmp.path().join("bad.epd");
     fs::write(&openings, "8/8/8/8/8/8/8/8 w - -\n").unwrap();
     let mut args = match_args(run_s, out_s, engine_s, "2");
