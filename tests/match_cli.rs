@@ -10,21 +10,6 @@ use std::process::Command;
 
 use common::*;
 
-/// A two-game selfplay run in `dir`.
-fn selfplay_run(dir: &Path) -> PathBuf {
-    let config = dir.join("selfplay.toml");
-    let text = fs::read_to_string("configs/selfplay.toml")
-        .unwrap()
-        .replace("max_plies = 100", "max_plies = 16")
-        .replace("eval_every = 50", "eval_every = 2")
-        .replace("eval_games = 20", "eval_games = 2");
-    fs::write(&config, text).unwrap();
-    let run = dir.join("run");
-    let out = train(&run, config.to_str().unwrap(), &["--episodes", "2"]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    run
-}
-
 /// A UCI engine that is `burnmate uci RUN`, started by a shell script.
 fn scripted_engine(dir: &Path, run: &Path) -> PathBuf {
     let script = dir.join("engine.sh");
@@ -43,6 +28,13 @@ fn scripted_engine(dir: &Path, run: &Path) -> PathBuf {
         .status()
         .unwrap();
     script
+}
+
+/// A selfplay run, a scripted engine serving it, and the match directory to use.
+fn match_setup(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let run = selfplay_run(dir);
+    let engine = scripted_engine(dir, &run);
+    (run, engine, dir.join("match"))
 }
 
 fn match_args<'a>(run: &'a str, out: &'a str, engine: &'a str, games: &'a str) -> Vec<&'a str> {
@@ -65,9 +57,7 @@ fn match_args<'a>(run: &'a str, out: &'a str, engine: &'a str, games: &'a str) -
 #[test]
 fn a_two_game_match_against_a_scripted_engine_alternates_colours_and_reports_elo() {
     let tmp = TempDir::new();
-    let run = selfplay_run(tmp.path());
-    let engine = scripted_engine(tmp.path(), &run);
-    let out_dir = tmp.path().join("match");
+    let (run, engine, out_dir) = match_setup(tmp.path());
     let (run_s, out_s, engine_s) = (
         run.to_str().unwrap(),
         out_dir.to_str().unwrap(),
@@ -209,9 +199,7 @@ fn a_match_against_stockfish_plays_legal_games_to_an_end() {
 #[test]
 fn bad_match_requests_are_one_line_errors_and_keep_earlier_games() {
     let tmp = TempDir::new();
-    let run = selfplay_run(tmp.path());
-    let engine = scripted_engine(tmp.path(), &run);
-    let out_dir = tmp.path().join("match");
+    let (run, engine, out_dir) = match_setup(tmp.path());
     let (run_s, out_s, engine_s) = (
         run.to_str().unwrap(),
         out_dir.to_str().unwrap(),

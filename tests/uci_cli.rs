@@ -3,7 +3,6 @@
 
 mod common;
 
-use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -88,20 +87,6 @@ fn play_uci(position: &mut Chess, text: &str) {
         .to_move(position)
         .unwrap_or_else(|_| panic!("'{text}' is illegal in {position:?}"));
     position.play_unchecked(m);
-}
-
-fn selfplay_run(dir: &Path) -> std::path::PathBuf {
-    let config = dir.join("selfplay.toml");
-    let text = fs::read_to_string("configs/selfplay.toml")
-        .unwrap()
-        .replace("max_plies = 100", "max_plies = 16")
-        .replace("eval_every = 50", "eval_every = 2")
-        .replace("eval_games = 20", "eval_games = 2");
-    fs::write(&config, text).unwrap();
-    let run = dir.join("run");
-    let out = train(&run, config.to_str().unwrap(), &["--episodes", "2"]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    run
 }
 
 /// A two-game afterstate run in `dir`.

@@ -108,3 +108,18 @@ pub fn summary_without_timings(dir: &std::path::Path) -> String {
     strip(&mut value);
     value.to_string()
 }
+
+/// A two-game selfplay run (16-ply games) in `dir`.
+pub fn selfplay_run(dir: &Path) -> std::path::PathBuf {
+    let config = dir.join("selfplay.toml");
+    let text = fs::read_to_string("configs/selfplay.toml")
+        .unwrap()
+        .replace("max_plies = 100", "max_plies = 16")
+        .replace("eval_every = 50", "eval_every = 2")
+        .replace("eval_games = 20", "eval_games = 2");
+    fs::write(&config, text).unwrap();
+    let run = dir.join("run");
+    let out = train(&run, config.to_str().unwrap(), &["--episodes", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    run
+}

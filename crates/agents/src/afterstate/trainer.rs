@@ -3,7 +3,7 @@
 //! updates from the replay buffer.
 
 use burnmate_encode::side_to_move::{FEATURES, encode};
-use burnmate_env::selfplay::FullGame;
+use burnmate_env::selfplay::{FullGame, GameEnd};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
@@ -112,6 +112,56 @@ pub fn best_index(moves: &[ValuedMove]) -> usize {
     best
 }
 
+/// A legal move, its reward, and the index of what it leads to when the game goes on.
+type Pending = (Move, f32, Option<usize>);
+
+/// Every legal move of every game, with `next(game, move)` (what the move leads to,
+/// and the ending) kept for the moves after which the game goes on.
+fn expand<T>(
+    games: &[&FullGame],
+    next: impl Fn(&FullGame, &Move) -> (T, Option<GameEnd>),
+) -> (Vec<T>, Vec<Vec<Pending>>) {
+    let mut kept = Vec::new();
+    let pending = games
+        .iter()
+        .map(|game| {
+            game.position()
+                .legal_moves()
+                .into_iter()
+                .map(|mv| {
+                    let (after, end) = next(game, &mv);
+                    let row = bootstraps(end).then(|| {
+                        kept.push(after);
+                        kept.len() - 1
+                    });
+                    (mv, move_reward(&mv, end), row)
+                })
+                .collect()
+        })
+        .collect();
+    (kept, pending)
+}
+
+/// `Q(s, a) = r(a) - gamma * value(row of a)`, or `r(a)` when `a` ends the game.
+fn valued(
+    pending: Vec<Vec<Pending>>,
+    gamma: f32,
+    value: impl Fn(usize) -> f32,
+) -> Vec<Vec<ValuedMove>> {
+    pending
+        .into_iter()
+        .map(|list| {
+            list.into_iter()
+                .map(|(mv, reward, row)| ValuedMove {
+                    mv,
+                    reward,
+                    q: reward - row.map_or(0.0, |i| gamma * value(i)),
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// The side-to-move encodings of `positions`, one row each.
 pub fn encode_rows<'a>(positions: impl ExactSizeIterator<Item = &'a Chess>) -> Vec<f32> {
     let mut rows = vec![0.0f32; positions.len() * FEATURES];
@@ -202,35 +252,9 @@ impl AfterstateLearner {
     /// The legal moves of each game (not over) with their values: one forward pass
     /// over the positions they lead to.
     pub fn move_values(&self, games: &[&FullGame]) -> Vec<Vec<ValuedMove>> {
-        let mut afters = Vec::new();
-        let mut pending = Vec::with_capacity(games.len());
-        for game in games {
-            let mut list = Vec::new();
-            for mv in game.position().legal_moves() {
-                let (after, end) = game.after(&mv);
-                let reward = move_reward(&mv, end);
-                let row = bootstraps(end).then(|| {
-                    afters.push(after);
-                    afters.len() - 1
-                });
-                list.push((mv, reward, row));
-            }
-            pending.push(list);
-        }
+        let (afters, pending) = expand(games, |game, mv| game.after(mv));
         let values = self.net.values(encode_rows(afters.iter()));
-        let gamma = self.config.gamma;
-        pending
-            .into_iter()
-            .map(|list| {
-                list.into_iter()
-                    .map(|(mv, reward, row)| ValuedMove {
-                        mv,
-                        reward,
-                        q: reward - row.map_or(0.0, |i| gamma * values[i]),
-                    })
-                    .collect()
-            })
-            .collect()
+        valued(pending, self.config.gamma, |i| values[i])
     }
 
     /// Every legal move of every game valued by a full-width search of `plies` plies
@@ -243,37 +267,15 @@ impl AfterstateLearner {
         if plies <= 1 {
             return self.move_values(games);
         }
-        let mut children = Vec::new();
-        let mut pending = Vec::with_capacity(games.len());
-        for game in games {
-            let mut list = Vec::new();
-            for mv in game.position().legal_moves() {
-                let mut child = (*game).clone();
-                let end = child.play(mv);
-                let row = bootstraps(end).then(|| {
-                    children.push(child);
-                    children.len() - 1
-                });
-                list.push((mv, move_reward(&mv, end), row));
-            }
-            pending.push(list);
-        }
-        let child_refs: Vec<&FullGame> = children.iter().collect();
-        let replies = self.search_values(&child_refs, plies - 1);
-        let best_reply = |i: usize| replies[i].iter().map(|m| m.q).fold(f32::MIN, f32::max);
-        let gamma = self.config.gamma;
-        pending
-            .into_iter()
-            .map(|list| {
-                list.into_iter()
-                    .map(|(mv, reward, row)| ValuedMove {
-                        mv,
-                        reward,
-                        q: reward - row.map_or(0.0, |i| gamma * best_reply(i)),
-                    })
-                    .collect()
-            })
-            .collect()
+        let (children, pending) = expand(games, |game, mv| {
+            let mut child = game.clone();
+            let end = child.play(*mv);
+            (child, end)
+        });
+        let replies = self.search_values(&children.iter().collect::<Vec<_>>(), plies - 1);
+        valued(pending, self.config.gamma, |i| {
+            replies[i].iter().map(|m| m.q).fold(f32::MIN, f32::max)
+        })
     }
 
     /// The greedy move in `game` with its reward and value, or `None` when it is over.
