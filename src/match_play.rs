@@ -17,14 +17,13 @@ use std::sync::Mutex;
 use anyhow::{Context, Result, bail};
 use burnmate_oracle::uci::UciEngine;
 use serde::{Deserialize, Serialize};
-use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
 use crate::fault::crash_point;
 use crate::files::{lock_dir, write_atomic};
 use crate::uci_engine::players::load_player;
 use elo::{EloEstimate, Sprt, SprtDecision, Tally, elo_estimate, ladder_fit};
-use game::{Adjudicator, EnginePlayer, GameResult, Player, RunPlayer, play_game};
+use game::{Adjudicator, EnginePlayer, GameResult, Player, RunPlayer, legal_move, play_game};
 use record::{Row, RowWriter, check_numbers, read_rows};
 
 /// The file that records a match's settings; a rerun must ask for the same.
@@ -328,10 +327,7 @@ fn replay(start: &Chess, moves: &[String]) -> Result<Vec<Move>> {
     moves
         .iter()
         .map(|text| {
-            let mv = text
-                .parse::<UciMove>()
-                .ok()
-                .and_then(|uci| uci.to_move(&position).ok())
+            let mv = legal_move(&position, text)
                 .with_context(|| format!("move '{text}' is not legal there"))?;
             position.play_unchecked(mv);
             Ok(mv)

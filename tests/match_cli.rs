@@ -30,11 +30,13 @@ fn scripted_engine(dir: &Path, run: &Path) -> PathBuf {
     script
 }
 
-/// A selfplay run, a scripted engine serving it, and the match directory to use.
-fn match_setup(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+/// A selfplay run and a scripted engine serving it (as command-line arguments), and
+/// the match directory to use.
+fn match_setup(dir: &Path) -> (String, String, PathBuf) {
     let run = selfplay_run(dir);
     let engine = scripted_engine(dir, &run);
-    (run, engine, dir.join("match"))
+    let text = |path: PathBuf| path.to_str().unwrap().to_string();
+    (text(run), text(engine), dir.join("match"))
 }
 
 fn match_args<'a>(run: &'a str, out: &'a str, engine: &'a str, games: &'a str) -> Vec<&'a str> {
@@ -58,11 +60,7 @@ fn match_args<'a>(run: &'a str, out: &'a str, engine: &'a str, games: &'a str) -
 fn a_two_game_match_against_a_scripted_engine_alternates_colours_and_reports_elo() {
     let tmp = TempDir::new();
     let (run, engine, out_dir) = match_setup(tmp.path());
-    let (run_s, out_s, engine_s) = (
-        run.to_str().unwrap(),
-        out_dir.to_str().unwrap(),
-        engine.to_str().unwrap(),
-    );
+    let (run_s, out_s, engine_s) = (run.as_str(), out_dir.to_str().unwrap(), engine.as_str());
     let out = burnmate(&match_args(run_s, out_s, engine_s, "2"));
     assert!(out.status.success(), "{}", stderr(&out));
     // The same greedy net on both sides repeats itself: two draws by repetition.
@@ -200,11 +198,7 @@ fn a_match_against_stockfish_plays_legal_games_to_an_end() {
 fn bad_match_requests_are_one_line_errors_and_keep_earlier_games() {
     let tmp = TempDir::new();
     let (run, engine, out_dir) = match_setup(tmp.path());
-    let (run_s, out_s, engine_s) = (
-        run.to_str().unwrap(),
-        out_dir.to_str().unwrap(),
-        engine.to_str().unwrap(),
-    );
+    let (run_s, out_s, engine_s) = (run.as_str(), out_dir.to_str().unwrap(), engine.as_str());
     assert_one_line_error(
         &burnmate(&match_args(run_s, out_s, engine_s, "0")),
         "--games must be at least 1",

@@ -173,6 +173,11 @@ impl Adjudicator {
     }
 }
 
+/// The legal move `text` (UCI notation) names in `position`, if any.
+pub fn legal_move(position: &Chess, text: &str) -> Option<Move> {
+    text.parse::<UciMove>().ok()?.to_move(position).ok()
+}
+
 /// Plays `white` against `black` from `start` until the rules or the adjudicator end
 /// the game, or `max_plies` plies are played (a draw). A move that is not legal
 /// loses the game for the side that sent it.
@@ -227,11 +232,7 @@ pub fn play_game(
         } else {
             black.choose(&start_fen, &moves, &position)?
         };
-        let Some(mv) = text
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|uci| uci.to_move(&position).ok())
-        else {
+        let Some(mv) = legal_move(&position, &text) else {
             let reason = format!("illegal move {text} by {mover}");
             return ended(GameResult::win_of(!mover), &reason);
         };
