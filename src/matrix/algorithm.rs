@@ -89,13 +89,19 @@ impl Algorithm {
         }
     }
 
-    /// Training episodes at budget 1 on `game`, chosen so that a cell takes at most
-    /// about a minute on one core (`burnmate matrix` at budget 1 runs within an
-    /// hour on 2 cores).
+    /// Training episodes at budget 1 on `game`: for the four older learners chosen
+    /// so that a cell takes at most about a minute on one core (their matrix at
+    /// budget 1 runs within an hour on 2 cores); for the search learner the self-play
+    /// games that fit the training budgets on one core of a 2-core machine
+    /// (KQK about 3 of its 10 minutes, KRK 10 of 30, KBBK 27 of 30, KBNK about 1 of
+    /// its 2 hours).
     pub fn base_episodes(self, game: Game) -> u64 {
         match (self, game) {
             (Algorithm::Tabular, _) => 200_000,
-            (Algorithm::Mcts, _) => 2_000,
+            (Algorithm::Mcts, Game::Endgame(Endgame::Kqk)) => 6_000,
+            (Algorithm::Mcts, Game::Endgame(Endgame::Krk)) => 12_000,
+            (Algorithm::Mcts, Game::Endgame(Endgame::Kbbk)) => 24_000,
+            (Algorithm::Mcts, _) => 40_000,
             (Algorithm::Td, _) => 100_000,
             (Algorithm::Dqn, Game::Queen4x4) => 5_000,
             (Algorithm::ActorCritic, Game::Queen4x4) => 10_000,

@@ -106,49 +106,86 @@ pub struct CurvePoint {
     pub eval: Evaluation,
 }
 
-/// A policy: the action for a state, its encoded row and its legal actions.
-type Chooser<'c, S> = dyn FnMut(&S, Vec<f32>, &[usize], &mut ChaCha8Rng) -> usize + 'c;
-
-/// Plays one greedy game of `scenario` from `start` with `choose` picking among the
-/// legal actions; returns (won, learner moves).
-fn greedy_game<E: Environment, X: Encoder<E::State>>(
-    scenario: &Scenario<'_, E>,
-    encoder: &X,
-    start: E::State,
-    rng: &mut ChaCha8Rng,
-    choose: &mut Chooser<'_, E::State>,
-) -> (bool, u32) {
-    let env = &scenario.env;
-    let mut state = start;
-    let mut mask = vec![false; env.actions()];
-    for moves in 1..=scenario.max_steps {
-        let mut row = vec![0.0; encoder.width()];
-        encoder.encode(&state, &mut row);
-        env.legal_mask(&state, &mut mask);
-        let action = choose(&state, row, &legal_actions(&mask), rng);
-        let step = env.step(&state, action, rng);
-        if step.outcome.is_terminal() {
-            return ((scenario.is_win)(step.outcome), moves);
-        }
-        state = step.state;
-    }
-    (false, scenario.max_steps)
+/// One running evaluation game's turn, as a policy sees it.
+pub struct Turn<'t, S> {
+    /// The position.
+    pub state: &'t S,
+    /// The position encoded for the learner.
+    pub row: Vec<f32>,
+    /// The legal actions.
+    pub legal: Vec<usize>,
+    /// The game's own randomness (a policy's ties), seeded by the game's index.
+    pub rng: &'t mut ChaCha8Rng,
 }
 
-/// Lets `choose` play every evaluation start once.
+/// An evaluation game in progress.
+struct Running<S> {
+    state: S,
+    rng: ChaCha8Rng,
+    moves: u32,
+    won: Option<bool>,
+}
+
+/// Lets a policy play every evaluation start once, all games side by side: each
+/// round `choose` gets the turns of every unfinished game at once (one batch for a
+/// network) and returns an action for each. Game `i` draws its randomness (the
+/// defender's ties, the policy's) from its own stream of the seed, so its result
+/// does not depend on which games share its rounds.
 pub fn evaluate<E: Environment, X: Encoder<E::State>>(
     scenario: &Scenario<'_, E>,
     encoder: &X,
     seed: u64,
-    mut choose: impl FnMut(&E::State, Vec<f32>, &[usize], &mut ChaCha8Rng) -> usize,
+    mut choose: impl FnMut(&mut [Turn<'_, E::State>]) -> Vec<usize>,
 ) -> Evaluation {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(EVAL_SEED_OFFSET));
+    let env = &scenario.env;
+    let mut games: Vec<Running<E::State>> = (0..scenario.eval.len())
+        .map(|i| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(EVAL_SEED_OFFSET));
+            rng.set_stream(i as u64);
+            Running {
+                state: scenario.eval[i].0.clone(),
+                rng,
+                moves: 0,
+                won: None,
+            }
+        })
+        .collect();
+    let mut mask = vec![false; env.actions()];
+    while games.iter().any(|g| g.won.is_none()) {
+        let mut turns: Vec<Turn<'_, E::State>> = games
+            .iter_mut()
+            .filter(|g| g.won.is_none())
+            .map(|g| {
+                let mut row = vec![0.0; encoder.width()];
+                encoder.encode(&g.state, &mut row);
+                env.legal_mask(&g.state, &mut mask);
+                Turn {
+                    state: &g.state,
+                    row,
+                    legal: legal_actions(&mask),
+                    rng: &mut g.rng,
+                }
+            })
+            .collect();
+        let actions = choose(&mut turns);
+        assert_eq!(actions.len(), turns.len(), "one action per running game");
+        drop(turns);
+        for (game, action) in games.iter_mut().filter(|g| g.won.is_none()).zip(actions) {
+            let step = env.step(&game.state, action, &mut game.rng);
+            game.moves += 1;
+            if step.outcome.is_terminal() {
+                game.won = Some((scenario.is_win)(step.outcome));
+            } else if game.moves == scenario.max_steps {
+                game.won = Some(false);
+            }
+            game.state = step.state;
+        }
+    }
     let (mut won, mut moves, mut optimal_of_won) = (0usize, 0.0, 0.0);
-    for (start, optimal) in &scenario.eval {
-        let (win, n) = greedy_game(scenario, encoder, start.clone(), &mut rng, &mut choose);
-        if win {
+    for (game, (_, optimal)) in games.iter().zip(&scenario.eval) {
+        if game.won == Some(true) {
             won += 1;
-            moves += f64::from(n);
+            moves += f64::from(game.moves);
             optimal_of_won += optimal.moves;
         }
     }
@@ -167,6 +204,18 @@ pub fn evaluate<E: Environment, X: Encoder<E::State>>(
         optimal_win_rate: scenario.eval.iter().map(|(_, o)| o.win).sum::<f64>() / games as f64,
         optimal_moves: winnable.iter().sum::<f64>() / winnable.len().max(1) as f64,
     }
+}
+
+/// [`evaluate`] with a policy that takes one turn at a time.
+pub fn evaluate_each<E: Environment, X: Encoder<E::State>>(
+    scenario: &Scenario<'_, E>,
+    encoder: &X,
+    seed: u64,
+    mut choose: impl FnMut(&mut Turn<'_, E::State>) -> usize,
+) -> Evaluation {
+    evaluate(scenario, encoder, seed, |turns| {
+        turns.iter_mut().map(&mut choose).collect()
+    })
 }
 
 /// Trains `algorithm` (a neural one) on `scenario` for `episodes` and evaluates it.
@@ -202,8 +251,8 @@ pub fn run_neural<E: Environment, X: Encoder<E::State>>(
                 );
                 tally((scenario.is_win)(episode.outcome), &mut curriculum);
             }
-            let eval = evaluate(scenario, encoder, cell.seed, |_, row, legal, _| {
-                agent.greedy_in(row, legal)
+            let eval = evaluate_each(scenario, encoder, cell.seed, |turn| {
+                agent.greedy_in(std::mem::take(&mut turn.row), &turn.legal)
             });
             (eval, agent.diverged())
         }
@@ -240,8 +289,8 @@ pub fn run_neural<E: Environment, X: Encoder<E::State>>(
                 );
                 tally((scenario.is_win)(episode.outcome), &mut curriculum);
             }
-            let eval = evaluate(scenario, encoder, cell.seed, |_, row, legal, rng| {
-                agent.act(&row, legal, 0.0, true, rng)
+            let eval = evaluate_each(scenario, encoder, cell.seed, |turn| {
+                agent.act(&turn.row, &turn.legal, 0.0, true, turn.rng)
             });
             (eval, agent.diverged())
         }
@@ -284,9 +333,9 @@ pub fn run_tabular<X: Encoder<burnmate_env::endgame::Match>>(
         curriculum.record(won);
     }
     let train_seconds = started.elapsed().as_secs_f64();
-    let eval = evaluate(scenario, encoder, cell.seed, |state, _, _, rng| {
-        let position = state.position();
-        action_of(position.board(), &q.greedy(position, rng))
+    let eval = evaluate_each(scenario, encoder, cell.seed, |turn| {
+        let position = turn.state.position();
+        action_of(position.board(), &q.greedy(position, turn.rng))
     });
     Ok(CellResult {
         cell,

@@ -23,8 +23,8 @@ use crate::matrix::curriculum::retro_curriculum_start;
 pub const EVAL_STARTS_SEED: u64 = 0x6d61_7472_6978;
 /// Evaluation starts of queen4x4 and knight (drawn from each study's distribution).
 pub const SMALL_GAME_EVAL_STARTS: usize = 1000;
-/// Evaluation games of an endgame: 100 won starts, or the 10 shipped starts 10 times.
-pub const ENDGAME_EVAL_GAMES: usize = 100;
+/// Evaluation games of an endgame: 1000 won starts, or the 10 shipped starts 100 times.
+pub const ENDGAME_EVAL_GAMES: usize = 1000;
 /// White moves before an endgame match ends as a draw (the endgame study's cap;
 /// KBNK's longest mate is 33).
 pub const ENDGAME_MOVE_CAP: u32 = 50;
@@ -96,7 +96,7 @@ impl TryFrom<String> for Game {
 #[serde(rename_all = "kebab-case")]
 pub enum StartSource {
     /// Drawn uniformly from all legal won positions (training: a fresh one per
-    /// match from the cell's seed; evaluation: 100 from a fixed seed).
+    /// match from the cell's seed; evaluation: 1000 from a fixed seed).
     Won,
     /// The 10 shipped study starts (`assets/endgame-*.fen`), for training and
     /// evaluation.

@@ -129,10 +129,10 @@ fn pm(value: Option<(f64, f64)>, digits: usize) -> String {
 pub fn markdown(plan: &MatrixPlan, rows: &[MatrixRow]) -> String {
     let mut md = String::new();
     let starts = match plan.starts {
-        StartSource::Won => "100 won positions drawn uniformly (fixed seed)",
-        StartSource::Shipped => "the 10 shipped study starts, 10 games each",
+        StartSource::Won => "1000 won positions drawn uniformly (fixed seed)",
+        StartSource::Shipped => "the 10 shipped study starts, 100 games each",
         StartSource::Retro => {
-            "100 won positions drawn uniformly (fixed seed), after training from starts \
+            "1000 won positions drawn uniformly (fixed seed), after training from starts \
              grown backwards from mate (rules only)"
         }
     };

@@ -27,7 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::Position as _;
 
 use crate::matrix::algorithm::{SEARCH_EVAL_SIMULATIONS, SEARCH_HIDDEN, search_learner_config};
-use crate::matrix::cell::{Cell, CellResult, CurvePoint, Evaluation, evaluate};
+use crate::matrix::cell::{Cell, CellResult, CurvePoint, Evaluation, Turn, evaluate};
 use crate::matrix::curriculum::{Curriculum, retro_curriculum_start};
 use crate::matrix::game::Scenario;
 
@@ -114,7 +114,8 @@ pub fn train_search(endgame: Endgame, seed: u64, games: u64, device: &Device) ->
 }
 
 /// The evaluation of `net` on `scenario`'s starts with the search at
-/// [`SEARCH_EVAL_SIMULATIONS`] (no root noise).
+/// [`SEARCH_EVAL_SIMULATIONS`] (no root noise): every round one batched search over
+/// the positions of all unfinished games.
 fn evaluate_with_search(
     scenario: &Scenario<'_, EndgameGame<&Tablebase>>,
     net: &PolicyValueNet,
@@ -125,54 +126,67 @@ fn evaluate_with_search(
         simulations: SEARCH_EVAL_SIMULATIONS,
         ..search_learner_config().search
     };
-    evaluate(
-        scenario,
-        &EndgameEncoding,
-        seed,
-        |state: &Match, _, _, rng| {
-            let position = state.position();
-            let mut evaluator = NetEvaluator {
-                net,
-                encoder: &SideToMoveEncoding,
-            };
-            let result = search(
-                &ChessGame,
-                std::slice::from_ref(position),
-                &play,
-                &mut evaluator,
-                rng,
-            );
-            action_of(position.board(), &result[0].best())
-        },
-    )
+    evaluate(scenario, &EndgameEncoding, seed, |turns| {
+        search_moves(net, &play, turns)
+    })
 }
 
-/// The evaluation of `net` alone: its most probable move, no search.
+/// The moves a search with `play` chooses for the positions of `turns`, all searched
+/// in one batch (the search draws no randomness without root noise).
+pub fn search_moves(
+    net: &PolicyValueNet,
+    play: &SearchConfig,
+    turns: &mut [Turn<'_, Match>],
+) -> Vec<usize> {
+    let positions: Vec<_> = turns.iter().map(|t| t.state.position().clone()).collect();
+    let mut evaluator = NetEvaluator {
+        net,
+        encoder: &SideToMoveEncoding,
+    };
+    let mut no_noise = ChaCha8Rng::seed_from_u64(0);
+    search(&ChessGame, &positions, play, &mut evaluator, &mut no_noise)
+        .iter()
+        .zip(&positions)
+        .map(|(result, position)| action_of(position.board(), &result.best()))
+        .collect()
+}
+
+/// The evaluation of `net` alone: its most probable move, no search (one forward
+/// pass a round for all unfinished games).
 fn evaluate_raw_policy(
     scenario: &Scenario<'_, EndgameGame<&Tablebase>>,
     net: &PolicyValueNet,
     seed: u64,
 ) -> Evaluation {
-    evaluate(
-        scenario,
-        &EndgameEncoding,
-        seed,
-        |state: &Match, _, _, _| {
-            let position = state.position();
-            let moves = ChessGame.legal_moves(position);
-            let actions: Vec<usize> = moves
-                .iter()
-                .map(|&m| ChessGame.action(position, m))
-                .collect();
-            let mut row = vec![0.0; SideToMoveEncoding.width()];
-            SideToMoveEncoding.encode(position, &mut row);
-            let (priors, _) = net.priors_and_values(row, &[&actions]).remove(0);
-            let best = (0..moves.len())
-                .max_by(|&a, &b| priors[a].total_cmp(&priors[b]).then(b.cmp(&a)))
-                .expect("a running match has moves");
-            action_of(position.board(), &moves[best])
-        },
-    )
+    evaluate(scenario, &EndgameEncoding, seed, |turns| {
+        let width = SideToMoveEncoding.width();
+        let mut rows = vec![0.0; turns.len() * width];
+        let mut moves = Vec::with_capacity(turns.len());
+        let mut actions = Vec::with_capacity(turns.len());
+        for (turn, row) in turns.iter().zip(rows.chunks_mut(width)) {
+            let position = turn.state.position();
+            SideToMoveEncoding.encode(position, row);
+            let legal = ChessGame.legal_moves(position);
+            actions.push(
+                legal
+                    .iter()
+                    .map(|&m| ChessGame.action(position, m))
+                    .collect::<Vec<_>>(),
+            );
+            moves.push(legal);
+        }
+        let legal: Vec<&[usize]> = actions.iter().map(Vec::as_slice).collect();
+        net.priors_and_values(rows, &legal)
+            .iter()
+            .zip(turns.iter().zip(&moves))
+            .map(|((priors, _), (turn, moves))| {
+                let best = (0..moves.len())
+                    .max_by(|&a, &b| priors[a].total_cmp(&priors[b]).then(b.cmp(&a)))
+                    .expect("a running match has moves");
+                action_of(turn.state.position().board(), &moves[best])
+            })
+            .collect()
+    })
 }
 
 /// Trains the search learner for `games` self-play games on `endgame` and evaluates
