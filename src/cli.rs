@@ -139,13 +139,15 @@ enum Command {
     },
     /// Show one game of the trained policy, move by move.
     Play {
-        /// A run directory written by `train`.
+        /// A run directory written by `train`, or a search net file a matrix wrote
+        /// (`nets/kqk-mcts-0.json`; it plays from --fen against the perfect defender).
         run: PathBuf,
         /// queen4x4: start position, e.g. "Qa1 Ka2 / Kc2" (white pieces / black king;
         /// the default).
         #[arg(long)]
         start: Option<String>,
-        /// endgame: start position as FEN, white to move (default: the run's start).
+        /// endgame or search net: start position as FEN, white to move (default: the
+        /// run's start; a search net needs one).
         #[arg(long)]
         fen: Option<String>,
         /// endgame: save the game as PGN to this new file.
@@ -231,10 +233,10 @@ enum Command {
         /// The run directory.
         run: PathBuf,
     },
-    /// Play a trained selfplay run (or an endgame Q-table) as a UCI engine on
-    /// stdin/stdout, for any chess GUI or match runner.
+    /// Play a trained selfplay run (or an endgame Q-table, or a matrix's search net)
+    /// as a UCI engine on stdin/stdout, for any chess GUI or match runner.
     Uci {
-        /// The run directory.
+        /// The run directory, or a search net file a matrix wrote (`nets/kqk-mcts-0.json`).
         run: PathBuf,
         /// afterstate-td runs: plies of full-width search on the learned values.
         #[arg(long, default_value_t = 1)]
@@ -422,6 +424,25 @@ pub fn run(cli: Cli) -> Result<()> {
             starts,
             seed,
         }),
+        Command::Play {
+            run,
+            start,
+            fen,
+            pgn,
+            seed,
+            max_moves,
+        } if burnmate::matrix::search_net::is_search_net(&run) => {
+            anyhow::ensure!(
+                start.is_none() && max_moves.is_none(),
+                "--start and --max-moves apply to queen4x4 runs; a search net takes --fen"
+            );
+            endgame::play::play_search_net(&endgame::play::EndgamePlay {
+                run: &run,
+                fen: fen.as_deref(),
+                seed,
+                pgn: pgn.as_deref(),
+            })
+        }
         Command::Play {
             run,
             start,

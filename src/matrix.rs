@@ -12,6 +12,7 @@ pub mod curriculum;
 pub mod game;
 pub mod report;
 pub mod search_cell;
+pub mod search_net;
 
 use std::path::Path;
 
@@ -128,8 +129,14 @@ impl Oracles {
     }
 }
 
-/// Trains and evaluates one cell.
-pub fn run_cell(plan: &MatrixPlan, cell: Cell, oracles: &Oracles) -> Result<CellResult> {
+/// Trains and evaluates one cell of the matrix in `dir` (a search learner's net is
+/// saved there, [`search_net::net_path`]).
+pub fn run_cell(
+    plan: &MatrixPlan,
+    cell: Cell,
+    oracles: &Oracles,
+    dir: &Path,
+) -> Result<CellResult> {
     let episodes = plan.episodes(&cell);
     let device = plan.backend.device()?;
     match cell.game {
@@ -161,9 +168,14 @@ pub fn run_cell(plan: &MatrixPlan, cell: Cell, oracles: &Oracles) -> Result<Cell
                     cell,
                     episodes,
                 ),
-                Algorithm::Mcts => {
-                    search_cell::run_search(&scenario, endgame, cell, episodes, &device)
-                }
+                Algorithm::Mcts => search_cell::run_search(
+                    &scenario,
+                    endgame,
+                    cell,
+                    episodes,
+                    &device,
+                    &search_net::net_path(dir, &cell),
+                ),
                 _ => run_neural(&scenario, &EndgameEncoding, cell, episodes, &device),
             }
         }
@@ -186,7 +198,7 @@ pub fn matrix_command(
     let pending = grid.pending("matrix", plan.cells(), shard, 1);
     let oracles = Oracles::load(plan, &crate::solve::tablebase_dir())?;
     grid.run_all("matrix", &pending, jobs, |&cell| {
-        run_cell(plan, cell, &oracles)
+        run_cell(plan, cell, &oracles, dir)
     })?;
     let results = in_plan_order(&plan.cells(), read_results(&dir.join(RESULTS_FILE))?);
     report::write_report(dir, plan, &results)

@@ -177,6 +177,74 @@ fn the_search_learner_runs_on_an_endgame_and_repeats_itself() {
     assert_eq!(curve.last().unwrap()["eval"], row["eval"]);
     assert!(a.join("curves.svg").exists());
     assert_eq!(rows, results_without_times(&b));
+    let net = a.join("nets").join("kqk-mcts-0.json");
+    assert_eq!(
+        fs::read(&net).unwrap(),
+        fs::read(b.join("nets/kqk-mcts-0.json")).unwrap()
+    );
+    the_saved_net_plays_and_serves_uci(&net);
+}
+
+/// `play NET --fen` plays one KQK game against the perfect defender to its end;
+/// `uci NET` answers a position with a legal move; bad requests are one line.
+fn the_saved_net_plays_and_serves_uci(net: &std::path::Path) {
+    let net = net.to_str().unwrap();
+    let out = burnmate(&["play", net, "--fen", "7k/8/5K2/8/8/8/8/6Q1 w - - 0 1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("optimal mate in 1"), "{text}");
+    assert!(text.contains("1. Qg7#"), "the search finds the mate in one: {text}");
+    assert!(text.lines().any(|l| l.starts_with("result  ")), "{text}");
+
+    let mut uci = std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(["uci", net])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    // Black's queen and king against the white king: the net plays either colour.
+    uci.stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nposition fen 8/8/8/8/8/1k6/7q/K7 b - - 0 1\ngo\nquit\n")
+        .unwrap();
+    let out = uci.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let best = text
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let position: shakmaty::Chess = "8/8/8/8/8/1k6/7q/K7 b - - 0 1"
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    let mv = best.parse::<shakmaty::uci::UciMove>().unwrap();
+    assert!(mv.to_move(&position).is_ok(), "{best} is not legal");
+    assert!(text.contains("nodes 128"), "{text}");
+
+    assert_one_line_error(
+        &burnmate(&["play", net]),
+        "a search net plays from --fen FEN",
+    );
+    assert_one_line_error(
+        &burnmate(&["uci", net, "--plies", "2"]),
+        "a search net searches by simulations, not plies",
+    );
+    let dir = std::path::Path::new(net).parent().unwrap();
+    let broken = dir.join("broken.json");
+    fs::write(&broken, &fs::read(net).unwrap()[..100]).unwrap();
+    assert_one_line_error(
+        &burnmate(&[
+            "play",
+            broken.to_str().unwrap(),
+            "--fen",
+            "7k/8/5K2/8/8/8/8/6Q1 w - - 0 1",
+        ]),
+        "is malformed or truncated",
+    );
 }
 
 #[test]

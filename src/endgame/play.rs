@@ -1,19 +1,26 @@
-//! `burnmate play RUN` for an endgame run: one game of the frozen table against the
-//! run's defender, each white move with its exact verdict, optionally saved as PGN.
+//! `burnmate play RUN` for an endgame run (one game of the frozen table against the
+//! run's defender) or a matrix's search net (its search against the perfect
+//! defender): each move pair with its exact verdict, optionally saved as PGN.
 
 use std::path::Path;
 
-use anyhow::Result;
-use burnmate_env::endgame::{MatchEnd, parse_start};
+use anyhow::{Context, Result};
+use burnmate_env::endgame::{Match, MatchEnd, parse_start};
+use burnmate_env::endgame_game::Defender as _;
+use burnmate_oracle::tablebase::Tablebase;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Position};
+use shakmaty::{Chess, Color, Position};
 
-use crate::endgame::game::{Arena, mate_in};
+use crate::backend::BackendChoice;
+use crate::endgame::config::Opponent;
+use crate::endgame::game::{Arena, MatchResult, mate_in};
 use crate::endgame::starts::start_position;
 use crate::endgame::table_file::load_run;
 use crate::endgame::train::reward_name;
+use crate::matrix::game::ENDGAME_MOVE_CAP;
+use crate::matrix::search_net;
 use crate::pgn::fen_of;
 use crate::pgn::{game_pgn, write_pgn};
 use crate::solve::load_or_build;
@@ -41,9 +48,86 @@ pub fn play_command(request: &EndgamePlay) -> Result<()> {
     let arena = Arena::new(endgame, &tablebase, &config)?;
     let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
     let game = arena.play(&mut q, &start, 0.0, false, &mut rng)?;
+    let event = format!(
+        "burnmate {} ({} reward)",
+        endgame.name(),
+        reward_name(config.reward)
+    );
+    show_game(
+        &tablebase,
+        &start,
+        &game,
+        request.pgn,
+        &event,
+        opponent_name(&config.opponent),
+        &request.run.display().to_string(),
+    )
+}
 
-    let optimal = mate_in(&tablebase, &start);
-    say!("start   {}", fen_of(&start));
+/// `burnmate play NET --fen FEN` for a matrix's search net: one game of its search
+/// (as the matrix evaluated it) against the perfect defender, from `fen` (white to
+/// move, the net's endgame).
+pub fn play_search_net(request: &EndgamePlay) -> Result<()> {
+    let net = search_net::load(request.run, BackendChoice::Flex.device()?)?;
+    let endgame = net.file.endgame;
+    let fen = request.fen.with_context(|| {
+        format!(
+            "a search net plays from --fen FEN (a white-to-move {} position)",
+            endgame.name().to_uppercase()
+        )
+    })?;
+    let start = parse_start(endgame, fen)?;
+    let tablebase = load_or_build(endgame, &crate::solve::tablebase_dir())?;
+    let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
+    let mut game = Match::new(endgame, start.clone(), ENDGAME_MOVE_CAP);
+    let mut moves = Vec::new();
+    let end = loop {
+        let position = game.position().clone();
+        let mv = if position.turn() == Color::White {
+            net.search(std::slice::from_ref(&position)).remove(0).best()
+        } else {
+            tablebase.reply(&position, &mut rng)
+        };
+        moves.push(mv);
+        if let Some(end) = game.play(mv) {
+            break end;
+        }
+    };
+    let result = MatchResult {
+        end,
+        white_moves: game.white_moves(),
+        reward: 0.0,
+        moves,
+    };
+    let event = format!(
+        "burnmate {} (search net, {} simulations a move)",
+        endgame.name(),
+        net.search.simulations
+    );
+    show_game(
+        &tablebase,
+        &start,
+        &result,
+        request.pgn,
+        &event,
+        opponent_name(&Opponent::Perfect),
+        &request.run.display().to_string(),
+    )
+}
+
+/// Prints `game` from `start` move by move with the tablebase's verdict after each
+/// pair, then its result beside the optimum; saves it as PGN to `pgn` if given.
+fn show_game(
+    tablebase: &Tablebase,
+    start: &Chess,
+    game: &MatchResult,
+    pgn: Option<&Path>,
+    event: &str,
+    black: &str,
+    white: &str,
+) -> Result<()> {
+    let optimal = mate_in(tablebase, start);
+    say!("start   {}", fen_of(start));
     say!(
         "optimal {}",
         optimal.map_or("no forced mate".into(), |m| format!("mate in {m}"))
@@ -59,7 +143,7 @@ pub fn play_command(request: &EndgamePlay) -> Result<()> {
         let verdict = if position.is_checkmate() {
             "mate".to_string()
         } else {
-            mate_in(&tablebase, &position)
+            mate_in(tablebase, &position)
                 .map_or("no forced mate".into(), |m| format!("mate in {m} left"))
         };
         say!("{number:>3}. {white:<8} {black:<8} {verdict}");
@@ -75,7 +159,7 @@ pub fn play_command(request: &EndgamePlay) -> Result<()> {
         game.end.name(),
         game.white_moves
     );
-    if let Some(path) = request.pgn {
+    if let Some(path) = pgn {
         let result = if game.end == MatchEnd::Checkmate {
             "1-0"
         } else if game.end == MatchEnd::Cap {
@@ -83,27 +167,20 @@ pub fn play_command(request: &EndgamePlay) -> Result<()> {
         } else {
             "1/2-1/2"
         };
-        let event = format!(
-            "burnmate {} ({} reward)",
-            endgame.name(),
-            reward_name(config.reward)
-        );
-        let run = request.run.display().to_string();
         let tags = [
-            ("Event", event.as_str()),
+            ("Event", event),
             ("Site", "burnmate"),
-            ("White", run.as_str()),
-            ("Black", opponent_name(&config.opponent)),
+            ("White", white),
+            ("Black", black),
             ("Termination", game.end.name()),
         ];
-        write_pgn(path, &game_pgn(&tags, &start, &game.moves, result))?;
+        write_pgn(path, &game_pgn(&tags, start, &game.moves, result))?;
         say!("pgn     {}", path.display());
     }
     Ok(())
 }
 
-fn opponent_name(opponent: &crate::endgame::config::Opponent) -> &'static str {
-    use crate::endgame::config::Opponent;
+fn opponent_name(opponent: &Opponent) -> &'static str {
     match opponent {
         Opponent::Perfect => "perfect defender (tablebase)",
         Opponent::Random => "random mover",

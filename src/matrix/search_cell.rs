@@ -6,12 +6,13 @@
 //! Training starts come from [`crate::matrix::curriculum`]: walks back from mate
 //! that lengthen as the learner (as white) mates in its blocks of self-play games.
 
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
 use burn::tensor::Device;
-use burnmate_agents::policy_value::{NetEvaluator, PolicyValueNet};
-use burnmate_agents::search::{SearchConfig, search};
+use burnmate_agents::policy_value::PolicyValueNet;
+use burnmate_agents::search::SearchConfig;
 use burnmate_agents::search_learner::{Augmentation, SearchLearner, SelfPlayEnd};
 use burnmate_encode::endgame::EndgameEncoding;
 use burnmate_encode::side_to_move::{SideToMoveEncoding, transform_row};
@@ -30,6 +31,7 @@ use crate::matrix::algorithm::{SEARCH_EVAL_SIMULATIONS, SEARCH_HIDDEN, search_le
 use crate::matrix::cell::{Cell, CellResult, CurvePoint, Evaluation, Turn, evaluate};
 use crate::matrix::curriculum::{Curriculum, retro_curriculum_start};
 use crate::matrix::game::Scenario;
+use crate::matrix::search_net::{self, SearchNetFile, search_positions};
 
 /// Snapshots of the network taken while training (evaluated afterwards, so the
 /// training time excludes them).
@@ -132,19 +134,14 @@ fn evaluate_with_search(
 }
 
 /// The moves a search with `play` chooses for the positions of `turns`, all searched
-/// in one batch (the search draws no randomness without root noise).
+/// in one batch.
 pub fn search_moves(
     net: &PolicyValueNet,
     play: &SearchConfig,
     turns: &mut [Turn<'_, Match>],
 ) -> Vec<usize> {
     let positions: Vec<_> = turns.iter().map(|t| t.state.position().clone()).collect();
-    let mut evaluator = NetEvaluator {
-        net,
-        encoder: &SideToMoveEncoding,
-    };
-    let mut no_noise = ChaCha8Rng::seed_from_u64(0);
-    search(&ChessGame, &positions, play, &mut evaluator, &mut no_noise)
+    search_positions(net, play, &positions)
         .iter()
         .zip(&positions)
         .map(|(result, position)| action_of(position.board(), &result.best()))
@@ -189,17 +186,28 @@ fn evaluate_raw_policy(
     })
 }
 
-/// Trains the search learner for `games` self-play games on `endgame` and evaluates
-/// it on `scenario`'s starts, and each training snapshot with its search (the curve).
+/// Trains the search learner for `games` self-play games on `endgame`, saves its net
+/// as `net_file`, and evaluates it on `scenario`'s starts, and each training
+/// snapshot with its search (the curve).
 pub fn run_search(
     scenario: &Scenario<'_, EndgameGame<&Tablebase>>,
     endgame: Endgame,
     cell: Cell,
     games: u64,
     device: &Device,
+    net_file: &Path,
 ) -> Result<CellResult> {
     let trained = train_search(endgame, cell.seed, games, device);
     let net = trained.learner.net();
+    search_net::save(
+        net_file,
+        &SearchNetFile {
+            endgame,
+            seed: cell.seed,
+            games,
+            layers: net.weights(),
+        },
+    )?;
     let eval = evaluate_with_search(scenario, net, cell.seed);
     let mut curve = Vec::new();
     for snapshot in &trained.snapshots {

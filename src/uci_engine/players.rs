@@ -1,5 +1,6 @@
 //! The runs that can play over UCI: a selfplay run of either algorithm (both
-//! colours) and an endgame Q-table (white in positions of its endgame).
+//! colours), an endgame Q-table (white in positions of its endgame) and a matrix's
+//! search net (both colours).
 
 use std::path::Path;
 
@@ -13,7 +14,9 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Color, Move, Position};
 
+use crate::backend::BackendChoice;
 use crate::config::{Experiment, load_config};
+use crate::matrix::search_net::{SearchNet, is_search_net, load as load_search_net};
 use crate::selfplay::config::SelfplayAlgorithm;
 use crate::uci_engine::{Choice, UciPlayer};
 
@@ -111,8 +114,53 @@ impl UciPlayer for EndgamePlayer {
     }
 }
 
-/// The player of the run in `run`: a selfplay run or an endgame run; an afterstate
-/// run searches `plies` plies, other runs play one (they have no search).
+/// A matrix's search net: the side to move plays its search's move (the proof move
+/// where the search proved the position) with the matrix's evaluation budget, in any
+/// position; outside its endgame (either colour) it says so to the GUI.
+pub struct SearchPlayer {
+    net: SearchNet,
+    name: String,
+}
+
+impl UciPlayer for SearchPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn best_move(&mut self, position: &Chess, among: &[Move]) -> Choice {
+        let result = self.net.search(std::slice::from_ref(position)).remove(0);
+        let listed = |i: &usize| among.contains(&result.moves[*i]);
+        let best = result
+            .proof
+            .filter(listed)
+            .or_else(|| {
+                (0..result.moves.len())
+                    .filter(listed)
+                    .max_by_key(|&i| (result.visits[i], std::cmp::Reverse(i)))
+            })
+            .expect("the listed moves are legal moves of the root");
+        let endgame = self.net.file.endgame;
+        let mut mirrored = position.board().clone();
+        mirrored.mirror();
+        let note = (!has_material(endgame, position.board()) && !has_material(endgame, &mirrored))
+            .then(|| {
+                format!(
+                    "not a {} position: the net plays outside what it learned",
+                    endgame.name().to_uppercase()
+                )
+            });
+        Choice {
+            mv: result.moves[best],
+            value: Some(f64::from(result.value)),
+            note,
+            nodes: u64::from(self.net.search.simulations),
+        }
+    }
+}
+
+/// The player of `run`: a selfplay run, an endgame run, or a matrix's search net
+/// file; an afterstate run searches `plies` plies, other runs play one (they have
+/// no search; a search net searches as the matrix evaluated it).
 pub fn load_player(run: &Path, plies: u32) -> Result<Box<dyn UciPlayer>> {
     if plies == 0 {
         bail!("--plies must be at least 1");
@@ -122,6 +170,16 @@ pub fn load_player(run: &Path, plies: u32) -> Result<Box<dyn UciPlayer>> {
         run.file_name()
             .map_or("run".into(), |n| n.to_string_lossy())
     );
+    if is_search_net(run) {
+        if plies > 1 {
+            bail!(
+                "--plies {plies}: a search net searches by simulations, not plies; {} takes no --plies",
+                run.display()
+            );
+        }
+        let net = load_search_net(run, BackendChoice::Flex.device()?)?;
+        return Ok(Box::new(SearchPlayer { net, name }));
+    }
     match load_config(&run.join("config.toml"))? {
         Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
             let (_, learner) = crate::selfplay::afterstate_file::load_run(run, None)?;
