@@ -13,6 +13,7 @@ pub mod game;
 pub mod report;
 pub mod search_cell;
 pub mod search_net;
+pub mod search_training;
 
 use std::path::Path;
 
@@ -175,6 +176,7 @@ pub fn run_cell(
                     episodes,
                     &device,
                     &search_net::net_path(dir, &cell),
+                    &search_training::resume_path(dir, &cell),
                 ),
                 _ => run_neural(&scenario, &EndgameEncoding, cell, episodes, &device),
             }
@@ -200,7 +202,16 @@ pub fn matrix_command(
     grid.run_all("matrix", &pending, jobs, |&cell| {
         run_cell(plan, cell, &oracles, dir)
     })?;
-    let results = in_plan_order(&plan.cells(), read_results(&dir.join(RESULTS_FILE))?);
+    let results: Vec<CellResult> =
+        in_plan_order(&plan.cells(), read_results(&dir.join(RESULTS_FILE))?);
+    for result in &results {
+        // A recorded cell needs its resume point no more.
+        let resume = search_training::resume_path(dir, &result.cell);
+        if resume.exists() {
+            std::fs::remove_file(&resume)
+                .with_context(|| format!("cannot remove {}", resume.display()))?;
+        }
+    }
     report::write_report(dir, plan, &results)
 }
 

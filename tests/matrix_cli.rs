@@ -193,7 +193,10 @@ fn the_saved_net_plays_and_serves_uci(net: &std::path::Path) {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("optimal mate in 1"), "{text}");
-    assert!(text.contains("1. Qg7#"), "the search finds the mate in one: {text}");
+    assert!(
+        text.contains("1. Qg7#"),
+        "the search finds the mate in one: {text}"
+    );
     assert!(text.lines().any(|l| l.starts_with("result  ")), "{text}");
 
     let mut uci = std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
@@ -285,4 +288,49 @@ fn retro_starts_train_every_algorithm_by_a_curriculum_and_repeat_themselves() {
             .contains("grown backwards from mate")
     );
     assert_eq!(rows, results_without_times(&b));
+}
+
+#[test]
+fn a_search_cell_killed_in_training_goes_on_to_the_bytes_of_an_uninterrupted_one() {
+    let tmp = TempDir::new();
+    // 120 games: two blocks of self-play, a resume point after the first.
+    let settings = [
+        "--games",
+        "kqk",
+        "--algorithms",
+        "mcts",
+        "--seeds",
+        "1",
+        "--budget",
+        "0.02",
+    ];
+    let killed = tmp.path().join("killed");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(["matrix", "--out", killed.to_str().unwrap()])
+        .args(settings)
+        .env("BURNMATE_CRASH_AT", "search-training-saved")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the injected crash aborts the run");
+    let resume = killed.join("nets/kqk-mcts-0.resume.json");
+    assert!(resume.exists());
+    assert_eq!(
+        fs::read_to_string(killed.join("results.jsonl")).unwrap(),
+        ""
+    );
+
+    let resumed = successful_matrix(&tmp, "killed", &settings);
+    let whole = successful_matrix(&tmp, "whole", &settings);
+    assert_eq!(
+        results_without_times(&resumed),
+        results_without_times(&whole)
+    );
+    assert_eq!(
+        fs::read(resumed.join("nets/kqk-mcts-0.json")).unwrap(),
+        fs::read(whole.join("nets/kqk-mcts-0.json")).unwrap()
+    );
+    assert!(
+        !resume.exists(),
+        "a recorded cell's resume point is removed"
+    );
 }

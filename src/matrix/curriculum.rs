@@ -53,7 +53,7 @@ pub fn retro_curriculum_start(
 }
 
 /// The curriculum's level and the tally of the current block.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Curriculum {
     level: u32,
     block_games: u32,

@@ -32,7 +32,7 @@ use burnmate_env::environment::Encoder;
 use burnmate_models::{DeepMlp, LayerWeights};
 use rand::Rng;
 
-use crate::adam::Adam;
+use crate::adam::{Adam, SavedMoments};
 use crate::search::{Evaluator, Leaf};
 
 /// The network and its optimiser.
@@ -119,6 +119,29 @@ impl PolicyValueNet {
             actions,
             head: RefCell::new(None),
         })
+    }
+
+    /// A network with the given layers and Adam moments (a snapshot of
+    /// [`PolicyValueNet::weights`] and [`PolicyValueNet::moments`]): training goes
+    /// on exactly where it stood.
+    pub fn restore(
+        layers: &[LayerWeights],
+        moments: &[SavedMoments],
+        device: Device,
+    ) -> Result<PolicyValueNet, String> {
+        let mut net = PolicyValueNet::from_layers(layers, device)?;
+        net.optimizer = Adam::restore(&net.net, moments, &net.device)?;
+        Ok(net)
+    }
+
+    /// The device the network lives on (with autodiff).
+    pub fn device(&self) -> Device {
+        self.device.clone()
+    }
+
+    /// Host copies of Adam's moments.
+    pub fn moments(&self) -> Vec<SavedMoments> {
+        self.optimizer.save()
     }
 
     /// Host copies of the layers.

@@ -30,6 +30,10 @@ use burnmate_env::environment::Encoder;
 use burnmate_env::two_player::TwoPlayerGame;
 use rand::{Rng, RngExt};
 
+use burnmate_models::LayerWeights;
+use serde::{Deserialize, Serialize};
+
+use crate::adam::SavedMoments;
 use crate::policy_value::{NetEvaluator, PolicyTarget, PolicyValueNet};
 use crate::search::{SearchConfig, search};
 
@@ -141,6 +145,70 @@ pub struct Augmentation {
     pub action: fn(usize, u8) -> usize,
 }
 
+/// A replay position stored compactly: its encoded row's non-zero entries.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedSample {
+    /// Width of the encoded row.
+    pub width: u32,
+    /// (index, value) of each non-zero entry of the row.
+    pub nonzero: Vec<(u32, f32)>,
+    /// Policy indices of the searched moves.
+    pub actions: Vec<u32>,
+    /// Their visit shares.
+    pub policy: Vec<f32>,
+    /// The root's search value.
+    pub search_value: f32,
+    /// Whether the position keeps its value and moves under the board symmetries.
+    pub symmetric: bool,
+    /// The value target.
+    pub value: f32,
+}
+
+impl SavedSample {
+    fn of(sample: &Sample) -> SavedSample {
+        SavedSample {
+            width: sample.row.len() as u32,
+            nonzero: (0..sample.row.len() as u32)
+                .zip(&sample.row)
+                .filter(|(_, x)| **x != 0.0)
+                .map(|(i, &x)| (i, x))
+                .collect(),
+            actions: sample.actions.iter().map(|&a| a as u32).collect(),
+            policy: sample.policy.clone(),
+            search_value: sample.search_value,
+            symmetric: sample.symmetric,
+            value: sample.value,
+        }
+    }
+
+    fn sample(&self) -> Sample {
+        let mut row = vec![0.0; self.width as usize];
+        for &(i, x) in &self.nonzero {
+            row[i as usize] = x;
+        }
+        Sample {
+            row,
+            actions: self.actions.iter().map(|&a| a as usize).collect(),
+            policy: self.policy.clone(),
+            search_value: self.search_value,
+            symmetric: self.symmetric,
+            value: self.value,
+        }
+    }
+}
+
+/// Everything the learner needs to go on training exactly where it stood: the
+/// network, Adam's moments and the replay (the caller keeps its generator).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchLearnerState {
+    /// The network's layers.
+    pub layers: Vec<LayerWeights>,
+    /// Adam's moments.
+    pub moments: Vec<SavedMoments>,
+    /// The replay, oldest first.
+    pub replay: Vec<SavedSample>,
+}
+
 /// The learner: its network, the replay, the game and the encoder.
 pub struct SearchLearner<G, X> {
     game: G,
@@ -176,6 +244,33 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
     /// The network.
     pub fn net(&self) -> &PolicyValueNet {
         &self.net
+    }
+
+    /// The learner's state, to go on from later with [`SearchLearner::restore`].
+    pub fn state(&self) -> SearchLearnerState {
+        SearchLearnerState {
+            layers: self.net.weights(),
+            moments: self.net.moments(),
+            replay: self.replay.iter().map(SavedSample::of).collect(),
+        }
+    }
+
+    /// Puts back a state saved by [`SearchLearner::state`] (a learner of the same
+    /// shape): the net, Adam and the replay.
+    pub fn restore(&mut self, state: &SearchLearnerState) -> Result<(), String> {
+        let net = PolicyValueNet::restore(&state.layers, &state.moments, self.net.device())?;
+        if net.features() != self.net.features() || net.actions() != self.net.actions() {
+            return Err(format!(
+                "saved net has {} inputs and {} moves, the learner {} and {}",
+                net.features(),
+                net.actions(),
+                self.net.features(),
+                self.net.actions()
+            ));
+        }
+        self.net = net;
+        self.replay = state.replay.iter().map(SavedSample::sample).collect();
+        Ok(())
     }
 
     /// Plays `games` self-play games from starts drawn by `start` (a position and
