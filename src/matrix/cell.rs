@@ -135,15 +135,28 @@ pub fn evaluate<E: Environment, X: Encoder<E::State>>(
     scenario: &Scenario<'_, E>,
     encoder: &X,
     seed: u64,
+    choose: impl FnMut(&mut [Turn<'_, E::State>]) -> Vec<usize>,
+) -> Evaluation {
+    evaluate_first(scenario, scenario.eval.len(), encoder, seed, choose)
+}
+
+/// [`evaluate`] on the first `starts` evaluation starts alone (each game as it is
+/// in the whole evaluation).
+pub fn evaluate_first<E: Environment, X: Encoder<E::State>>(
+    scenario: &Scenario<'_, E>,
+    starts: usize,
+    encoder: &X,
+    seed: u64,
     mut choose: impl FnMut(&mut [Turn<'_, E::State>]) -> Vec<usize>,
 ) -> Evaluation {
     let env = &scenario.env;
-    let mut games: Vec<Running<E::State>> = (0..scenario.eval.len())
+    let starts = &scenario.eval[..starts.min(scenario.eval.len())];
+    let mut games: Vec<Running<E::State>> = (0..starts.len())
         .map(|i| {
             let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(EVAL_SEED_OFFSET));
             rng.set_stream(i as u64);
             Running {
-                state: scenario.eval[i].0.clone(),
+                state: starts[i].0.clone(),
                 rng,
                 moves: 0,
                 won: None,
@@ -182,16 +195,15 @@ pub fn evaluate<E: Environment, X: Encoder<E::State>>(
         }
     }
     let (mut won, mut moves, mut optimal_of_won) = (0usize, 0.0, 0.0);
-    for (game, (_, optimal)) in games.iter().zip(&scenario.eval) {
+    for (game, (_, optimal)) in games.iter().zip(starts) {
         if game.won == Some(true) {
             won += 1;
             moves += f64::from(game.moves);
             optimal_of_won += optimal.moves;
         }
     }
-    let games = scenario.eval.len();
-    let winnable: Vec<f64> = scenario
-        .eval
+    let games = starts.len();
+    let winnable: Vec<f64> = starts
         .iter()
         .filter(|(_, o)| o.win > 0.0)
         .map(|(_, o)| o.moves)
@@ -201,7 +213,7 @@ pub fn evaluate<E: Environment, X: Encoder<E::State>>(
         win_rate: won as f64 / games as f64,
         mean_moves: (won > 0).then(|| moves / won as f64),
         optimal_moves_of_won: (won > 0).then(|| optimal_of_won / won as f64),
-        optimal_win_rate: scenario.eval.iter().map(|(_, o)| o.win).sum::<f64>() / games as f64,
+        optimal_win_rate: starts.iter().map(|(_, o)| o.win).sum::<f64>() / games as f64,
         optimal_moves: winnable.iter().sum::<f64>() / winnable.len().max(1) as f64,
     }
 }
