@@ -98,14 +98,20 @@ enum Command {
     },
     /// Play the trained greedy policy and report win rate and mean moves.
     Eval {
-        /// A run directory written by `train`.
+        /// A run directory written by `train`, or a search net file a matrix wrote
+        /// (`nets/kqk-mcts-0.json`: it plays the matrix's won starts against the
+        /// perfect defender, with its search and as a raw policy).
         run: PathBuf,
-        /// Number of games.
+        /// Number of games (a search net: the first N of the matrix's starts).
         #[arg(long, default_value_t = 1000)]
         games: u64,
-        /// Seed of the evaluation games.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// Seed of the evaluation games (default 1; a search net: its own seed, as
+        /// the matrix evaluated it).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Search net: simulations a move (default: the matrix's 128).
+        #[arg(long)]
+        simulations: Option<u32>,
         /// Burn backend to evaluate on.
         #[arg(long, value_enum, default_value_t = BackendChoice::Flex)]
         backend: BackendChoice,
@@ -385,31 +391,52 @@ pub fn run(cli: Cli) -> Result<()> {
             run,
             games,
             seed,
+            simulations,
             backend,
             stockfish_skills,
-        } => match load_config(&run.join("config.toml"))? {
-            _ if games == 0 => anyhow::bail!("--games must be positive"),
-            Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
-                selfplay::afterstate_eval::eval_command(
-                    &run,
-                    games,
-                    seed,
-                    backend,
-                    &stockfish_skills,
-                )
-            }
-            _ if !stockfish_skills.is_empty() => anyhow::bail!(
+        } if burnmate::matrix::search_net::is_search_net(&run) => {
+            anyhow::ensure!(
+                stockfish_skills.is_empty(),
                 "--stockfish-skills applies to selfplay runs with algorithm = \"afterstate-td\""
-            ),
-            Experiment::Queen4x4(config) => {
-                queen4x4::eval::eval_command(&run, &config, games, seed, backend)
+            );
+            burnmate::matrix::search_cell::eval_command(&run, games, seed, simulations, backend)
+        }
+        Command::Eval { simulations, .. } if simulations.is_some() => {
+            anyhow::bail!("--simulations applies to search nets (nets/*.json of a matrix)")
+        }
+        Command::Eval {
+            run,
+            games,
+            seed,
+            backend,
+            stockfish_skills,
+            ..
+        } => {
+            let seed = seed.unwrap_or(1);
+            match load_config(&run.join("config.toml"))? {
+                _ if games == 0 => anyhow::bail!("--games must be positive"),
+                Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
+                    selfplay::afterstate_eval::eval_command(
+                        &run,
+                        games,
+                        seed,
+                        backend,
+                        &stockfish_skills,
+                    )
+                }
+                _ if !stockfish_skills.is_empty() => anyhow::bail!(
+                    "--stockfish-skills applies to selfplay runs with algorithm = \"afterstate-td\""
+                ),
+                Experiment::Queen4x4(config) => {
+                    queen4x4::eval::eval_command(&run, &config, games, seed, backend)
+                }
+                Experiment::Knight(_) => knight::eval::eval_command(&run, games, seed, backend),
+                Experiment::Endgame(_) => endgame::train::eval_command(&run, games, seed),
+                Experiment::Selfplay(_) => anyhow::bail!(
+                    "selfplay runs of the study's algorithm are evaluated while training: see eval.csv and summary.json in the run"
+                ),
             }
-            Experiment::Knight(_) => knight::eval::eval_command(&run, games, seed, backend),
-            Experiment::Endgame(_) => endgame::train::eval_command(&run, games, seed),
-            Experiment::Selfplay(_) => anyhow::bail!(
-                "selfplay runs of the study's algorithm are evaluated while training: see eval.csv and summary.json in the run"
-            ),
-        },
+        }
         Command::Compare { runs } => compare::compare_command(&runs),
         Command::Solve {
             endgame,

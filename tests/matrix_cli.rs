@@ -228,6 +228,16 @@ fn the_saved_net_plays_and_serves_uci(net: &std::path::Path) {
     assert!(mv.to_move(&position).is_ok(), "{best} is not legal");
     assert!(text.contains("nodes 128"), "{text}");
 
+    let out = burnmate(&["eval", net, "--games", "20", "--simulations", "8"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("20 won starts against the perfect defender"),
+        "{text}"
+    );
+    assert!(text.contains("search (8 simulations)"), "{text}");
+    assert!(text.contains("raw policy"), "{text}");
+
     assert_one_line_error(
         &burnmate(&["play", net]),
         "a search net plays from --fen FEN",

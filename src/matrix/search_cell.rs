@@ -21,13 +21,14 @@ use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
 use burnmate_oracle::tablebase::Tablebase;
 use shakmaty::Position as _;
 
+use crate::backend::BackendChoice;
 use crate::matrix::algorithm::{SEARCH_EVAL_SIMULATIONS, search_learner_config};
-use crate::matrix::cell::{
-    Cell, CellResult, CurvePoint, Evaluation, Turn, evaluate, evaluate_first,
-};
+use crate::matrix::cell::{Cell, CellResult, CurvePoint, Evaluation, Turn, evaluate_first};
 use crate::matrix::game::Scenario;
+use crate::matrix::game::StartSource;
 use crate::matrix::search_net::{self, SearchNetFile, search_positions};
 use crate::matrix::search_training::train_search;
+use crate::solve::load_or_build;
 
 /// Evaluation starts of a training snapshot (the first of the cell's starts; the
 /// trained net plays them all): enough for the curve's shape at a fifth of the cost.
@@ -71,10 +72,11 @@ pub fn search_moves(
 /// pass a round for all unfinished games).
 fn evaluate_raw_policy(
     scenario: &Scenario<'_, EndgameGame<&Tablebase>>,
+    starts: usize,
     net: &PolicyValueNet,
     seed: u64,
 ) -> Evaluation {
-    evaluate(scenario, &EndgameEncoding, seed, |turns| {
+    evaluate_first(scenario, starts, &EndgameEncoding, seed, |turns| {
         let width = SideToMoveEncoding.width();
         let mut rows = vec![0.0; turns.len() * width];
         let mut moves = Vec::with_capacity(turns.len());
@@ -153,10 +155,71 @@ pub fn run_search(
             .weights()
             .iter()
             .all(|l| l.weight.iter().all(|w| w.is_finite())),
-        raw_policy: Some(evaluate_raw_policy(scenario, net, cell.seed)),
+        raw_policy: Some(evaluate_raw_policy(
+            scenario,
+            scenario.eval.len(),
+            net,
+            cell.seed,
+        )),
         eval,
         curve,
         curriculum_level: Some(trained.level),
         train_seconds: trained.seconds,
     })
+}
+
+/// `burnmate eval NET`: the search net plays the first `games` of the matrix's
+/// evaluation starts of its endgame against the perfect defender, with its search at
+/// `simulations` (default the matrix's) and as a raw policy; prints both beside the
+/// optimum.
+pub fn eval_command(
+    path: &Path,
+    games: u64,
+    seed: Option<u64>,
+    simulations: Option<u32>,
+    backend: BackendChoice,
+) -> Result<()> {
+    let mut net = search_net::load(path, backend.device()?.autodiff())?;
+    if let Some(simulations) = simulations {
+        anyhow::ensure!(simulations >= 1, "--simulations must be at least 1");
+        net.search.simulations = simulations;
+    }
+    let endgame = net.file.endgame;
+    let tablebase = load_or_build(endgame, &crate::solve::tablebase_dir())?;
+    let scenario = crate::matrix::game::endgame(endgame, &tablebase, StartSource::Won)?;
+    let starts = usize::try_from(games).unwrap_or(usize::MAX);
+    let seed = seed.unwrap_or(net.file.seed);
+    let started = std::time::Instant::now();
+    let searched = evaluate_first(&scenario, starts, &EndgameEncoding, seed, |turns| {
+        search_moves(&net.net, &net.search, turns)
+    });
+    let search_seconds = started.elapsed().as_secs_f64();
+    let raw = evaluate_raw_policy(&scenario, starts, &net.net, seed);
+    say!(
+        "{} search net, seed {}, {} self-play games; {} won starts against the perfect defender",
+        endgame.name().to_uppercase(),
+        net.file.seed,
+        net.file.games,
+        searched.games
+    );
+    for (label, eval) in [
+        (
+            format!("search ({} simulations)", net.search.simulations),
+            searched,
+        ),
+        ("raw policy".to_string(), raw),
+    ] {
+        say!(
+            "{label:<26} mated {:>5.1} %  moves {}  optimum {}  ratio {}",
+            100.0 * eval.win_rate,
+            eval.mean_moves.map_or("-".into(), |m| format!("{m:.2}")),
+            eval.optimal_moves_of_won
+                .map_or("-".into(), |m| format!("{m:.2}")),
+            eval.mean_moves
+                .zip(eval.optimal_moves_of_won)
+                .map_or("-".into(), |(m, o)| format!("{:.3}x", m / o)),
+        );
+    }
+    say!("search time {search_seconds:.1} s");
+    Ok(())
 }
