@@ -138,6 +138,20 @@ pub fn td_config() -> LuoConfig {
 /// Simulations a move when a trained search learner is evaluated (the budget).
 pub const SEARCH_EVAL_SIMULATIONS: u32 = 128;
 
+/// The search a trained search learner is evaluated and played with: no root noise,
+/// [`SEARCH_EVAL_SIMULATIONS`], and a prior weight of 0.5 (self-play's 1.5 explores
+/// more than play needs): KQK seed 0's net after 6,000 games on the matrix's 1,000
+/// starts mated 99.1 % in 1.346x the optimum's moves at 1.5, 99.8 % / 1.329x at
+/// 1.0, 99.9 % / 1.303x at 0.5, 100 % / 1.301x at 0.25, 97.2 % / 1.378x at 3.
+pub fn evaluation_search() -> SearchConfig {
+    SearchConfig {
+        noise: 0.0,
+        simulations: SEARCH_EVAL_SIMULATIONS,
+        c_puct: 0.5,
+        ..search_learner_config().search
+    }
+}
+
 /// The search learner's hidden layers.
 pub const SEARCH_HIDDEN: [usize; 2] = [256, 128];
 

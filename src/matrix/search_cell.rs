@@ -22,33 +22,25 @@ use burnmate_oracle::tablebase::Tablebase;
 use shakmaty::Position as _;
 
 use crate::backend::BackendChoice;
-use crate::matrix::algorithm::{SEARCH_EVAL_SIMULATIONS, search_learner_config};
-use crate::matrix::cell::{Cell, CellResult, CurvePoint, Evaluation, Turn, evaluate_first};
+use crate::matrix::algorithm::evaluation_search;
+use crate::matrix::cell::{
+    Cell, CellResult, CurvePoint, Evaluation, Turn, evaluate, evaluate_first,
+};
 use crate::matrix::game::Scenario;
 use crate::matrix::game::StartSource;
 use crate::matrix::search_net::{self, SearchNetFile, search_positions};
 use crate::matrix::search_training::train_search;
 use crate::solve::load_or_build;
 
-/// Evaluation starts of a training snapshot (the first of the cell's starts; the
-/// trained net plays them all): enough for the curve's shape at a fifth of the cost.
-pub const SNAPSHOT_STARTS: usize = 200;
-
-/// The evaluation of `net` on the first `starts` of `scenario`'s starts with the
-/// search at [`SEARCH_EVAL_SIMULATIONS`] (no root noise): every round one batched
-/// search over the positions of all unfinished games.
+/// The evaluation of `net` on `scenario`'s starts with the matrix's evaluation
+/// search: every round one batched search over the positions of all unfinished games.
 fn evaluate_with_search(
     scenario: &Scenario<'_, EndgameGame<&Tablebase>>,
-    starts: usize,
     net: &PolicyValueNet,
     seed: u64,
 ) -> Evaluation {
-    let play = SearchConfig {
-        noise: 0.0,
-        simulations: SEARCH_EVAL_SIMULATIONS,
-        ..search_learner_config().search
-    };
-    evaluate_first(scenario, starts, &EndgameEncoding, seed, |turns| {
+    let play = evaluation_search();
+    evaluate(scenario, &EndgameEncoding, seed, |turns| {
         search_moves(net, &play, turns)
     })
 }
@@ -131,7 +123,7 @@ pub fn run_search(
             layers: net.weights(),
         },
     )?;
-    let eval = evaluate_with_search(scenario, scenario.eval.len(), net, cell.seed);
+    let eval = evaluate_with_search(scenario, net, cell.seed);
     let mut curve = Vec::new();
     for snapshot in &trained.snapshots {
         let at = PolicyValueNet::from_layers(&snapshot.layers, device.clone())
@@ -139,7 +131,7 @@ pub fn run_search(
         curve.push(CurvePoint {
             games: snapshot.games,
             train_seconds: snapshot.seconds,
-            eval: evaluate_with_search(scenario, SNAPSHOT_STARTS, &at, cell.seed),
+            eval: evaluate_with_search(scenario, &at, cell.seed),
         });
     }
     curve.push(CurvePoint {

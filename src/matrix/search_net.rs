@@ -19,7 +19,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move};
 
-use crate::matrix::algorithm::{SEARCH_EVAL_SIMULATIONS, search_learner_config};
+use crate::matrix::algorithm::evaluation_search;
 use crate::matrix::cell::Cell;
 
 /// The checkpoint format of a search net file.
@@ -72,7 +72,7 @@ pub struct SearchNet {
     pub file: SearchNetFile,
     /// The network.
     pub net: PolicyValueNet,
-    /// The search it plays with: the matrix's evaluation search (no root noise).
+    /// The search it plays with: the matrix's evaluation search.
     pub search: SearchConfig,
 }
 
@@ -98,11 +98,7 @@ pub fn load(path: &Path, device: Device) -> Result<SearchNet> {
     Ok(SearchNet {
         file,
         net,
-        search: SearchConfig {
-            noise: 0.0,
-            simulations: SEARCH_EVAL_SIMULATIONS,
-            ..search_learner_config().search
-        },
+        search: evaluation_search(),
     })
 }
 
