@@ -15,12 +15,14 @@ pub mod search_cell;
 pub mod search_net;
 pub mod search_training;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 
 use anyhow::{Context, Result, bail};
 use burnmate_encode::endgame::EndgameEncoding;
 use burnmate_encode::knight::KnightEncoding;
 use burnmate_encode::queen4x4::Queen4x4Encoding;
+use burnmate_env::endgame::Endgame;
 use burnmate_oracle::queen4x4::Queen4x4Solution;
 use burnmate_oracle::tablebase::Tablebase;
 use serde::{Deserialize, Serialize};
@@ -109,24 +111,58 @@ impl MatrixPlan {
     }
 }
 
-/// What every cell reads: the exact tables, solved once.
+/// What every cell reads: the exact tables, each solved (or read from the cache)
+/// when a cell first needs it and then shared.
 pub struct Oracles {
-    /// The tablebases of the chosen endgames.
-    pub tablebases: Vec<(burnmate_env::endgame::Endgame, Tablebase)>,
+    /// The chosen endgames' tablebases, filled on first use.
+    tablebases: Vec<(Endgame, OnceLock<Tablebase>)>,
+    /// Where tablebases are cached.
+    cache: PathBuf,
+    /// Held while a tablebase is built, so that it is built once.
+    building: Mutex<()>,
     /// queen4x4 solved, when chosen.
-    pub queen4x4: Option<Queen4x4Solution>,
+    queen4x4: Option<Queen4x4Solution>,
 }
 
 impl Oracles {
-    /// Solves (or reads from `cache`) what `plan`'s games need.
-    pub fn load(plan: &MatrixPlan, cache: &Path) -> Result<Oracles> {
-        Ok(Oracles {
-            tablebases: game::tablebases(&plan.games, cache)?,
+    /// The oracles of `plan`'s games: queen4x4 solved now, tablebases read from or
+    /// built into `cache` on first use.
+    pub fn load(plan: &MatrixPlan, cache: &Path) -> Oracles {
+        Oracles {
+            tablebases: plan
+                .games
+                .iter()
+                .filter_map(|g| match g {
+                    Game::Endgame(e) => Some((*e, OnceLock::new())),
+                    _ => None,
+                })
+                .collect(),
+            cache: cache.to_path_buf(),
+            building: Mutex::new(()),
             queen4x4: plan
                 .games
                 .contains(&Game::Queen4x4)
                 .then(Queen4x4Solution::solve),
-        })
+        }
+    }
+
+    /// The tablebase of `endgame` (one of the plan's), built or read on first use.
+    pub fn tablebase(&self, endgame: Endgame) -> Result<&Tablebase> {
+        let slot = &self
+            .tablebases
+            .iter()
+            .find(|(e, _)| *e == endgame)
+            .context("the endgame is one of the plan's")?
+            .1;
+        if let Some(table) = slot.get() {
+            return Ok(table);
+        }
+        let _one_builder = self.building.lock().expect("no builder panicked");
+        if let Some(table) = slot.get() {
+            return Ok(table);
+        }
+        let table = crate::solve::load_or_build(endgame, &self.cache)?;
+        Ok(slot.get_or_init(|| table))
     }
 }
 
@@ -152,33 +188,39 @@ pub fn run_cell(
             )
         }
         Game::Knight => run_neural(&game::knight(), &KnightEncoding, cell, episodes, &device),
-        Game::Endgame(endgame) => {
-            let tablebase = &oracles
-                .tablebases
-                .iter()
-                .find(|(e, _)| *e == endgame)
-                .context("the endgame's tablebase is loaded")?
-                .1;
+        Game::Endgame(endgame) if cell.algorithm == Algorithm::Mcts => {
+            // Trained on the rules alone: the tablebase is read only to evaluate.
+            let trained = search_training::train_search(
+                endgame,
+                cell.seed,
+                episodes,
+                &device,
+                &search_training::resume_path(dir, &cell),
+            )?;
+            let tablebase = oracles.tablebase(endgame)?;
             let scenario = game::endgame(endgame, tablebase, plan.starts)?;
-            match cell.algorithm {
-                Algorithm::Tabular => run_tabular(
+            search_cell::evaluate_trained(
+                &scenario,
+                cell,
+                &trained,
+                &device,
+                &search_net::net_path(dir, &cell),
+            )
+        }
+        Game::Endgame(endgame) => {
+            let tablebase = oracles.tablebase(endgame)?;
+            let scenario = game::endgame(endgame, tablebase, plan.starts)?;
+            if cell.algorithm == Algorithm::Tabular {
+                run_tabular(
                     &scenario,
                     &EndgameEncoding,
                     endgame,
                     tablebase,
                     cell,
                     episodes,
-                ),
-                Algorithm::Mcts => search_cell::run_search(
-                    &scenario,
-                    endgame,
-                    cell,
-                    episodes,
-                    &device,
-                    &search_net::net_path(dir, &cell),
-                    &search_training::resume_path(dir, &cell),
-                ),
-                _ => run_neural(&scenario, &EndgameEncoding, cell, episodes, &device),
+                )
+            } else {
+                run_neural(&scenario, &EndgameEncoding, cell, episodes, &device)
             }
         }
     }
@@ -198,7 +240,7 @@ pub fn matrix_command(
     plan.validate()?;
     let grid = GridDir::<CellResult>::open(dir, PLAN_FILE, plan, shard)?;
     let pending = grid.pending("matrix", plan.cells(), shard, 1);
-    let oracles = Oracles::load(plan, &crate::solve::tablebase_dir())?;
+    let oracles = Oracles::load(plan, &crate::solve::tablebase_dir());
     grid.run_all("matrix", &pending, jobs, |&cell| {
         run_cell(plan, cell, &oracles, dir)
     })?;

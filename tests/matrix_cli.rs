@@ -315,12 +315,19 @@ fn a_search_cell_killed_in_training_goes_on_to_the_bytes_of_an_uninterrupted_one
         "0.02",
     ];
     let killed = tmp.path().join("killed");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
-        .args(["matrix", "--out", killed.to_str().unwrap()])
-        .args(settings)
-        .env("BURNMATE_CRASH_AT", "search-training-saved")
-        .output()
-        .unwrap();
+    let tables = tmp.path().join("tables");
+    let run = |crash: Option<&str>| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"));
+        command
+            .args(["matrix", "--out", killed.to_str().unwrap()])
+            .args(settings)
+            .env("BURNMATE_TABLEBASES", &tables);
+        if let Some(point) = crash {
+            command.env("BURNMATE_CRASH_AT", point);
+        }
+        command.output().unwrap()
+    };
+    let out = run(Some("search-training-saved"));
     assert!(!out.status.success(), "the injected crash aborts the run");
     let resume = killed.join("nets/kqk-mcts-0.resume.json");
     assert!(resume.exists());
@@ -328,8 +335,13 @@ fn a_search_cell_killed_in_training_goes_on_to_the_bytes_of_an_uninterrupted_one
         fs::read_to_string(killed.join("results.jsonl")).unwrap(),
         ""
     );
+    // Trained on the rules alone: no tablebase was built or read for training.
+    assert!(fs::read_dir(&tables).map_or(true, |mut d| d.next().is_none()));
 
-    let resumed = successful_matrix(&tmp, "killed", &settings);
+    let out = run(None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(tables.join("kqk.bmtb").exists(), "built for the evaluation");
+    let resumed = killed;
     let whole = successful_matrix(&tmp, "whole", &settings);
     assert_eq!(
         results_without_times(&resumed),

@@ -1,8 +1,6 @@
 //! The games of the matrix and the yardstick of each: evaluation starts with their
 //! exact optimum, and where training starts come from.
 
-use std::path::Path;
-
 use anyhow::Result;
 use burnmate_env::endgame::{Endgame, Match};
 use burnmate_env::environment::Environment;
@@ -259,16 +257,4 @@ pub fn endgame<'a>(
         max_steps: ENDGAME_MOVE_CAP,
         is_win: |o| o == EndgameOutcome::Ended(MatchEnd::Checkmate),
     })
-}
-
-/// The tablebases of the endgames among `games`, built or read from `cache`.
-pub fn tablebases(games: &[Game], cache: &Path) -> Result<Vec<(Endgame, Tablebase)>> {
-    games
-        .iter()
-        .filter_map(|g| match g {
-            Game::Endgame(e) => Some(*e),
-            _ => None,
-        })
-        .map(|e| crate::solve::load_or_build(e, cache).map(|t| (e, t)))
-        .collect()
 }

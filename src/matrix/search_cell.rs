@@ -14,7 +14,7 @@ use burnmate_agents::policy_value::PolicyValueNet;
 use burnmate_agents::search::SearchConfig;
 use burnmate_encode::endgame::EndgameEncoding;
 use burnmate_encode::side_to_move::SideToMoveEncoding;
-use burnmate_env::endgame::{Endgame, Match};
+use burnmate_env::endgame::Match;
 use burnmate_env::endgame_game::{EndgameGame, action_of};
 use burnmate_env::environment::Encoder as _;
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
@@ -29,7 +29,7 @@ use crate::matrix::cell::{
 use crate::matrix::game::Scenario;
 use crate::matrix::game::StartSource;
 use crate::matrix::search_net::{self, SearchNetFile, search_positions};
-use crate::matrix::search_training::train_search;
+use crate::matrix::search_training::Trained;
 use crate::solve::load_or_build;
 
 /// The evaluation of `net` on `scenario`'s starts with the matrix's evaluation
@@ -99,20 +99,17 @@ fn evaluate_raw_policy(
     })
 }
 
-/// Trains the search learner for `games` self-play games on `endgame` (going on
-/// from the resume point `resume` if there is one), saves its net as `net_file`,
-/// and evaluates it on `scenario`'s starts, and each training
-/// snapshot with its search (the curve).
-pub fn run_search(
+/// Saves the trained search learner's net as `net_file` and evaluates it on
+/// `scenario`'s starts, and each training snapshot with its search (the curve).
+pub fn evaluate_trained(
     scenario: &Scenario<'_, EndgameGame<&Tablebase>>,
-    endgame: Endgame,
     cell: Cell,
-    games: u64,
+    trained: &Trained,
     device: &Device,
     net_file: &Path,
-    resume: &Path,
 ) -> Result<CellResult> {
-    let trained = train_search(endgame, cell.seed, games, device, resume)?;
+    let endgame = scenario.env.endgame;
+    let games = trained.games;
     let net = trained.learner.net();
     search_net::save(
         net_file,

@@ -64,6 +64,8 @@ pub struct Trained {
     pub level: u32,
     /// Seconds of training (summed over a killed run's parts).
     pub seconds: f64,
+    /// Self-play games played.
+    pub games: u64,
 }
 
 /// Where training stood at a resume point.
@@ -178,5 +180,6 @@ pub fn train_search(
         mate_rate: wins as f64 / games.max(1) as f64,
         level: curriculum.level(),
         seconds: seconds(&started),
+        games,
     })
 }
