@@ -13,6 +13,7 @@ pub mod game;
 pub mod report;
 pub mod search_cell;
 pub mod search_net;
+pub mod search_report;
 pub mod search_training;
 
 use std::path::{Path, PathBuf};

@@ -14,6 +14,7 @@ use crate::matrix::MatrixPlan;
 use crate::matrix::algorithm::Algorithm;
 use crate::matrix::cell::CellResult;
 use crate::matrix::game::{Game, StartSource};
+use crate::matrix::search_report::{search_markdown, search_rows};
 use crate::plot::{Bars, Series, bar_chart, line_chart};
 
 /// Mean and sample standard deviation (0 for fewer than two values).
@@ -233,9 +234,15 @@ pub fn chart(plan: &MatrixPlan, rows: &[MatrixRow]) -> String {
 /// Writes `matrix.md`, `matrix.json` and `matrix.svg` into `dir` and prints the table.
 pub fn write_report(dir: &Path, plan: &MatrixPlan, results: &[CellResult]) -> Result<()> {
     let rows = rows(plan, results);
-    let md = markdown(plan, &rows);
+    let search_rows = search_rows(&plan.games, results);
+    let md = markdown(plan, &rows) + &search_markdown(&search_rows);
     write_atomic(&dir.join("matrix.md"), md.as_bytes())?;
-    let json = serde_json::json!({ "plan": plan, "rows": rows, "runs": results });
+    let json = serde_json::json!({
+        "plan": plan,
+        "rows": rows,
+        "search_rows": search_rows,
+        "runs": results
+    });
     write_atomic(
         &dir.join("matrix.json"),
         serde_json::to_string_pretty(&json)?.as_bytes(),

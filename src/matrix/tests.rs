@@ -254,3 +254,60 @@ fn a_search_evaluated_in_one_batch_plays_the_games_it_plays_one_at_a_time() {
     assert_eq!(batched, one_at_a_time);
     assert_eq!(batched.games, 12);
 }
+
+#[test]
+fn search_rows_give_ratios_over_the_optimum_and_the_first_time_at_99_percent() {
+    use super::cell::CurvePoint;
+    use super::search_report::{search_markdown, search_rows};
+    let eval = |win_rate: f64, moves: f64| Evaluation {
+        games: 1000,
+        win_rate,
+        mean_moves: Some(moves),
+        optimal_moves_of_won: Some(5.0),
+        optimal_win_rate: 1.0,
+        optimal_moves: 5.0,
+    };
+    let cell = |seed: u64, final_moves: f64, curve: &[(f64, f64)]| CellResult {
+        cell: Cell {
+            game: Game::Endgame(Endgame::Kqk),
+            algorithm: Algorithm::Mcts,
+            seed,
+        },
+        episodes: 100,
+        training_win_rate: 0.5,
+        diverged: false,
+        eval: eval(1.0, final_moves),
+        raw_policy: Some(eval(0.8, 7.0)),
+        curve: curve
+            .iter()
+            .map(|&(seconds, rate)| CurvePoint {
+                games: 50,
+                train_seconds: seconds,
+                eval: eval(rate, 6.0),
+            })
+            .collect(),
+        curriculum_level: Some(3),
+        train_seconds: 40.0 + seed as f64,
+    };
+    let results = [
+        cell(0, 6.0, &[(10.0, 0.9), (20.0, 0.995), (30.0, 1.0)]),
+        cell(1, 7.0, &[(10.0, 0.5), (20.0, 0.98)]),
+    ];
+    let rows = search_rows(&[Game::Endgame(Endgame::Kqk)], &results);
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    // Ratios 1.2 and 1.4: mean 1.3, sample sd 0.1414.
+    let (mean, sd) = row.ratio.unwrap();
+    assert!((mean - 1.3).abs() < 1e-12 && (sd - 0.02f64.sqrt()).abs() < 1e-12);
+    assert_eq!(row.raw_ratio.unwrap().0, 1.4);
+    assert_eq!(row.raw_mated.unwrap().0, 0.8);
+    assert_eq!(row.to_milestone, vec![Some(20.0), None]);
+    assert_eq!(row.train_seconds, (40.0, 41.0));
+    let md = search_markdown(&rows);
+    assert!(
+        md.contains("| kqk | 2 | 100 | 100.0 ± 0.0 % | 1.300 ± 0.141x | 80.0 ± 0.0 % | 1.400 ± 0.000x | 40-41 | 20 s, not reached |"),
+        "{md}"
+    );
+    // No search-learner cell, no table.
+    assert_eq!(search_rows(&[Game::Knight], &results), vec![]);
+}
