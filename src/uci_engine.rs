@@ -2,8 +2,10 @@
 //! GUI, match runner or lichess bot bridge can play it.
 //!
 //! Understood: `uci`, `isready`, `ucinewgame`, `position startpos|fen FEN [moves
-//! ...]` (any legal move, under-promotions included), `go` (every time or depth
-//! argument accepted: the policy answers at once; after `go infinite` or `go ponder`
+//! ...]` (any legal move, under-promotions included), `go` (every argument accepted;
+//! `nodes` sets a search net's simulations, `depth` lowers an afterstate net's
+//! plies; time limits are not read: the player answers within its own budget; after
+//! `go infinite` or `go ponder`
 //! the `bestmove` waits for `stop` or `ponderhit`, as the protocol asks; `go
 //! searchmoves ...` restricts the answer to the listed legal moves), `stop`,
 //! `ponderhit`, `quit`. Anything else is
@@ -25,8 +27,33 @@ pub trait UciPlayer {
     /// The engine's name for `id name`.
     fn name(&self) -> String;
     /// The move to play in `position` among `among` (legal, not empty: every legal
-    /// move, or those of `go searchmoves`).
-    fn best_move(&mut self, position: &Chess, among: &[Move]) -> Choice;
+    /// move, or those of `go searchmoves`), within `limit` where the player searches.
+    fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice;
+}
+
+/// The limits of a `go` command a searching player honours (time limits are not
+/// read: every player answers within its own budget).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GoLimit {
+    /// `go nodes N`: a search net's simulations.
+    pub nodes: Option<u64>,
+    /// `go depth N`: an afterstate net's plies (at most its `--plies`).
+    pub depth: Option<u32>,
+}
+
+impl GoLimit {
+    /// The limits in `go`'s arguments (a malformed number is ignored).
+    pub fn parse(args: &str) -> GoLimit {
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let after = |key: &str| {
+            let at = words.iter().position(|w| *w == key)?;
+            words.get(at + 1)?.parse::<u64>().ok().filter(|&n| n > 0)
+        };
+        GoLimit {
+            nodes: after("nodes"),
+            depth: after("depth").map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
+        }
+    }
 }
 
 /// A player's move, the number it chose it by, and a note for the GUI.
@@ -42,6 +69,8 @@ pub struct Choice {
     pub note: Option<String>,
     /// Positions the agent evaluated to choose (UCI `nodes`).
     pub nodes: u64,
+    /// Plies searched (UCI `depth`; 1 for a policy that looks one move ahead).
+    pub depth: u32,
 }
 
 /// The UCI `score` of `choice` in `position`: `mate 1` when the move mates, else
@@ -189,13 +218,14 @@ pub fn serve(
                     continue;
                 }
                 let among = searchmoves(&position, args);
-                let choice = player.best_move(&position, &among);
+                let choice = player.best_move(&position, &among, &GoLimit::parse(args));
                 if let Some(note) = &choice.note {
                     say(&format!("info string {note}"))?;
                 }
                 let uci = choice.mv.to_uci(CastlingMode::Standard);
                 say(&format!(
-                    "info depth 1 score {} nodes {} pv {uci}",
+                    "info depth {} score {} nodes {} pv {uci}",
+                    choice.depth,
                     score(&position, &choice),
                     choice.nodes
                 ))?;
@@ -223,12 +253,13 @@ mod tests {
         fn name(&self) -> String {
             "first".into()
         }
-        fn best_move(&mut self, _: &Chess, among: &[Move]) -> Choice {
+        fn best_move(&mut self, _: &Chess, among: &[Move], _: &GoLimit) -> Choice {
             Choice {
                 mv: among[0],
                 value: Some(-0.126),
                 note: None,
                 nodes: 1,
+                depth: 1,
             }
         }
     }
@@ -241,6 +272,19 @@ mod tests {
             .lines()
             .map(String::from)
             .collect()
+    }
+
+    #[test]
+    fn go_limits_read_nodes_and_depth_and_nothing_else() {
+        assert_eq!(
+            GoLimit::parse("wtime 1000 nodes 400 depth 2 movetime 50"),
+            GoLimit {
+                nodes: Some(400),
+                depth: Some(2)
+            }
+        );
+        assert_eq!(GoLimit::parse("movetime 100"), GoLimit::default());
+        assert_eq!(GoLimit::parse("nodes x depth 0"), GoLimit::default());
     }
 
     #[test]
@@ -275,8 +319,8 @@ mod tests {
         fn name(&self) -> String {
             "run\nbestmove e2e4\r".into()
         }
-        fn best_move(&mut self, position: &Chess, among: &[Move]) -> Choice {
-            First.best_move(position, among)
+        fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice {
+            First.best_move(position, among, limit)
         }
     }
 
@@ -356,6 +400,7 @@ mod tests {
                 value: Some(0.5),
                 note: None,
                 nodes: 1,
+                depth: 1,
             };
             let mut after = position.clone();
             after.play_unchecked(mv);
@@ -375,6 +420,7 @@ mod tests {
                     value: None,
                     note: None,
                     nodes: 0,
+                    depth: 1,
                 };
                 score(&position, &choice) == "mate 1"
             })

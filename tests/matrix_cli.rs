@@ -210,7 +210,7 @@ fn the_saved_net_plays_and_serves_uci(net: &std::path::Path) {
     uci.stdin
         .take()
         .unwrap()
-        .write_all(b"uci\nposition fen 8/8/8/8/8/1k6/7q/K7 b - - 0 1\ngo\nquit\n")
+        .write_all(b"uci\nposition fen 8/8/8/8/8/1k6/7q/K7 b - - 0 1\ngo\ngo nodes 16\nquit\n")
         .unwrap();
     let out = uci.wait_with_output().unwrap();
     assert!(out.status.success());
@@ -227,6 +227,10 @@ fn the_saved_net_plays_and_serves_uci(net: &std::path::Path) {
     let mv = best.parse::<shakmaty::uci::UciMove>().unwrap();
     assert!(mv.to_move(&position).is_ok(), "{best} is not legal");
     assert!(text.contains("nodes 128"), "{text}");
+    assert!(
+        text.contains("nodes 16 "),
+        "go nodes sets the simulations: {text}"
+    );
 
     let out = burnmate(&["eval", net, "--games", "20", "--simulations", "8"]);
     assert!(out.status.success(), "{}", stderr(&out));

@@ -21,8 +21,13 @@ struct Engine {
 
 impl Engine {
     fn start(run: &Path) -> Engine {
+        Engine::start_with(run, &[])
+    }
+
+    fn start_with(run: &Path, extra: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_burnmate"))
             .args(["uci", run.to_str().unwrap()])
+            .args(extra)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -112,6 +117,23 @@ fn afterstate_run(dir: &Path) -> std::path::PathBuf {
 fn a_selfplay_run_answers_a_scripted_session_and_plays_a_game_against_stockfish() {
     let tmp = TempDir::new();
     answers_a_session_and_plays_stockfish(&selfplay_run(tmp.path()));
+}
+
+#[test]
+fn an_afterstate_run_searches_its_plies_or_the_fewer_that_go_depth_asks() {
+    let tmp = TempDir::new();
+    let mut engine = Engine::start_with(&afterstate_run(tmp.path()), &["--plies", "2"]);
+    engine.send("position startpos moves e2e4");
+    for (go, depth) in [("go", 2), ("go depth 1", 1), ("go depth 5", 2)] {
+        engine.send(go);
+        let lines = engine.until("bestmove ");
+        let info = &lines[lines.len() - 2];
+        assert!(
+            info.starts_with(&format!("info depth {depth} score cp ")),
+            "{go}: {lines:?}"
+        );
+    }
+    engine.quit();
 }
 
 #[test]

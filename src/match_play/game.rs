@@ -17,7 +17,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position};
 
 use crate::solve::load_or_build;
-use crate::uci_engine::UciPlayer;
+use crate::uci_engine::{GoLimit, UciPlayer};
 
 /// One side of a match.
 pub trait Player {
@@ -37,7 +37,7 @@ impl Player for RunPlayer {
 
     fn choose(&mut self, _: &str, _: &[String], position: &Chess) -> Result<String> {
         let legal: Vec<Move> = position.legal_moves().into_iter().collect();
-        let choice = self.0.best_move(position, &legal);
+        let choice = self.0.best_move(position, &legal, &GoLimit::default());
         Ok(UciMove::from_standard(choice.mv).to_string())
     }
 }

@@ -16,9 +16,11 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use crate::backend::BackendChoice;
 use crate::config::{Experiment, load_config};
-use crate::matrix::search_net::{SearchNet, is_search_net, load as load_search_net};
+use crate::matrix::search_net::{
+    SearchNet, is_search_net, load as load_search_net, search_positions,
+};
 use crate::selfplay::config::SelfplayAlgorithm;
-use crate::uci_engine::{Choice, UciPlayer};
+use crate::uci_engine::{Choice, GoLimit, UciPlayer};
 
 /// A selfplay run's frozen selectors: the side to move plays its greedy move.
 pub struct SelfplayPlayer {
@@ -31,13 +33,14 @@ impl UciPlayer for SelfplayPlayer {
         self.name.clone()
     }
 
-    fn best_move(&mut self, position: &Chess, among: &[Move]) -> Choice {
+    fn best_move(&mut self, position: &Chess, among: &[Move], _: &GoLimit) -> Choice {
         match self.play.greedy_move(position, among) {
             Some((mv, score)) => Choice {
                 mv,
                 value: Some(f64::from(score)),
                 note: None,
                 nodes: 1,
+                depth: 1,
             },
             // Only under-promotions listed: the selectors promote to a queen.
             None => Choice {
@@ -45,6 +48,7 @@ impl UciPlayer for SelfplayPlayer {
                 value: None,
                 note: Some("the selectors choose no listed move: the first one".into()),
                 nodes: 0,
+                depth: 1,
             },
         }
     }
@@ -64,9 +68,10 @@ impl UciPlayer for AfterstatePlayer {
         self.name.clone()
     }
 
-    fn best_move(&mut self, position: &Chess, among: &[Move]) -> Choice {
+    fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice {
         let game = FullGame::from_position(position.clone(), u32::MAX);
-        let mut moves = self.learner.search_values(&[&game], self.plies).remove(0);
+        let plies = limit.depth.map_or(self.plies, |d| d.min(self.plies));
+        let mut moves = self.learner.search_values(&[&game], plies).remove(0);
         moves.retain(|m| among.contains(&m.mv));
         let best = &moves[best_index(&moves)];
         Choice {
@@ -74,6 +79,7 @@ impl UciPlayer for AfterstatePlayer {
             value: Some(f64::from(best.q)),
             note: None,
             nodes: position.legal_moves().len() as u64,
+            depth: plies,
         }
     }
 }
@@ -92,13 +98,14 @@ impl UciPlayer for EndgamePlayer {
         self.name.clone()
     }
 
-    fn best_move(&mut self, position: &Chess, among: &[Move]) -> Choice {
+    fn best_move(&mut self, position: &Chess, among: &[Move], _: &GoLimit) -> Choice {
         if position.turn() == Color::White && has_material(self.endgame, position.board()) {
             return Choice {
                 mv: self.table.greedy_among(position, among, &mut self.rng),
                 value: Some(self.table.best_value(position)),
                 note: None,
                 nodes: among.len() as u64,
+                depth: 1,
             };
         }
         let note = format!(
@@ -110,13 +117,19 @@ impl UciPlayer for EndgamePlayer {
             value: None,
             note: Some(note),
             nodes: 0,
+            depth: 1,
         }
     }
 }
 
+/// Most simulations `go nodes` may ask of a search net (a tree of this many nodes
+/// takes tens of MB).
+pub const MAX_SIMULATIONS: u32 = 100_000;
+
 /// A matrix's search net: the side to move plays its search's move (the proof move
-/// where the search proved the position) with the matrix's evaluation budget, in any
-/// position; outside its endgame (either colour) it says so to the GUI.
+/// where the search proved the position) with the matrix's evaluation budget, or
+/// `go nodes N` simulations, in any position; outside its endgame (either colour)
+/// it says so to the GUI.
 pub struct SearchPlayer {
     net: SearchNet,
     name: String,
@@ -127,8 +140,15 @@ impl UciPlayer for SearchPlayer {
         self.name.clone()
     }
 
-    fn best_move(&mut self, position: &Chess, among: &[Move]) -> Choice {
-        let result = self.net.search(std::slice::from_ref(position)).remove(0);
+    fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice {
+        let mut search = self.net.search;
+        if let Some(nodes) = limit.nodes {
+            search.simulations = u32::try_from(nodes)
+                .unwrap_or(u32::MAX)
+                .min(MAX_SIMULATIONS);
+        }
+        let result =
+            search_positions(&self.net.net, &search, std::slice::from_ref(position)).remove(0);
         let listed = |i: &usize| among.contains(&result.moves[*i]);
         let best = result
             .proof
@@ -153,7 +173,8 @@ impl UciPlayer for SearchPlayer {
             mv: result.moves[best],
             value: Some(f64::from(result.value)),
             note,
-            nodes: u64::from(self.net.search.simulations),
+            nodes: u64::from(search.simulations),
+            depth: 1,
         }
     }
 }
