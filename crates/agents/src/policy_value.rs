@@ -245,7 +245,11 @@ impl PolicyValueNet {
         let (x, pi) = (dense(rows, self.features), dense(policy, width));
         let (shift, z) = (dense(shift, width), dense(values, 1));
         let out = self.net.forward(x);
-        let logits = out.clone().slice([0..n, 0..self.actions]).gather(1, indices) + shift;
+        let logits = out
+            .clone()
+            .slice([0..n, 0..self.actions])
+            .gather(1, indices)
+            + shift;
         let v = out.slice([0..n, self.actions..self.actions + 1]).tanh();
         let value_loss = (v - z).powf_scalar(2.0).mean();
         let policy_loss = (pi * log_softmax(logits, 1)).sum_dim(1).mean().neg();
