@@ -7,6 +7,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
 
+use crate::checkpoint::{FNV1A_START, fnv1a_extend};
+
 /// Writes `contents` to `path` through a temporary file and a rename, so a reader
 /// never sees a half-written file under the real name; a failed write (a full disk)
 /// removes its temporary file.
@@ -41,6 +43,8 @@ pub struct StreamedFile {
     partial: PathBuf,
     writer: BufWriter<fs::File>,
     lines: usize,
+    /// FNV-1a of every byte written (or kept on reopening).
+    digest: u64,
 }
 
 /// The partial name of a streamed file.
@@ -61,6 +65,7 @@ impl StreamedFile {
             partial,
             writer: BufWriter::new(file),
             lines: 0,
+            digest: FNV1A_START,
         })
     }
 
@@ -85,6 +90,9 @@ impl StreamedFile {
             );
         }
         let kept: usize = lines.iter().map(|l| l.len() + 1).sum();
+        let digest = lines.iter().fold(FNV1A_START, |h, line| {
+            fnv1a_extend(fnv1a_extend(h, line.as_bytes()), b"\n")
+        });
         let file = fs::OpenOptions::new()
             .write(true)
             .open(&partial)
@@ -99,6 +107,7 @@ impl StreamedFile {
                 partial,
                 writer,
                 lines: keep,
+                digest,
             },
             lines,
         ))
@@ -107,6 +116,7 @@ impl StreamedFile {
     /// Appends one line (text holding newlines counts as several).
     pub fn line(&mut self, line: &str) -> Result<()> {
         self.lines += 1 + line.matches('\n').count();
+        self.digest = fnv1a_extend(fnv1a_extend(self.digest, line.as_bytes()), b"\n");
         writeln!(self.writer, "{line}")
             .with_context(|| format!("cannot write {}", self.partial.display()))
     }
@@ -114,6 +124,12 @@ impl StreamedFile {
     /// Lines written so far (what [`StreamedFile::reopen`] keeps).
     pub fn lines(&self) -> usize {
         self.lines
+    }
+
+    /// FNV-1a of the lines written so far (of the kept ones, after reopening): what
+    /// a resume point vouches for.
+    pub fn digest(&self) -> u64 {
+        self.digest
     }
 
     /// Writes everything buffered to the partial file.

@@ -122,7 +122,8 @@ impl MetricsRecorder {
     }
 
     /// Reopens the partial metrics of a killed run at its resume point: keeps the
-    /// header and the first `episodes` rows (later ones are dropped), replays their
+    /// header and the first `episodes` rows (later ones are dropped), checks them
+    /// against the point's `digest` (rows changed since are refused), replays their
     /// rewards and moves into the sums and EMA curves, and takes `wins` from the
     /// resume point.
     pub fn resume(
@@ -130,9 +131,17 @@ impl MetricsRecorder {
         extra: &[&str],
         episodes: u64,
         wins: u64,
+        digest: Option<u64>,
     ) -> Result<MetricsRecorder> {
         let keep = usize::try_from(episodes).context("too many episodes")? + 1;
         let (file, lines) = StreamedFile::reopen(path, keep)?;
+        if let Some(digest) = digest {
+            anyhow::ensure!(
+                file.digest() == digest,
+                "{}: its first {episodes} rows changed since the resume point was saved; the run cannot resume from them",
+                crate::files::partial_path(path).display()
+            );
+        }
         let mut recorder = MetricsRecorder::with_file(Some(file));
         let expected = header(extra);
         anyhow::ensure!(
@@ -161,6 +170,11 @@ impl MetricsRecorder {
             Some(file) => file.flush(),
             None => Ok(()),
         }
+    }
+
+    /// FNV-1a of the lines written so far (`None` without a file).
+    pub fn digest(&self) -> Option<u64> {
+        self.file.as_ref().map(StreamedFile::digest)
     }
 
     /// Wins recorded so far.

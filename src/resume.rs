@@ -59,6 +59,11 @@ pub struct ResumePoint<S> {
     pub wins: u64,
     /// Training seconds so far.
     pub wall_seconds: f64,
+    /// FNV-1a of the first `episodes + 1` lines of `metrics.csv.partial` (header
+    /// and rows) when the point was saved: a resumed run refuses rows that changed
+    /// since (absent in resume points of older versions: not checked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics_digest: Option<u64>,
     /// The run's generator.
     pub rng: RngState,
     /// The trainer's state.

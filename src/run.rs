@@ -70,6 +70,7 @@ impl Run {
             extra_columns,
             point.episodes,
             point.wins,
+            point.metrics_digest,
         )?;
         Ok((
             Run {
@@ -97,6 +98,7 @@ impl Run {
         let point = ResumePoint {
             episodes,
             wins: self.metrics.wins(),
+            metrics_digest: self.metrics.digest(),
             wall_seconds,
             rng: crate::resume::RngState::of(rng),
             trainer,

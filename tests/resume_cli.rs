@@ -93,6 +93,28 @@ fn endgame_resumes_exactly() {
 }
 
 #[test]
+fn metrics_rows_changed_before_the_resume_point_are_refused() {
+    let tmp = TempDir::new();
+    let run = tmp.path().join("run");
+    train_and_kill(
+        &run,
+        "configs/queen4x4-sarsa.toml",
+        &["--episodes", "40000", "--set", "checkpoint_every=2000"],
+    );
+    // One digit of the first row changes, the file keeps its length and lines.
+    let partial = run.join("metrics.csv.partial");
+    let mut bytes = fs::read(&partial).unwrap();
+    let row = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
+    let digit = row + bytes[row..].iter().position(u8::is_ascii_digit).unwrap();
+    bytes[digit] = if bytes[digit] == b'7' { b'8' } else { b'7' };
+    fs::write(&partial, &bytes).unwrap();
+    assert_one_line_error(
+        &burnmate(&["resume", run.to_str().unwrap()]),
+        "rows changed since the resume point was saved",
+    );
+}
+
+#[test]
 fn runs_without_a_resume_point_or_with_a_damaged_one_are_one_line_errors() {
     let tmp = TempDir::new();
     let run = tmp.path().join("run");
