@@ -10,6 +10,7 @@ use burnmate::backend::BackendChoice;
 use burnmate::config::{Experiment, load_config, load_config_with};
 use burnmate::endgame::config::{Evaluator, Opponent};
 use burnmate::grid_dir::Shard;
+use burnmate::limits::MAX_BENCH_BATCH;
 use burnmate::matrix::algorithm::Algorithm;
 use burnmate::matrix::game::{Game, StartSource};
 use burnmate::overrides::Overrides;
@@ -513,8 +514,8 @@ pub fn run(cli: Cli) -> Result<()> {
             seconds,
         } => {
             anyhow::ensure!(
-                batch.iter().all(|&b| b > 0),
-                "--batch sizes must be positive"
+                batch.iter().all(|&b| (1..=MAX_BENCH_BATCH).contains(&b)),
+                "--batch sizes must lie in 1..={MAX_BENCH_BATCH}"
             );
             anyhow::ensure!(
                 seconds.is_finite() && seconds > 0.0,

@@ -61,6 +61,7 @@ pub mod files;
 pub mod gpu_failure;
 pub mod grid_dir;
 pub mod knight;
+pub mod limits;
 pub mod match_play;
 pub mod matrix;
 pub mod metrics;

@@ -180,6 +180,32 @@ fn non_finite_and_out_of_range_settings_are_one_line_errors() {
             &["eval_games=0"][..],
             "eval_games must be positive",
         ),
+        // Sizes whose allocation would abort the process with a memory error.
+        (
+            "configs/knight-dqn.toml",
+            &["hidden=100000000000"][..],
+            "hidden must lie in 1..=65536",
+        ),
+        (
+            "configs/knight-dqn.toml",
+            &["replay_capacity=100000000000"][..],
+            "replay_capacity must be at most 10000000",
+        ),
+        (
+            "configs/queen4x4-sarsa.toml",
+            &["hidden=100000000000"][..],
+            "hidden must lie in 1..=65536",
+        ),
+        (
+            "configs/selfplay-afterstate.toml",
+            &["afterstate.hidden=[100000000000]"][..],
+            "afterstate.hidden widths must lie in 1..=65536",
+        ),
+        (
+            "configs/selfplay-afterstate.toml",
+            &["afterstate.replay_capacity=100000000000"][..],
+            "afterstate.replay_capacity must be at most 10000000",
+        ),
     ] {
         let mut args = Vec::new();
         for set in sets {
@@ -261,6 +287,10 @@ fn a_closed_stdout_is_quiet_and_a_full_one_is_a_one_line_error() {
 #[test]
 fn bench_refuses_an_empty_batch_and_a_nan_duration() {
     assert_one_line_error(&burnmate(&["bench", "--batch", "0"]), "--batch");
+    assert_one_line_error(
+        &burnmate(&["bench", "--batch", "100000000000"]),
+        "--batch sizes must lie in 1..=1048576",
+    );
     assert_one_line_error(&burnmate(&["bench", "--seconds", "nan"]), "--seconds");
 }
 

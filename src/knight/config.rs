@@ -7,6 +7,7 @@ use burnmate_agents::schedule::EpsilonSchedule;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::BackendChoice;
+use crate::limits::{MAX_HIDDEN, MAX_REPLAY};
 use crate::overrides::Overrides;
 
 /// Which agent learns.
@@ -96,7 +97,10 @@ impl KnightConfig {
             (0.0..=1.0).contains(&self.gamma),
             "gamma must lie in [0, 1]"
         );
-        ensure!(self.hidden > 0, "hidden must be positive");
+        ensure!(
+            (1..=MAX_HIDDEN).contains(&self.hidden),
+            "hidden must lie in 1..={MAX_HIDDEN}"
+        );
         ensure!(
             self.lr > 0.0 && self.critic_lr > 0.0,
             "lr and critic_lr must be positive"
@@ -105,6 +109,10 @@ impl KnightConfig {
         ensure!(
             self.replay_capacity > self.batch_size,
             "replay_capacity must exceed batch_size"
+        );
+        ensure!(
+            self.replay_capacity <= MAX_REPLAY,
+            "replay_capacity must be at most {MAX_REPLAY}"
         );
         ensure!(self.eval_games > 0, "eval_games must be positive");
         ensure!(

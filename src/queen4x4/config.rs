@@ -6,6 +6,7 @@ use burnmate_models::OutputActivation;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::BackendChoice;
+use crate::limits::MAX_HIDDEN;
 use crate::overrides::Overrides;
 
 /// Output activation as written in configs.
@@ -130,7 +131,10 @@ impl Queen4x4Config {
             self.beta >= 0.0 && self.beta.is_finite(),
             "beta must be non-negative"
         );
-        ensure!(self.hidden > 0, "hidden must be positive");
+        ensure!(
+            (1..=MAX_HIDDEN).contains(&self.hidden),
+            "hidden must lie in 1..={MAX_HIDDEN}"
+        );
         ensure!(self.eval_max_moves > 0, "eval_max_moves must be positive");
         ensure!(self.eval_games > 0, "eval_games must be positive");
         ensure!(

@@ -10,6 +10,7 @@ use burnmate_models::SelectorPadding;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::BackendChoice;
+use crate::limits::{MAX_HIDDEN, MAX_REPLAY};
 use crate::overrides::Overrides;
 
 /// Which algorithm a selfplay run trains.
@@ -240,8 +241,8 @@ impl SelfplayConfig {
         }
         let a = self.afterstate();
         ensure!(
-            !a.hidden.contains(&0),
-            "afterstate.hidden widths must be positive"
+            a.hidden.iter().all(|w| (1..=MAX_HIDDEN).contains(w)),
+            "afterstate.hidden widths must lie in 1..={MAX_HIDDEN}"
         );
         for (name, value) in [
             ("epsilon_start", a.epsilon_start),
@@ -256,6 +257,10 @@ impl SelfplayConfig {
         ensure!(
             a.replay_capacity >= a.batch_size,
             "afterstate.replay_capacity must hold at least one batch"
+        );
+        ensure!(
+            a.replay_capacity <= MAX_REPLAY,
+            "afterstate.replay_capacity must be at most {MAX_REPLAY}"
         );
         ensure!(
             a.eval_max_plies > 0,

@@ -17,7 +17,8 @@ impl<T: Clone> ReplayBuffer<T> {
     pub fn new(capacity: usize) -> ReplayBuffer<T> {
         assert!(capacity > 0, "replay capacity must be positive");
         ReplayBuffer {
-            items: Vec::with_capacity(capacity),
+            // Grown as filled: a large capacity costs nothing until it is used.
+            items: Vec::with_capacity(capacity.min(1 << 16)),
             capacity,
             next: 0,
         }
