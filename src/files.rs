@@ -169,22 +169,39 @@ pub fn lock_dir(dir: &Path) -> Result<DirLock> {
         .with_context(|| format!("cannot create {}", path.display()))?;
     match file.try_lock() {
         Ok(()) => {
-            file.set_len(0)?;
-            writeln!(file, "{}", std::process::id()).context("cannot write the lock file")?;
+            // The pid overwrites the previous holder's from the start, then the rest
+            // is cut: a reader sees a pid on the first line at every moment but the
+            // very first lock of a new file.
+            let pid = format!("{}\n", std::process::id());
+            std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(0))?;
+            file.write_all(pid.as_bytes())
+                .context("cannot write the lock file")?;
+            file.set_len(pid.len() as u64)?;
             Ok(DirLock { _file: file })
         }
-        Err(fs::TryLockError::WouldBlock) => {
-            let holder = fs::read_to_string(&path).unwrap_or_default();
-            bail!(
-                "{} is in use by another burnmate (pid {}); wait for it to finish or choose another --out",
-                dir.display(),
-                holder.trim()
-            )
-        }
+        Err(fs::TryLockError::WouldBlock) => bail!(
+            "{} is in use by another burnmate ({}); wait for it to finish or choose another --out",
+            dir.display(),
+            lock_holder(&path)
+        ),
         Err(fs::TryLockError::Error(e)) => {
             Err(e).with_context(|| format!("cannot lock {}", path.display()))
         }
     }
+}
+
+/// "pid N" of the process holding the lock file at `path`, read from its first
+/// line; a holder that has not written its pid yet (it locked a new file a moment
+/// ago) is waited for briefly, then called unknown.
+fn lock_holder(path: &Path) -> String {
+    for _ in 0..20 {
+        let text = fs::read_to_string(path).unwrap_or_default();
+        if let Some(pid) = text.lines().next().filter(|l| !l.trim().is_empty()) {
+            return format!("pid {}", pid.trim());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    "pid not yet written".into()
 }
 
 /// Copies the directory `from` (files and sub-directories, not its lock file) to
@@ -330,6 +347,29 @@ mod tests {
         assert_eq!(
             fs::read_to_string(dir.path().join("old.csv")).unwrap(),
             "keep"
+        );
+    }
+
+    #[test]
+    fn a_locked_directory_names_its_holder_or_says_the_pid_is_not_written_yet() {
+        let dir = crate::temp_dir::TempDir::new();
+        let held = lock_dir(dir.path()).unwrap();
+        let err = lock_dir(dir.path()).map(|_| ()).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!("(pid {})", std::process::id())),
+            "{err}"
+        );
+        // A holder that has locked the file but not written its pid yet.
+        fs::write(dir.path().join(LOCK_FILE), "").unwrap();
+        let err = lock_dir(dir.path()).map(|_| ()).unwrap_err().to_string();
+        assert!(err.contains("(pid not yet written)"), "{err}");
+        // A longer pid of an earlier holder is overwritten from the start.
+        drop(held);
+        fs::write(dir.path().join(LOCK_FILE), "1234567890123\n").unwrap();
+        let _held = lock_dir(dir.path()).unwrap();
+        assert_eq!(
+            fs::read_to_string(dir.path().join(LOCK_FILE)).unwrap(),
+            format!("{}\n", std::process::id())
         );
     }
 }
