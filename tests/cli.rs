@@ -254,6 +254,25 @@ fn a_diverging_run_stops_naming_the_episode_and_the_learning_rate() {
             "{config}: no checkpoint of NaNs"
         );
     }
+    // Self-play of both algorithms: checked at every evaluation.
+    for (i, config) in ["configs/selfplay.toml", "configs/selfplay-afterstate.toml"]
+        .into_iter()
+        .enumerate()
+    {
+        let run = tmp.path().join(format!("selfplay-{i}"));
+        let sets = ["lr=1e30", "eval_every=20", "eval_games=2", "max_plies=40"];
+        let mut args = vec!["--episodes", "40"];
+        for set in &sets {
+            args.extend(["--set", set]);
+        }
+        let out = train(&run, config, &args);
+        assert_one_line_error(&out, "training diverged by game ");
+        assert_one_line_error(&out, "lower lr (now 1000000000000000000000000000000)");
+        assert!(
+            !run.join("checkpoint.json").exists(),
+            "{config}: no checkpoint of NaNs"
+        );
+    }
 }
 
 #[test]

@@ -13,6 +13,7 @@ use burnmate_agents::afterstate::value_net::ValueNet;
 use burnmate_agents::init::uniform_layers;
 use burnmate_agents::selfplay::trainer::Mover;
 use burnmate_encode::side_to_move::FEATURES;
+use burnmate_models::LayerWeights;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -255,6 +256,12 @@ fn continue_run(
         pgn.flush()?;
         evals.flush()?;
         let seconds = t.seconds_before + started.elapsed().as_secs_f64();
+        anyhow::ensure!(
+            learner.net().weights().iter().all(LayerWeights::is_finite),
+            "training diverged by game {}: the value net's weights became NaN or infinite; lower lr (now {})",
+            t.done,
+            config.lr
+        );
         let trainer = AfterstateResume {
             tally: Tally {
                 seconds_before: seconds,

@@ -8,6 +8,7 @@ use anyhow::{Context, Result, anyhow};
 use burnmate_agents::selfplay::net::{SELECTORS, initial_weights};
 use burnmate_agents::selfplay::net::{SelectorSet, SelectorSetState};
 use burnmate_agents::selfplay::trainer::{GameRecord, Mover, SelfPlay};
+use burnmate_models::conv_selector::SelectorWeights;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -319,6 +320,18 @@ fn continue_run(
         t.eval_seconds += eval_started.elapsed().as_secs_f64();
         pgn.flush()?;
         evals.flush()?;
+        let finite = [Color::White, Color::Black].iter().all(|&c| {
+            play.side(c)
+                .weights()
+                .iter()
+                .all(SelectorWeights::is_finite)
+        });
+        anyhow::ensure!(
+            finite,
+            "training diverged by game {}: the selectors' weights became NaN or infinite; lower lr (now {})",
+            games_before + t.done,
+            config.lr
+        );
         let trainer = SelfplayResume {
             tally: Tally {
                 seconds_before: t.seconds_before + started.elapsed().as_secs_f64(),

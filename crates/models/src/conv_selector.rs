@@ -73,6 +73,17 @@ pub struct SelectorWeights {
     pub output: LayerWeights,
 }
 
+impl SelectorWeights {
+    /// Whether every weight and bias is a finite number (not NaN or infinite).
+    pub fn is_finite(&self) -> bool {
+        self.convs
+            .iter()
+            .all(|c| c.weight.iter().chain(&c.bias).all(|w| w.is_finite()))
+            && self.dense.is_finite()
+            && self.output.is_finite()
+    }
+}
+
 /// The network.
 #[derive(Module, Debug)]
 pub struct ConvSelector {

@@ -20,6 +20,13 @@ pub struct LayerWeights {
     pub bias: Vec<f32>,
 }
 
+impl LayerWeights {
+    /// Whether every weight and bias is a finite number (not NaN or infinite).
+    pub fn is_finite(&self) -> bool {
+        self.weight.iter().chain(&self.bias).all(|w| w.is_finite())
+    }
+}
+
 /// The network: `Linear -> ReLU -> ... -> Linear`.
 #[derive(Module, Debug)]
 pub struct DeepMlp {
