@@ -25,6 +25,23 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     written
 }
 
+/// Writes `contents` to `path` only if no file has that name, atomically: through a
+/// temporary file and a hard link, which fails when the name exists (so of two
+/// processes writing the same new file, one gets an error, and no content is lost).
+pub fn write_new_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+    let tmp = tmp_path(path);
+    let written = fs::write(&tmp, contents)
+        .with_context(|| format!("cannot write {}", tmp.display()))
+        .and_then(|()| match fs::hard_link(&tmp, path) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                bail!("{} already exists; choose another name", path.display())
+            }
+            linked => linked.with_context(|| format!("cannot create {}", path.display())),
+        });
+    let _ = fs::remove_file(&tmp);
+    written
+}
+
 /// A temporary name beside `path`, unique to this process and call, so two
 /// processes writing the same file never share (and rename away) each other's
 /// temporary file.
@@ -348,6 +365,29 @@ mod tests {
             fs::read_to_string(dir.path().join("old.csv")).unwrap(),
             "keep"
         );
+    }
+
+    #[test]
+    fn of_two_writers_racing_for_one_new_file_one_wins_and_the_other_is_told() {
+        let dir = crate::temp_dir::TempDir::new();
+        for round in 0..50 {
+            let path = dir.path().join(format!("game-{round}.pgn"));
+            let results: Vec<Result<()>> = std::thread::scope(|s| {
+                let writers: Vec<_> = [b"first", b"other"]
+                    .into_iter()
+                    .map(|text| s.spawn(|| write_new_atomic(&path, text)))
+                    .collect();
+                writers.into_iter().map(|w| w.join().unwrap()).collect()
+            });
+            let won: Vec<usize> = (0..2).filter(|&i| results[i].is_ok()).collect();
+            assert_eq!(won.len(), 1, "round {round}: exactly one writer succeeds");
+            let lost = results[1 - won[0]].as_ref().unwrap_err().to_string();
+            assert!(lost.contains("already exists"), "{lost}");
+            let want: &[u8] = if won[0] == 0 { b"first" } else { b"other" };
+            assert_eq!(fs::read(&path).unwrap(), want);
+        }
+        let leftovers = fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(leftovers, 50, "no temporary file is left");
     }
 
     #[test]

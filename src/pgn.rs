@@ -2,11 +2,11 @@
 
 use std::path::Path;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen};
 
-use crate::files::write_atomic;
+use crate::files::write_new_atomic;
 
 /// The FEN of a position (what an engine and a PGN `FEN` tag take).
 pub fn fen_of(position: &Chess) -> String {
@@ -64,15 +64,10 @@ pub fn game_pgn(tags: &[(&str, &str)], start: &Chess, moves: &[Move], result: &s
     text
 }
 
-/// Writes a PGN file, refusing to replace an existing one.
+/// Writes a PGN file, refusing to replace an existing one (also one another process
+/// creates at the same moment).
 pub fn write_pgn(path: &Path, pgn: &str) -> Result<()> {
-    if path.exists() {
-        bail!(
-            "{} already exists; choose another PGN file name",
-            path.display()
-        );
-    }
-    write_atomic(path, pgn.as_bytes())
+    write_new_atomic(path, pgn.as_bytes())
 }
 
 #[cfg(test)]
