@@ -56,7 +56,7 @@ impl Shard {
 /// One finished run of a grid, identified by its key.
 pub trait GridRecord: Serialize + DeserializeOwned {
     /// What identifies the run within its grid.
-    type Key: PartialEq;
+    type Key: PartialEq + std::fmt::Debug;
     /// The run's key.
     fn key(&self) -> Self::Key;
 }
@@ -260,14 +260,18 @@ fn read_shard(dir: &Path) -> Result<Option<Shard>> {
     })?))
 }
 
-/// `results` in the order of `keys` (the plan's runs); runs not in the plan last.
-pub fn in_plan_order<R: GridRecord>(keys: &[R::Key], mut results: Vec<R>) -> Vec<R> {
-    results.sort_by_key(|r| {
-        keys.iter()
-            .position(|k| *k == r.key())
-            .unwrap_or(usize::MAX)
-    });
-    results
+/// `results` in the order of `keys` (the plan's runs); a result outside the plan
+/// (a line of another grid, or an edited file) is refused with one line, so it
+/// never counts into a table of this plan.
+pub fn in_plan_order<R: GridRecord>(keys: &[R::Key], mut results: Vec<R>) -> Result<Vec<R>> {
+    if let Some(stranger) = results.iter().find(|r| !keys.contains(&r.key())) {
+        bail!(
+            "{RESULTS_FILE} holds a run outside this plan ({:?}); remove its line or use another directory",
+            stranger.key()
+        );
+    }
+    results.sort_by_key(|r| keys.iter().position(|k| *k == r.key()));
+    Ok(results)
 }
 
 /// Merges shard directories (all holding `plan_file` with one plan) into `out`, a
@@ -311,6 +315,7 @@ where
         }
     }
     let plan = plan.context("no directory to merge")?;
+    let results = in_plan_order(&keys(&plan), results)?;
     if out.exists() && !is_empty_dir(out) {
         bail!(
             "{} exists and is not empty; merge into a new directory",
@@ -318,7 +323,6 @@ where
         );
     }
     let grid = GridDir::<R>::open(out, plan_file, &plan, None)?;
-    let results = in_plan_order(&keys(&plan), results);
     for r in &results {
         grid.record(r)?;
     }

@@ -246,7 +246,7 @@ pub fn matrix_command(
         run_cell(plan, cell, &oracles, dir)
     })?;
     let results: Vec<CellResult> =
-        in_plan_order(&plan.cells(), read_results(&dir.join(RESULTS_FILE))?);
+        in_plan_order(&plan.cells(), read_results(&dir.join(RESULTS_FILE))?)?;
     for result in &results {
         // A recorded cell needs its resume point no more.
         let resume = search_training::resume_path(dir, &result.cell);

@@ -95,6 +95,26 @@ fn a_small_matrix_reports_every_cell_beside_the_optimum_and_resumes() {
     let other = matrix(&dir, &["--starts", "shipped"]);
     assert_one_line_error(&other, "other settings");
 
+    // A line of a run outside the plan never counts into its table.
+    let stranger = tmp.path().join("stranger");
+    fs::create_dir(&stranger).unwrap();
+    for file in ["matrix.toml", "results.jsonl"] {
+        fs::copy(dir.join(file), stranger.join(file)).unwrap();
+    }
+    let results = fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let line = results.lines().next().unwrap();
+    let at = line.find("\"seed\":").unwrap() + "\"seed\":".len();
+    let first = format!("{}7{}", &line[..at], &line[at + 1..]);
+    fs::write(
+        stranger.join("results.jsonl"),
+        format!("{results}{first}\n"),
+    )
+    .unwrap();
+    assert_one_line_error(
+        &matrix(&stranger, &[]),
+        "results.jsonl holds a run outside this plan",
+    );
+
     let twin = tmp.path().join("twin");
     assert!(matrix(&twin, &["--jobs", "1"]).status.success());
     assert_eq!(

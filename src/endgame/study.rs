@@ -58,7 +58,7 @@ pub fn study_command(
     if let Some(stats) = crate::engine_cache::total_stats() {
         crate::endgame::train::say_cache_stats(stats);
     }
-    let results = in_plan_order(&plan.cells(), read_results(&dir.join(RESULTS_FILE))?);
+    let results = in_plan_order(&plan.cells(), read_results(&dir.join(RESULTS_FILE))?)?;
     write_report(dir, plan, &results)
 }
 

@@ -13,7 +13,7 @@ use std::path::Path;
 use anyhow::{Context, Result, ensure};
 
 use crate::files::{config_stem, copy_dir, create_run_dir};
-use crate::grid_dir::{GridDir, RESULTS_FILE, Shard, merge, read_results};
+use crate::grid_dir::{GridDir, RESULTS_FILE, Shard, in_plan_order, merge, read_results};
 use crate::overrides::Overrides;
 use crate::progress::Silent;
 use crate::queen4x4::config::Queen4x4Config;
@@ -66,7 +66,7 @@ pub fn grid_command(
     grid.run_all("grid", &pending, options.jobs, |cell| {
         run_cell(&plan, &root, cell, device.clone())
     })?;
-    let results = read_results(&root.join(RESULTS_FILE))?;
+    let results = in_plan_order(&cells(&plan), read_results(&root.join(RESULTS_FILE))?)?;
     say!("grid directory  {}", root.display());
     say_inline!("{}", write_report(&root, &plan, &results)?);
     Ok(())
