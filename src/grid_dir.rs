@@ -276,12 +276,15 @@ pub fn in_plan_order<R: GridRecord>(keys: &[R::Key], mut results: Vec<R>) -> Res
 
 /// Merges shard directories (all holding `plan_file` with one plan) into `out`, a
 /// new directory holding the whole grid: returns the plan and every run, in plan
-/// order, already recorded in `out`.
+/// order, already recorded in `out`. `carry` brings a run's own files from its shard
+/// into `out` before its line is recorded, so a killed merge records only runs whose
+/// files are in place (a grid rerun on `out` runs the others).
 pub fn merge<P, R>(
     out: &Path,
     plan_file: &str,
     dirs: &[&Path],
     keys: impl Fn(&P) -> Vec<R::Key>,
+    carry: impl Fn(&R) -> Result<()>,
 ) -> Result<(P, Vec<R>)>
 where
     P: Serialize + DeserializeOwned + PartialEq,
@@ -324,7 +327,9 @@ where
     }
     let grid = GridDir::<R>::open(out, plan_file, &plan, None)?;
     for r in &results {
+        carry(r)?;
         grid.record(r)?;
+        crate::fault::crash_point("merge-recorded");
     }
     Ok((plan, results))
 }

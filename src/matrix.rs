@@ -261,7 +261,23 @@ pub fn matrix_command(
 /// `burnmate merge` for matrix shards: one matrix directory `out` with every run of
 /// `dirs` and its report.
 pub fn merge_command(out: &Path, dirs: &[&Path]) -> Result<()> {
-    let (plan, results) = merge::<MatrixPlan, CellResult>(out, PLAN_FILE, dirs, MatrixPlan::cells)?;
+    // A search cell's net comes along, so the merged matrix serves it.
+    let carry = |result: &CellResult| {
+        let net = dirs
+            .iter()
+            .map(|dir| search_net::net_path(dir, &result.cell))
+            .find(|path| path.exists());
+        match net {
+            Some(net) => {
+                let to = search_net::net_path(out, &result.cell);
+                std::fs::create_dir_all(out.join(search_net::NETS_DIR))?;
+                crate::files::write_atomic(&to, &std::fs::read(&net)?)
+            }
+            None => Ok(()),
+        }
+    };
+    let (plan, results) =
+        merge::<MatrixPlan, CellResult>(out, PLAN_FILE, dirs, MatrixPlan::cells, carry)?;
     say!(
         "merged          {} of {} runs",
         results.len(),

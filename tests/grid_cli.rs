@@ -95,6 +95,27 @@ fn a_grid_reports_every_cell_and_three_merged_shards_equal_it() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("merged          4 of 4 runs"));
     assert_same_files(&whole, &merged);
+
+    // A merge killed after recording its first run: a grid rerun on its directory
+    // runs the three runs it lacks (their directories were not all copied) and ends
+    // with the whole grid's files.
+    let killed = tmp.path().join("killed-merge");
+    let mut args = vec!["merge", "--out", killed.to_str().unwrap()];
+    args.extend(shards.iter().map(|d| d.to_str().unwrap()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(&args)
+        .env("BURNMATE_CRASH_AT", "merge-recorded")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the injected crash aborts the merge");
+    let rerun = grid(&killed, &[]);
+    assert!(rerun.status.success(), "{}", stderr(&rerun));
+    assert!(
+        stdout(&rerun).contains("4 runs: 1 done, 3 to run"),
+        "{}",
+        stdout(&rerun)
+    );
+    assert_same_files(&whole, &killed);
 }
 
 /// A two-cell grid into `dir`, long enough to be killed at a cell's resume point.

@@ -65,7 +65,8 @@ pub fn study_command(
 /// `burnmate merge` for study shards: one study directory `out` with every run
 /// of `dirs` and its report.
 pub fn merge_command(out: &Path, dirs: &[&Path]) -> Result<()> {
-    let (plan, results) = merge::<StudyPlan, CellResult>(out, PLAN_FILE, dirs, StudyPlan::cells)?;
+    let (plan, results) =
+        merge::<StudyPlan, CellResult>(out, PLAN_FILE, dirs, StudyPlan::cells, |_| Ok(()))?;
     say!(
         "merged          {} of {} runs",
         results.len(),

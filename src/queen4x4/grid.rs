@@ -122,8 +122,7 @@ fn run_cell(
 /// `burnmate merge` for grid shards: one grid directory `out` with every cell's
 /// result and run directory, and the report an unsharded grid writes.
 pub fn merge_command(out: &Path, dirs: &[&Path]) -> Result<()> {
-    let (plan, results) = merge::<Queen4x4Config, GridCellResult>(out, PLAN_FILE, dirs, cells)?;
-    for result in &results {
+    let carry = |result: &GridCellResult| {
         let source = dirs
             .iter()
             .map(|dir| cell_dir(dir, &result.cell))
@@ -134,8 +133,10 @@ pub fn merge_command(out: &Path, dirs: &[&Path]) -> Result<()> {
                     result.cell.beta, result.cell.gamma
                 )
             })?;
-        copy_dir(&source, &cell_dir(out, &result.cell))?;
-    }
+        copy_dir(&source, &cell_dir(out, &result.cell))
+    };
+    let (plan, results) =
+        merge::<Queen4x4Config, GridCellResult>(out, PLAN_FILE, dirs, cells, carry)?;
     say!(
         "merged          {} of {} runs",
         results.len(),
