@@ -13,20 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::files::write_atomic;
 
-/// FNV-1a's starting value (64 bit).
-pub const FNV1A_START: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// FNV-1a (64 bit) of `bytes`.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    fnv1a_extend(FNV1A_START, bytes)
-}
-
-/// FNV-1a (64 bit) of the bytes hashed into `hash` so far followed by `bytes`.
-pub fn fnv1a_extend(hash: u64, bytes: &[u8]) -> u64 {
-    bytes.iter().fold(hash, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
+pub use burnmate_oracle::checksum::{FNV1A_START, fnv1a, fnv1a_extend};
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -43,5 +43,6 @@ pub fn total_stats() -> Option<CacheStats> {
         hits: a.hits + b.hits,
         misses: a.misses + b.misses,
         positions: a.positions + b.positions,
+        damaged: a.damaged + b.damaged,
     })
 }

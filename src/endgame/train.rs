@@ -387,4 +387,11 @@ pub fn say_cache_stats(stats: burnmate_oracle::uci::CacheStats) {
         crate::engine_cache::CACHE_DIR,
         stats.positions
     );
+    if stats.damaged > 0 {
+        say!(
+            "stockfish       {} damaged lines in {}/ skipped (their positions searched again)",
+            stats.damaged,
+            crate::engine_cache::CACHE_DIR
+        );
+    }
 }

@@ -2,8 +2,11 @@
 //! every engine process of a grid, and appended to files so that a later run, or
 //! another shard on a shared disk, asks for each distinct position once.
 //!
-//! Files: `<dir>/<key>.<pid>-<n>.tsv`, one `fen \t best move \t cp|mate \t value`
-//! line per answer, appended by one process. Opening reads every file of the key, and
+//! Files: `<dir>/<key>.<pid>-<n>.tsv`, one `fen \t best move \t cp|mate \t value \t
+//! checksum` line per answer (the checksum: FNV-1a of the four fields and their
+//! tabs, 16 hex digits), appended by one process. A line whose checksum does not
+//! match (a flipped bit, a stray byte, a line of an older format) is skipped and
+//! counted, so a damaged answer is searched again, never used. Opening reads every file of the key, and
 //! before each search the files of other processes are read again from where they
 //! were left (a few `stat`s, nothing when no file grew), so shards running at the same
 //! time on a shared disk see each other's answers. A line cut short by a kill is
@@ -17,6 +20,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::{Analysis, Score};
+use crate::checksum::fnv1a;
 
 /// Answers of one engine at one setting.
 pub struct AnswerCache {
@@ -36,6 +40,8 @@ struct Disk {
     writer: Option<File>,
     /// Bytes of complete lines read so far from each other file.
     read: HashMap<PathBuf, u64>,
+    /// Complete lines skipped as damaged.
+    damaged: u64,
 }
 
 impl Disk {
@@ -53,12 +59,21 @@ impl Disk {
             }
             let mut file = File::open(&path)?;
             file.seek(SeekFrom::Start(done))?;
-            let mut text = String::new();
-            file.read_to_string(&mut text)?;
-            let complete = text.rfind('\n').map_or(0, |end| end + 1);
-            for line in text[..complete].lines() {
-                if let Some((fen, analysis)) = parse_line(line) {
-                    answers.insert(fen, analysis);
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)?;
+            let complete = bytes
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |end| end + 1);
+            for line in bytes[..complete].split(|&b| b == b'\n') {
+                if line.is_empty() {
+                    continue;
+                }
+                match parse_line(&String::from_utf8_lossy(line)) {
+                    Some((fen, analysis)) => {
+                        answers.insert(fen, analysis);
+                    }
+                    None => self.damaged += 1,
                 }
             }
             self.read.insert(path, done + complete as u64);
@@ -76,6 +91,8 @@ pub struct CacheStats {
     pub misses: u64,
     /// Distinct positions held.
     pub positions: usize,
+    /// Damaged lines skipped in the cache files.
+    pub damaged: u64,
 }
 
 impl AnswerCache {
@@ -101,6 +118,7 @@ impl AnswerCache {
             own: PathBuf::new(),
             writer: None,
             read: HashMap::new(),
+            damaged: 0,
         };
         let mut answers = HashMap::new();
         // Every file first, even one named as ours (a finished process with our pid).
@@ -168,6 +186,10 @@ impl AnswerCache {
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
             positions: self.answers.lock().expect("cache lock").len(),
+            damaged: self
+                .disk
+                .as_ref()
+                .map_or(0, |d| d.lock().expect("cache file lock").damaged),
         }
     }
 }
@@ -177,11 +199,16 @@ fn format_line(fen: &str, analysis: &Analysis) -> String {
         Score::Centipawns(cp) => ("cp", cp),
         Score::Mate(m) => ("mate", m),
     };
-    format!("{fen}\t{}\t{kind}\t{value}\n", analysis.best_move)
+    let fields = format!("{fen}\t{}\t{kind}\t{value}", analysis.best_move);
+    format!("{fields}\t{:016x}\n", fnv1a(fields.as_bytes()))
 }
 
 fn parse_line(line: &str) -> Option<(String, Analysis)> {
-    let mut fields = line.split('\t');
+    let (fields, checksum) = line.rsplit_once('\t')?;
+    if u64::from_str_radix(checksum, 16).ok()? != fnv1a(fields.as_bytes()) || checksum.len() != 16 {
+        return None;
+    }
+    let mut fields = fields.split('\t');
     let (fen, best_move, kind, value) = (
         fields.next()?,
         fields.next()?,
@@ -216,6 +243,36 @@ mod tests {
         }
     }
 
+    /// A cache file's line for `fen`.
+    fn line(fen: &str, best: &str, score: Score) -> String {
+        format_line(fen, &answer(best, score))
+    }
+
+    #[test]
+    fn a_damaged_line_is_skipped_counted_and_searched_again_not_used() {
+        let dir =
+            std::env::temp_dir().join(format!("burnmate-cache-damage-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let good = line("fen a", "e2e4", Score::Centipawns(31));
+        // A flipped digit in the score, a byte that is not UTF-8, an old 4-field line.
+        let flipped = line("fen b", "e2e4", Score::Centipawns(31)).replace("\t31\t", "\t71\t");
+        let mut bytes = format!("{good}{flipped}").into_bytes();
+        bytes.extend_from_slice(b"fen \xff\tg1f3\tcp\t2\t0000000000000000\n");
+        bytes.extend_from_slice(b"fen d\tg1f3\tcp\t4\n");
+        fs::write(dir.join("k.999-0.tsv"), bytes).unwrap();
+        let cache = AnswerCache::open(&dir, "k").unwrap();
+        assert_eq!(
+            cache.get("fen a"),
+            Some(answer("e2e4", Score::Centipawns(31)))
+        );
+        assert_eq!(cache.get("fen b"), None);
+        assert_eq!(cache.get("fen d"), None);
+        assert_eq!(cache.stats().damaged, 3);
+        assert_eq!(cache.stats().positions, 1);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn answers_outlive_the_process_that_found_them_and_a_torn_line_is_skipped() {
         let dir = std::env::temp_dir().join(format!("burnmate-cache-test-{}", std::process::id()));
@@ -237,16 +294,16 @@ mod tests {
             CacheStats {
                 hits: 1,
                 misses: 1,
-                positions: 2
+                positions: 2,
+                damaged: 0
             }
         );
         // A kill mid-line in another process's file, and another key's file.
-        fs::write(
-            dir.join("k.999-0.tsv"),
-            "fen c\tg1f3\tcp\t1\nfen d\tg1f3\tcp\t4",
-        )
-        .unwrap();
-        fs::write(dir.join("other.1-0.tsv"), "fen e\tg1f3\tcp\t5\n").unwrap();
+        let c = line("fen c", "g1f3", Score::Centipawns(1));
+        let d = line("fen d", "g1f3", Score::Centipawns(4));
+        fs::write(dir.join("k.999-0.tsv"), format!("{c}{}", d.trim_end())).unwrap();
+        let e = line("fen e", "g1f3", Score::Centipawns(5));
+        fs::write(dir.join("other.1-0.tsv"), e).unwrap();
         let second = AnswerCache::open(&dir, "k").unwrap();
         assert_eq!(second.get("fen b"), Some(answer("a7a8n", Score::Mate(-3))));
         assert_eq!(
@@ -276,10 +333,12 @@ mod tests {
         assert_eq!(b.get("fen a"), Some(answer("e2e4", Score::Centipawns(31))));
         // A line still being written is read once it is complete.
         let peer = dir.join("k.999-0.tsv");
-        fs::write(&peer, "fen c\tg1f3\tcp\t1\nfen d\tg1").unwrap();
+        let c = line("fen c", "g1f3", Score::Centipawns(1));
+        let d = line("fen d", "g1f3", Score::Centipawns(4));
+        fs::write(&peer, format!("{c}{}", &d[..8])).unwrap();
         assert_eq!(b.get("fen d"), None);
         let mut file = OpenOptions::new().append(true).open(&peer).unwrap();
-        file.write_all(b"f3\tcp\t4\n").unwrap();
+        file.write_all(d[8..].as_bytes()).unwrap();
         assert_eq!(b.get("fen d"), Some(answer("g1f3", Score::Centipawns(4))));
         assert_eq!(b.get("fen c"), Some(answer("g1f3", Score::Centipawns(1))));
         assert_eq!(
@@ -287,7 +346,8 @@ mod tests {
             CacheStats {
                 hits: 3,
                 misses: 1,
-                positions: 3
+                positions: 3,
+                damaged: 0
             }
         );
         // Its own answers are not read back as a peer's.
