@@ -92,6 +92,35 @@ fn endgame_resumes_exactly() {
     );
 }
 
+/// Needs Stockfish (skipped, with its reason, where it is missing; required in CI).
+#[test]
+fn a_resumed_stockfish_run_audits_every_answer_not_only_those_after_the_resume() {
+    let tmp = TempDir::new();
+    let config = fs::read_to_string("configs/endgame-kqk-stockfish.toml")
+        .unwrap()
+        .replace("stockfish_depth = 15", "stockfish_depth = 4");
+    let path = tmp.path().join("sf.toml");
+    fs::write(&path, config).unwrap();
+    let path = path.to_str().unwrap();
+    let extra = ["--episodes", "200", "--set", "checkpoint_every=20"];
+    let full = tmp.path().join("full");
+    let out = train(&full, path, &extra);
+    if missing_optional_tool(
+        &out,
+        "BURNMATE_REQUIRE_STOCKFISH",
+        "apt-get install stockfish",
+    ) {
+        return;
+    }
+    let killed = tmp.path().join("killed");
+    train_and_kill(&killed, path, &extra);
+    let out = burnmate(&["resume", killed.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let audit = |dir: &Path| summary(dir)["stockfish_dtm_optimal"].clone();
+    assert!(audit(&full)["white_asked"].as_u64().unwrap() > 0);
+    assert_eq!(audit(&full), audit(&killed));
+}
+
 #[test]
 fn metrics_rows_changed_before_the_resume_point_are_refused() {
     let tmp = TempDir::new();

@@ -208,7 +208,16 @@ pub fn exploration_name(exploration: Exploration) -> &'static str {
 }
 
 /// Format of an endgame resume point.
-const RESUME_FORMAT: &str = "burnmate-endgame-resume-v1";
+const RESUME_FORMAT: &str = "burnmate-endgame-resume-v2";
+
+/// An endgame run's state at a resume point: the table, and the engine audit so far
+/// (so a resumed run's audit counts every answer, not those after the resume).
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EndgameResume {
+    table: Vec<QEntry>,
+    audit: EngineAudit,
+}
 
 /// `burnmate train CONFIG` for an endgame config.
 pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) -> Result<()> {
@@ -236,8 +245,9 @@ pub fn resume_command(dir: &Path, config: &EndgameConfig) -> Result<()> {
     let start = start_position(endgame, config)?;
     let tablebase = load_or_build(endgame, &crate::solve::tablebase_dir())?;
     let arena = Arena::new(endgame, &tablebase, config)?;
-    let (run, point) = Run::resume::<Vec<QEntry>>(dir, RESUME_FORMAT, &["excess_moves"])?;
-    let q = LeastBestQ::from_entries(endgame, config.alpha, config.gamma, &point.trainer);
+    let (run, point) = Run::resume::<EndgameResume>(dir, RESUME_FORMAT, &["excess_moves"])?;
+    let q = LeastBestQ::from_entries(endgame, config.alpha, config.gamma, &point.trainer.table);
+    *arena.audit.borrow_mut() = point.trainer.audit;
     let from = TableStart {
         q,
         matches: point.episodes,
@@ -302,7 +312,10 @@ fn continue_run(
                     n + 1,
                     before + started.elapsed().as_secs_f64(),
                     rng,
-                    q.entries(),
+                    EndgameResume {
+                        table: q.entries(),
+                        audit: *arena.audit.borrow(),
+                    },
                 )?;
             }
             if (n + 1) % 100 == 0 || n + 1 == config.episodes {
