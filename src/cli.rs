@@ -459,55 +459,45 @@ pub fn run(cli: Cli) -> Result<()> {
             pgn,
             seed,
             max_moves,
-        } if burnmate::matrix::search_net::is_search_net(&run) => {
-            anyhow::ensure!(
-                start.is_none() && max_moves.is_none(),
-                "--start and --max-moves apply to queen4x4 runs; a search net takes --fen"
-            );
-            endgame::play::play_search_net(&endgame::play::EndgamePlay {
-                run: &run,
-                fen: fen.as_deref(),
-                seed,
-                pgn: pgn.as_deref(),
-            })
-        }
-        Command::Play {
-            run,
-            start,
-            fen,
-            pgn,
-            seed,
-            max_moves,
-        } => match load_config(&run.join("config.toml"))? {
-            Experiment::Queen4x4(_) => {
-                anyhow::ensure!(
-                    fen.is_none() && pgn.is_none(),
-                    "--fen and --pgn apply to endgame runs; a queen4x4 run takes --start"
-                );
-                let start = start.as_deref().unwrap_or("Qa1 Ka2 / Kc2");
-                queen4x4::play::play_command(&run, start, seed, max_moves.unwrap_or(50))
-            }
-            Experiment::Endgame(_) => {
+        } => {
+            // A chess game from --fen: an endgame run's table, or a search net.
+            let chess_game = |player: &str| {
                 anyhow::ensure!(
                     start.is_none() && max_moves.is_none(),
-                    "--start and --max-moves apply to queen4x4 runs; an endgame run takes --fen"
+                    "--start and --max-moves apply to queen4x4 runs; {player} takes --fen"
                 );
-                endgame::play::play_command(&endgame::play::EndgamePlay {
+                Ok(endgame::play::EndgamePlay {
                     run: &run,
                     fen: fen.as_deref(),
                     seed,
                     pgn: pgn.as_deref(),
                 })
+            };
+            if burnmate::matrix::search_net::is_search_net(&run) {
+                return endgame::play::play_search_net(&chess_game("a search net")?);
             }
-            Experiment::Knight(_) => {
-                anyhow::bail!("play shows queen4x4 and endgame runs; use eval for knight runs")
+            match load_config(&run.join("config.toml"))? {
+                Experiment::Queen4x4(_) => {
+                    anyhow::ensure!(
+                        fen.is_none() && pgn.is_none(),
+                        "--fen and --pgn apply to endgame runs; a queen4x4 run takes --start"
+                    );
+                    let start = start.as_deref().unwrap_or("Qa1 Ka2 / Kc2");
+                    queen4x4::play::play_command(&run, start, seed, max_moves.unwrap_or(50))
+                }
+                Experiment::Endgame(_) => {
+                    endgame::play::play_command(&chess_game("an endgame run")?)
+                }
+                Experiment::Knight(_) => {
+                    anyhow::bail!("play shows queen4x4 and endgame runs; use eval for knight runs")
+                }
+                Experiment::Selfplay(_) => {
+                    anyhow::bail!(
+                        "play shows queen4x4 and endgame runs; selfplay runs keep sample games in games.pgn"
+                    )
+                }
             }
-            Experiment::Selfplay(_) => {
-                anyhow::bail!(
-                    "play shows queen4x4 and endgame runs; selfplay runs keep sample games in games.pgn"
-                )
-            }
-        },
+        }
         Command::Bench {
             backend,
             batch,

@@ -42,6 +42,18 @@ pub struct Cell {
     pub seed: u64,
 }
 
+impl Cell {
+    /// The cell's name in file names: `<game>-<algorithm>-<seed>`.
+    pub fn file_stem(&self) -> String {
+        format!(
+            "{}-{}-{}",
+            self.game.name(),
+            self.algorithm.name(),
+            self.seed
+        )
+    }
+}
+
 /// How the frozen greedy policy played the evaluation starts, beside the optimum.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Evaluation {

@@ -44,12 +44,8 @@ pub struct SearchNetFile {
 
 /// The file of `cell`'s net in the matrix directory `dir`.
 pub fn net_path(dir: &Path, cell: &Cell) -> PathBuf {
-    dir.join(NETS_DIR).join(format!(
-        "{}-{}-{}.json",
-        cell.game.name(),
-        cell.algorithm.name(),
-        cell.seed
-    ))
+    dir.join(NETS_DIR)
+        .join(format!("{}.json", cell.file_stem()))
 }
 
 /// Writes `file` to `path` atomically (its folder created).

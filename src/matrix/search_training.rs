@@ -84,12 +84,8 @@ struct Progress {
 /// The resume file of `cell` in the matrix directory `dir` (removed once the cell's
 /// result is recorded).
 pub fn resume_path(dir: &Path, cell: &Cell) -> PathBuf {
-    dir.join(NETS_DIR).join(format!(
-        "{}-{}-{}.resume.json",
-        cell.game.name(),
-        cell.algorithm.name(),
-        cell.seed
-    ))
+    dir.join(NETS_DIR)
+        .join(format!("{}.resume.json", cell.file_stem()))
 }
 
 /// Trains the search learner for `games` self-play games on `endgame` from the
