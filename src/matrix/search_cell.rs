@@ -1,10 +1,8 @@
-//! A matrix cell of the policy-value search learner on an endgame: self-play from
-//! starts grown backwards from mate (rules only, no tablebase), then the frozen
-//! network plays the cell's evaluation starts against the perfect defender, with its
-//! search and as a raw policy (the most probable move, no search).
-//!
-//! Training starts come from [`crate::matrix::curriculum`]: walks back from mate
-//! that lengthen as the learner (as white) mates in its blocks of self-play games.
+//! The evaluation of a matrix's search learner on an endgame (its training is
+//! `search_training.rs`): the trained net is saved, then plays the cell's evaluation
+//! starts against the perfect defender with its search (as do the training
+//! snapshots, for the curve) and as a raw policy (its most probable move, no
+//! search); `burnmate eval NET` does the same for a saved net.
 
 use std::path::Path;
 
@@ -26,8 +24,7 @@ use crate::matrix::algorithm::evaluation_search;
 use crate::matrix::cell::{
     Cell, CellResult, CurvePoint, Evaluation, Turn, evaluate, evaluate_first,
 };
-use crate::matrix::game::Scenario;
-use crate::matrix::game::StartSource;
+use crate::matrix::game::{Scenario, StartSource};
 use crate::matrix::search_net::{self, SearchNetFile, search_positions};
 use crate::matrix::search_training::Trained;
 use crate::solve::load_or_build;
