@@ -382,7 +382,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     betas: beta,
                     gammas: gamma,
                     shard: shard.as_deref().map(Shard::parse).transpose()?,
-                    jobs: jobs.unwrap_or_else(default_jobs).max(1),
+                    jobs: jobs_or_cores(jobs)?,
                 };
                 queen4x4::grid::grid_command(&config, study, options, &overrides.into())
             }
@@ -547,7 +547,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 backend,
             };
             let shard = shard.as_deref().map(Shard::parse).transpose()?;
-            matrix::matrix_command(&out, &plan, shard, jobs.unwrap_or_else(default_jobs).max(1))
+            matrix::matrix_command(&out, &plan, shard, jobs_or_cores(jobs)?)
         }
         Command::Resume { run } => match load_config(&run.join("config.toml"))? {
             Experiment::Queen4x4(config) => queen4x4::train::resume_command(&run, &config),
@@ -589,7 +589,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 plies,
                 sprt,
             };
-            let jobs = jobs.unwrap_or_else(default_jobs).max(1);
+            let jobs = jobs_or_cores(jobs)?;
             match_play::match_command(&settings, &out, jobs).map(|_| ())
         }
         Command::Uci { run, plies } => {
@@ -629,12 +629,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     evaluator,
                 };
                 let shard = shard.as_deref().map(Shard::parse).transpose()?;
-                endgame::study::study_command(
-                    &out,
-                    &plan,
-                    shard,
-                    jobs.unwrap_or_else(default_jobs).max(1),
-                )
+                endgame::study::study_command(&out, &plan, shard, jobs_or_cores(jobs)?)
             }
         },
     }
@@ -655,6 +650,11 @@ fn distinct<T: PartialEq>(option: &str, values: &[T], name: impl Fn(&T) -> Strin
 }
 
 /// Worker threads when `--jobs` is not given: every core.
-fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
+/// `--jobs`: the value given (at least 1, else a one-line error) or one per core.
+fn jobs_or_cores(jobs: Option<usize>) -> Result<usize> {
+    match jobs {
+        Some(0) => anyhow::bail!("--jobs must be at least 1"),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+    }
 }

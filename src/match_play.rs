@@ -228,6 +228,7 @@ pub struct MatchSummary {
 /// Plays (or resumes) the match of `settings` in `out` with `jobs` games at once;
 /// prints the report and returns the summary.
 pub fn match_command(settings: &MatchSettings, out: &Path, jobs: usize) -> Result<MatchSummary> {
+    anyhow::ensure!(jobs >= 1, "--jobs must be at least 1");
     settings.check()?;
     let openings = openings::load(settings.openings.as_deref())?;
     // Players that cannot start are refused before the directory is touched.
@@ -271,9 +272,7 @@ pub fn match_command(settings: &MatchSettings, out: &Path, jobs: usize) -> Resul
         shared: &shared,
     };
     let outcomes: Vec<Result<()>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..jobs.max(1))
-            .map(|_| scope.spawn(|| context.work()))
-            .collect();
+        let workers: Vec<_> = (0..jobs).map(|_| scope.spawn(|| context.work())).collect();
         workers
             .into_iter()
             .map(|w| w.join().expect("a match worker panicked"))

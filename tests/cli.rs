@@ -417,6 +417,16 @@ fn a_list_option_that_repeats_a_value_is_a_one_line_error() {
         &burnmate(&["matrix", "--out", out, "--games", "krk,kqk,krk"]),
         "game krk is listed twice",
     );
+    // --jobs 0 is refused, not quietly taken as 1.
+    for command in [
+        &["grid", "configs/queen4x4-sarsa.toml", "--out", out][..],
+        &["study", "endgame", "--out", out][..],
+        &["matrix", "--out", out][..],
+    ] {
+        let mut args = command.to_vec();
+        args.extend(["--jobs", "0"]);
+        assert_one_line_error(&burnmate(&args), "--jobs must be at least 1");
+    }
     assert!(!tmp.path().join("out").exists(), "nothing was started");
 }
 
