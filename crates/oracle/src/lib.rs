@@ -3,6 +3,7 @@
 
 pub mod checksum;
 pub mod knight;
+pub mod pawnless;
 pub mod queen4x4;
 pub mod tablebase;
 pub mod uci;

@@ -1,21 +1,17 @@
-//! Retrograde distance-to-mate tables for white's simple mates: KQK, KRK, KBBK.
-//!
-//! Every placement of the pieces is indexed as `side * 64^(2+n) + wk * 64^(1+n) +
-//! bk * 64^n + pieces` (no symmetry reduction: KBBK is 33.5 M entries of one byte).
-//! The solver works backwards from the mates: a black-to-move position resolved as
-//! lost at ply `d` makes every white predecessor won in `d + 1` plies (the first time
-//! reached is the shortest); a white-to-move position won at ply `d` takes one escape
-//! away from each black predecessor, and a black position with no escape left is lost
-//! in `d + 1` (the last escape to go is the longest defence). Black captures lead to
-//! a bare-king or one-piece draw, so they are escapes that never go. Attacks come
-//! from shakmaty's tables.
+//! Distance-to-mate tables for white's simple mates: KQK, KRK, KBBK, KBNK, as the
+//! learners and studies see them: every placement of white king, black king and
+//! white's pieces ([`Placement`]), and a verdict "white mates in N plies". Solved and
+//! stored by the general pawnless solver ([`crate::pawnless`]: symmetry-reduced
+//! index, captures through the smaller tables); this type keeps the placements'
+//! view, in which every placement of the pieces counts (no symmetry reduction).
 
-use shakmaty::attacks::{attacks, king_attacks};
-use shakmaty::{Bitboard, Chess, Color, File, Move, Piece, Position, Rank, Role, Square};
+use shakmaty::{Chess, Color, File, Move, Position, Rank, Square};
 
 use burnmate_env::endgame::has_material;
 use burnmate_env::endgame_game::Defender;
 use rand::{Rng, RngExt};
+
+use crate::pawnless::{Dtm, DtmTable, Material};
 
 pub use burnmate_env::endgame::Endgame;
 
@@ -41,14 +37,10 @@ pub struct Placement {
     pub pieces: Vec<Square>,
 }
 
-const UNKNOWN: u8 = 0;
-const ILLEGAL: u8 = u8::MAX;
-
 /// A solved endgame: for every placement, illegal, drawn, or the plies to mate.
 pub struct Tablebase {
     endgame: Endgame,
-    /// `0` unresolved (a draw once solved), `255` illegal, else plies to mate + 1.
-    values: Vec<u8>,
+    table: DtmTable,
 }
 
 /// How a placement stands under perfect play.
@@ -62,186 +54,37 @@ pub enum Verdict {
     MateInPlies(u32),
 }
 
-struct Indexer {
-    n: usize,
-    per_side: usize,
+/// Placements of `endgame`, indexed `wk * 64^(1+n) + bk * 64^n + pieces` (6 bits a
+/// square, white's pieces in [`Endgame::pieces`] order): every placement, legal or not.
+fn placements_per_side(endgame: Endgame) -> usize {
+    1 << (6 * (2 + endgame.pieces().len()))
 }
 
-impl Indexer {
-    fn new(endgame: Endgame) -> Indexer {
-        let n = endgame.pieces().len();
-        Indexer {
-            n,
-            per_side: 1 << (6 * (2 + n)),
-        }
+/// The placement of raw index `i` (of one side).
+fn placement_at(endgame: Endgame, side: Side, mut i: usize) -> Placement {
+    let mut pieces = vec![Square::A1; endgame.pieces().len()];
+    for slot in pieces.iter_mut().rev() {
+        *slot = Square::new((i & 63) as u32);
+        i >>= 6;
     }
-
-    fn index(&self, side: Side, wk: Square, bk: Square, pieces: &[Square]) -> usize {
-        let mut i = (wk as usize) << 6 | bk as usize;
-        for &p in pieces {
-            i = i << 6 | p as usize;
-        }
-        i + if side == Side::Black {
-            self.per_side
-        } else {
-            0
-        }
-    }
-
-    /// Squares of a side-less index: (white king, black king, pieces).
-    fn squares(&self, mut i: usize, pieces: &mut [Square]) -> (Square, Square) {
-        for slot in pieces.iter_mut().rev() {
-            *slot = Square::new((i & 63) as u32);
-            i >>= 6;
-        }
-        let bk = Square::new((i & 63) as u32);
-        let wk = Square::new((i >> 6 & 63) as u32);
-        debug_assert_eq!(pieces.len(), self.n);
-        (wk, bk)
+    Placement {
+        side,
+        white_king: Square::new((i >> 6 & 63) as u32),
+        black_king: Square::new((i & 63) as u32),
+        pieces,
     }
 }
 
-fn bb(sq: Square) -> Bitboard {
-    Bitboard::from_square(sq)
-}
-
-/// Squares white attacks, given the occupancy that blocks sliders; the piece at
-/// `skip` (a captured one) is left out.
-fn white_attacks_without(
-    wk: Square,
-    roles: &[Role],
-    pieces: &[Square],
-    occupied: Bitboard,
-    skip: Option<usize>,
-) -> Bitboard {
-    let mut a = king_attacks(wk);
-    for (k, (&role, &sq)) in roles.iter().zip(pieces).enumerate() {
-        if Some(k) != skip {
-            a |= attacks(
-                sq,
-                Piece {
-                    color: Color::White,
-                    role,
-                },
-                occupied,
-            );
-        }
-    }
-    a
-}
-
-/// Squares white attacks, given the occupancy that blocks sliders.
-fn white_attacks(wk: Square, roles: &[Role], pieces: &[Square], occupied: Bitboard) -> Bitboard {
-    white_attacks_without(wk, roles, pieces, occupied, None)
-}
-
-/// Number of legal black king moves in a black-to-move placement (captures of an
-/// undefended piece included).
-fn black_moves(wk: Square, bk: Square, roles: &[Role], pieces: &[Square]) -> u8 {
-    let all = pieces.iter().fold(bb(wk), |o, &p| o | bb(p));
-    let mut count = 0;
-    for to in king_attacks(bk) {
-        if to.distance(wk) <= 1 {
-            continue;
-        }
-        let captured = pieces.iter().position(|&p| p == to);
-        // The king leaves `bk` (already absent from `all`) and stands on `to`.
-        let occupied = all | bb(to);
-        if !white_attacks_without(wk, roles, pieces, occupied, captured).contains(to) {
-            count += 1;
-        }
-    }
-    count
+/// The material of a lone-king endgame.
+fn material(endgame: Endgame) -> Material {
+    Material::new(endgame.pieces(), &[]).expect("the four endgames are pawnless and small")
 }
 
 impl Tablebase {
-    /// Builds the table by retrograde analysis (a few seconds for KBBK).
+    /// Builds the table by retrograde analysis (well under a second for KBNK).
     pub fn solve(endgame: Endgame) -> Tablebase {
-        let roles = endgame.pieces();
-        let ix = Indexer::new(endgame);
-        let mut values = vec![UNKNOWN; 2 * ix.per_side];
-        let mut escapes = vec![0u8; ix.per_side];
-        let mut frontier: Vec<usize> = Vec::new();
-        let mut pieces = vec![Square::A1; ix.n];
-        for i in 0..ix.per_side {
-            let (wk, bk) = ix.squares(i, &mut pieces);
-            let occupied = pieces.iter().fold(bb(wk) | bb(bk), |o, &p| o | bb(p));
-            let distinct = occupied.count() == 2 + ix.n;
-            if !distinct || wk.distance(bk) <= 1 {
-                values[i] = ILLEGAL;
-                values[i + ix.per_side] = ILLEGAL;
-                continue;
-            }
-            let check = white_attacks(wk, roles, &pieces, occupied).contains(bk);
-            if check {
-                values[i] = ILLEGAL; // white to move with black in check
-            }
-            let moves = black_moves(wk, bk, roles, &pieces);
-            escapes[i] = moves;
-            if moves == 0 && check {
-                values[i + ix.per_side] = 1;
-                frontier.push(i);
-            }
-        }
-
-        let mut ply: u8 = 0;
-        while !frontier.is_empty() {
-            // White predecessors of black positions lost at `ply` win in ply + 1.
-            let mut won = Vec::new();
-            for &lost in &frontier {
-                let (wk, bk) = ix.squares(lost, &mut pieces);
-                let occupied = pieces.iter().fold(bb(wk) | bb(bk), |o, &p| o | bb(p));
-                let mut visit = |q_wk: Square, q_pieces: &[Square], won: &mut Vec<usize>| {
-                    let q_occupied = q_pieces.iter().fold(bb(q_wk) | bb(bk), |o, &p| o | bb(p));
-                    let q = ix.index(Side::White, q_wk, bk, q_pieces);
-                    if values[q] == UNKNOWN
-                        && !white_attacks(q_wk, roles, q_pieces, q_occupied).contains(bk)
-                    {
-                        values[q] = ply + 2;
-                        won.push(q);
-                    }
-                };
-                for from in king_attacks(wk) & !occupied {
-                    if from.distance(bk) > 1 {
-                        visit(from, &pieces, &mut won);
-                    }
-                }
-                for k in 0..ix.n {
-                    let piece = Piece {
-                        color: Color::White,
-                        role: roles[k],
-                    };
-                    for from in attacks(pieces[k], piece, occupied) & !occupied {
-                        let mut q_pieces = pieces.clone();
-                        q_pieces[k] = from;
-                        visit(wk, &q_pieces, &mut won);
-                    }
-                }
-            }
-            // Black predecessors lose one escape; with none left they lose in ply + 2.
-            let mut lost_next = Vec::new();
-            for &q in &won {
-                let (wk, bk) = ix.squares(q, &mut pieces);
-                let occupied = pieces.iter().fold(bb(wk) | bb(bk), |o, &p| o | bb(p));
-                for from in king_attacks(bk) & !occupied {
-                    if from.distance(wk) <= 1 {
-                        continue;
-                    }
-                    let r = ix.index(Side::Black, wk, from, &pieces);
-                    if values[r] == UNKNOWN {
-                        let side_less = r - ix.per_side;
-                        escapes[side_less] -= 1;
-                        if escapes[side_less] == 0 {
-                            values[r] = ply + 3;
-                            lost_next.push(side_less);
-                        }
-                    }
-                }
-            }
-            frontier = lost_next;
-            ply += 2;
-        }
-        Tablebase { endgame, values }
+        let table = DtmTable::solve(&material(endgame)).expect("lone-king mates fit one byte");
+        Tablebase { endgame, table }
     }
 
     /// The endgame this table solves.
@@ -251,11 +94,17 @@ impl Tablebase {
 
     /// The verdict for a placement.
     pub fn probe(&self, p: &Placement) -> Verdict {
-        let ix = Indexer::new(self.endgame);
-        match self.values[ix.index(p.side, p.white_king, p.black_king, &p.pieces)] {
-            ILLEGAL => Verdict::Illegal,
-            UNKNOWN => Verdict::Draw,
-            v => Verdict::MateInPlies(u32::from(v - 1)),
+        let mut squares = vec![p.white_king, p.black_king];
+        squares.extend_from_slice(&p.pieces);
+        let turn = match p.side {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        };
+        match self.table.probe(turn, &squares) {
+            Dtm::Illegal => Verdict::Illegal,
+            Dtm::Draw => Verdict::Draw,
+            // Black has a lone king: every decided position is white's mate.
+            Dtm::Win(plies) | Dtm::Loss(plies) => Verdict::MateInPlies(plies),
         }
     }
 
@@ -318,31 +167,14 @@ impl Tablebase {
         moves
     }
 
-    /// Every placement with its verdict, in index order.
+    /// Every placement with its verdict, in index order (white to move first).
     pub fn entries(&self) -> impl Iterator<Item = (Placement, Verdict)> + '_ {
-        let ix = Indexer::new(self.endgame);
-        (0..self.values.len()).map(move |i| {
-            let side = if i < ix.per_side {
-                Side::White
-            } else {
-                Side::Black
-            };
-            let mut pieces = vec![Square::A1; ix.n];
-            let (white_king, black_king) = ix.squares(i % ix.per_side, &mut pieces);
-            let verdict = match self.values[i] {
-                ILLEGAL => Verdict::Illegal,
-                UNKNOWN => Verdict::Draw,
-                v => Verdict::MateInPlies(u32::from(v - 1)),
-            };
-            (
-                Placement {
-                    side,
-                    white_king,
-                    black_king,
-                    pieces,
-                },
-                verdict,
-            )
+        let per_side = placements_per_side(self.endgame);
+        (0..2 * per_side).map(move |i| {
+            let side = if i < per_side { Side::White } else { Side::Black };
+            let placement = placement_at(self.endgame, side, i % per_side);
+            let verdict = self.probe(&placement);
+            (placement, verdict)
         })
     }
 
@@ -350,21 +182,14 @@ impl Tablebase {
     /// white-to-move positions white wins (rejection sampling over the placements;
     /// every position has the same number of placements).
     pub fn random_won_starts(&self, count: usize, rng: &mut (impl Rng + ?Sized)) -> Vec<Chess> {
-        let ix = Indexer::new(self.endgame);
+        let per_side = placements_per_side(self.endgame);
         let mut starts = Vec::with_capacity(count);
-        let mut pieces = vec![Square::A1; ix.n];
         while starts.len() < count {
-            let i = rng.random_range(0..ix.per_side);
-            if matches!(self.values[i], UNKNOWN | ILLEGAL) {
+            let i = rng.random_range(0..per_side);
+            let placement = placement_at(self.endgame, Side::White, i);
+            if !matches!(self.probe(&placement), Verdict::MateInPlies(_)) {
                 continue;
             }
-            let (white_king, black_king) = ix.squares(i, &mut pieces);
-            let placement = Placement {
-                side: Side::White,
-                white_king,
-                black_king,
-                pieces: pieces.clone(),
-            };
             let fen = placement.fen(self.endgame);
             starts.push(
                 burnmate_env::endgame::parse_start(self.endgame, &fen)
@@ -374,15 +199,20 @@ impl Tablebase {
         starts
     }
 
-    /// The raw table, one byte per placement (for caching).
+    /// The stored table, one byte per symmetry class of positions (for caching).
     pub fn bytes(&self) -> &[u8] {
-        &self.values
+        self.table.bytes()
     }
 
-    /// A table from raw bytes; `None` if the length does not fit the endgame.
+    /// A table from stored bytes; `None` if the length does not fit the endgame.
     pub fn from_bytes(endgame: Endgame, values: Vec<u8>) -> Option<Tablebase> {
-        (values.len() == 2 * Indexer::new(endgame).per_side)
-            .then_some(Tablebase { endgame, values })
+        let table = DtmTable::from_bytes(material(endgame), values)?;
+        Some(Tablebase { endgame, table })
+    }
+
+    /// The general table underneath (both sides' view, any material's API).
+    pub fn table(&self) -> &DtmTable {
+        &self.table
     }
 }
 

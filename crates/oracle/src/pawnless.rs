@@ -1,0 +1,218 @@
+//! Distance-to-mate tables for any pawnless material up to five pieces
+//! (`kqkr`, `krbkr`, `kbnk` ...), both sides to move, solved by retrograde analysis
+//! over a symmetry-reduced index (see [`index`] and [`retrograde`]); captures are
+//! resolved through the smaller tables, solved first.
+
+pub mod index;
+pub mod material;
+mod retrograde;
+
+use std::collections::HashMap;
+
+use shakmaty::{Chess, Color, Position, Square};
+use thiserror::Error;
+
+use index::{Indexer, Squares};
+pub use material::{MAX_PIECES, Material, MaterialError};
+
+/// Stored value of a position never resolved: a draw once solved.
+const DRAW: u8 = 0;
+/// Stored value of an index that is no legal position's representative.
+const ILLEGAL: u8 = u8::MAX;
+
+/// A position's value under perfect play, for the side to move, in plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dtm {
+    /// Not a legal position (the side not to move is in check, pieces overlap ...).
+    Illegal,
+    /// Neither side can force mate.
+    Draw,
+    /// The side to move mates in this many plies (odd).
+    Win(u32),
+    /// The side to move is mated in this many plies (even; 0: checkmated now).
+    Loss(u32),
+}
+
+impl Dtm {
+    fn stored(value: u8) -> Dtm {
+        match value {
+            DRAW => Dtm::Draw,
+            ILLEGAL => Dtm::Illegal,
+            v => {
+                let plies = u32::from(v - 1);
+                if plies % 2 == 1 {
+                    Dtm::Win(plies)
+                } else {
+                    Dtm::Loss(plies)
+                }
+            }
+        }
+    }
+}
+
+/// Why a table cannot be built.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SolveError {
+    /// A mate longer than one byte stores (253 plies).
+    #[error("{0} has a mate longer than 253 plies, more than one byte a position holds")]
+    TooLong(String),
+}
+
+/// Counts of one side to move's legal positions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SideStats {
+    /// Positions the side to move wins.
+    pub wins: u64,
+    /// Drawn positions.
+    pub draws: u64,
+    /// Positions the side to move loses.
+    pub losses: u64,
+    /// The longest win, in plies, with its stored index.
+    pub longest_win: Option<(u32, usize)>,
+}
+
+/// A solved pawnless material: one byte per stored position and side to move.
+pub struct DtmTable {
+    material: Material,
+    indexer: Indexer,
+    /// White-to-move half, then black-to-move half: [`DRAW`], [`ILLEGAL`] or plies + 1.
+    values: Vec<u8>,
+}
+
+impl DtmTable {
+    /// Solves `material` and, first, every material its captures lead to.
+    pub fn solve(material: &Material) -> Result<DtmTable, SolveError> {
+        let mut solved = HashMap::new();
+        solve_into(material, &mut solved)?;
+        Ok(solved.remove(material).expect("solved above"))
+    }
+
+    /// The material this table solves.
+    pub fn material(&self) -> &Material {
+        &self.material
+    }
+
+    /// The value of the position with `turn` to move and pieces on `squares`
+    /// (white king, black king, then [`Material::pieces`] order; like pieces in any
+    /// order).
+    pub fn probe(&self, turn: Color, squares: &[Square]) -> Dtm {
+        assert_eq!(squares.len(), self.material.slots(), "one square a piece");
+        let mut raw: Squares = [0; MAX_PIECES];
+        for (slot, sq) in raw.iter_mut().zip(squares) {
+            *slot = *sq as u8;
+        }
+        let distinct = squares
+            .iter()
+            .fold(0u64, |o, &sq| o | 1 << (sq as u32))
+            .count_ones() as usize
+            == squares.len();
+        if !distinct || !Indexer::kings_apart(&raw) {
+            return Dtm::Illegal;
+        }
+        self.value(turn, &raw)
+    }
+
+    fn value(&self, turn: Color, squares: &Squares) -> Dtm {
+        Dtm::stored(self.values[self.offset(turn) + self.indexer.index(squares)])
+    }
+
+    fn offset(&self, turn: Color) -> usize {
+        match turn {
+            Color::White => 0,
+            Color::Black => self.indexer.per_side(),
+        }
+    }
+
+    /// The value of a shakmaty position; `None` if its material is another.
+    pub fn probe_position(&self, position: &Chess) -> Option<Dtm> {
+        let board = position.board();
+        if Material::of(board).as_ref() != Some(&self.material) {
+            return None;
+        }
+        let mut squares = Vec::with_capacity(self.material.slots());
+        let mut taken = shakmaty::Bitboard::EMPTY;
+        for (color, role) in self.material.pieces() {
+            let sq = (board.by_color(color) & board.by_role(role) & !taken)
+                .first()
+                .expect("material checked");
+            taken.add(sq);
+            squares.push(sq);
+        }
+        Some(self.probe(position.turn(), &squares))
+    }
+
+    /// Legal positions, wins, draws and losses of each side to move (white first).
+    pub fn stats(&self) -> [SideStats; 2] {
+        let per_side = self.indexer.per_side();
+        [0, 1].map(|side| {
+            let mut stats = SideStats::default();
+            for (i, &v) in self.values[side * per_side..][..per_side].iter().enumerate() {
+                match Dtm::stored(v) {
+                    Dtm::Illegal => {}
+                    Dtm::Draw => stats.draws += 1,
+                    Dtm::Loss(_) => stats.losses += 1,
+                    Dtm::Win(plies) => {
+                        stats.wins += 1;
+                        if stats.longest_win.is_none_or(|(p, _)| plies > p) {
+                            stats.longest_win = Some((plies, i));
+                        }
+                    }
+                }
+            }
+            stats
+        })
+    }
+
+    /// The FEN of stored index `i` with `turn` to move (no castling, no en passant).
+    pub fn fen(&self, turn: Color, i: usize) -> String {
+        let squares = self.indexer.squares(i);
+        let mut board = shakmaty::Board::empty();
+        for (slot, (color, role)) in self.material.pieces().into_iter().enumerate() {
+            board.set_piece_at(
+                Square::new(u32::from(squares[slot])),
+                shakmaty::Piece { color, role },
+            );
+        }
+        let side = if turn == Color::White { "w" } else { "b" };
+        format!("{board} {side} - - 0 1")
+    }
+
+    /// The raw values, one byte per stored position (for caching).
+    pub fn bytes(&self) -> &[u8] {
+        &self.values
+    }
+
+    /// A table from raw values; `None` if the length does not fit the material.
+    pub fn from_bytes(material: Material, values: Vec<u8>) -> Option<DtmTable> {
+        let indexer = Indexer::new(&material);
+        (values.len() == 2 * indexer.per_side()).then_some(DtmTable {
+            material,
+            indexer,
+            values,
+        })
+    }
+}
+
+/// Solves `material` into `solved` after every material one capture away.
+fn solve_into(
+    material: &Material,
+    solved: &mut HashMap<Material, DtmTable>,
+) -> Result<(), SolveError> {
+    if solved.contains_key(material) {
+        return Ok(());
+    }
+    let captures: Vec<Material> = (2..material.slots()).map(|s| material.without(s)).collect();
+    for smaller in &captures {
+        solve_into(smaller, solved)?;
+    }
+    let subtables: Vec<Option<&DtmTable>> = (0..material.slots())
+        .map(|slot| (slot >= 2).then(|| &solved[&captures[slot - 2]]))
+        .collect();
+    let values = retrograde::solve(material, &subtables)?;
+    let table = DtmTable::from_bytes(material.clone(), values).expect("sized by the indexer");
+    solved.insert(material.clone(), table);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
