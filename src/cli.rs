@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use burnmate_env::endgame::Endgame;
+use burnmate_oracle::pawnless::Material;
 use clap::{Parser, Subcommand};
 
 use burnmate::backend::BackendChoice;
@@ -123,8 +124,10 @@ enum Command {
     },
     /// Build (or load from cache) an exact distance-to-mate table and print its statistics.
     Solve {
-        /// kqk, krk, kbbk or kbnk.
-        endgame: Endgame,
+        /// kqk, krk, kbbk, kbnk, or any pawnless material up to five pieces
+        /// ('k' + white pieces + 'k' + black pieces: kqkr, krbkr ...).
+        #[arg(value_parser = parse_material)]
+        material: Material,
         /// Directory of cached tables (default: $BURNMATE_TABLEBASES, or `tablebases`).
         #[arg(long)]
         cache: Option<PathBuf>,
@@ -440,13 +443,13 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Compare { runs } => compare::compare_command(&runs),
         Command::Solve {
-            endgame,
+            material,
             cache,
             fen,
             starts,
             seed,
         } => solve::solve_command(&solve::SolveRequest {
-            endgame,
+            material,
             cache_dir: &cache.unwrap_or_else(solve::tablebase_dir),
             fen: fen.as_deref(),
             starts,
@@ -657,4 +660,9 @@ fn jobs_or_cores(jobs: Option<usize>) -> Result<usize> {
         Some(n) => Ok(n),
         None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
     }
+}
+
+/// A material name for `solve` (clap's parser: the error is its one line).
+fn parse_material(name: &str) -> Result<Material, String> {
+    Material::parse(name).map_err(|e| e.to_string())
 }

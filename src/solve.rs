@@ -1,12 +1,16 @@
-//! `burnmate solve kqk|krk|kbbk`: build (or load from cache) a DTM tablebase and
+//! `burnmate solve MATERIAL` (kqk, krk, kbbk, kbnk, or any pawnless material up to
+//! five pieces: kqkr, krbkr ...): build (or load from cache) a DTM tablebase and
 //! print its statistics. The cache holds a checksum; a corrupt or truncated cache
 //! is reported and rebuilt, never trusted.
+
+mod material_report;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use burnmate_env::endgame::{parse_start, random_start};
+use burnmate_oracle::pawnless::{DtmTable, Material};
 use burnmate_oracle::tablebase::{Endgame, Side, Tablebase, Verdict};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -16,35 +20,41 @@ use crate::checkpoint::fnv1a;
 use crate::files::write_atomic;
 use crate::pgn::fen_of;
 
-/// File tag and format version (2: the header names the endgame).
-const MAGIC: &[u8; 8] = b"BMTB\x02\0\0\0";
-/// Header bytes: tag, endgame name (8 bytes, zero-padded), checksum, length.
+/// File tag and format version (3: one value per symmetry class of positions, any
+/// pawnless material; 2 held every placement of the four lone-king endings).
+const MAGIC: &[u8; 8] = b"BMTB\x03\0\0\0";
+/// Header bytes: tag, material name (8 bytes, zero-padded), checksum, length.
 const HEADER: usize = 32;
 
-/// The endgame's name as the header's 8-byte field.
-fn endgame_field(endgame: Endgame) -> [u8; 8] {
+/// The material's name as the header's 8-byte field.
+fn material_field(material: &Material) -> [u8; 8] {
     let mut field = [0u8; 8];
-    field[..endgame.name().len()].copy_from_slice(endgame.name().as_bytes());
+    field[..material.name().len()].copy_from_slice(material.name().as_bytes());
     field
 }
 
-fn cache_path(dir: &Path, endgame: Endgame) -> PathBuf {
-    dir.join(format!("{}.bmtb", endgame.name()))
+fn cache_path(dir: &Path, material: &Material) -> PathBuf {
+    dir.join(format!("{}.bmtb", material.name()))
+}
+
+/// The material of a lone-king endgame.
+fn endgame_material(endgame: Endgame) -> Material {
+    Material::new(endgame.pieces(), &[]).expect("the four endgames are pawnless")
 }
 
 /// Reads a cached table; `Err` says why it cannot be trusted.
-fn read_cache(path: &Path, endgame: Endgame) -> Result<Tablebase> {
+fn read_cache(path: &Path, material: &Material) -> Result<DtmTable> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-        bail!("{} is not a burnmate tablebase (version 2)", path.display());
+        bail!("{} is not a burnmate tablebase (version 3)", path.display());
     }
-    if bytes[8..16] != endgame_field(endgame) {
+    if bytes[8..16] != material_field(material) {
         let held = String::from_utf8_lossy(&bytes[8..16]);
         bail!(
             "{} holds a {} table, not {}",
             path.display(),
             held.trim_end_matches('\0'),
-            endgame.name()
+            material.name()
         );
     }
     let stored = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
@@ -56,15 +66,15 @@ fn read_cache(path: &Path, endgame: Endgame) -> Result<Tablebase> {
     if fnv1a(data) != stored {
         bail!("{} is corrupt (checksum mismatch)", path.display());
     }
-    Tablebase::from_bytes(endgame, data.to_vec())
+    DtmTable::from_bytes(material.clone(), data.to_vec())
         .with_context(|| format!("{} holds a table of the wrong size", path.display()))
 }
 
-fn write_cache(path: &Path, tb: &Tablebase) -> Result<()> {
-    let data = tb.bytes();
+fn write_cache(path: &Path, table: &DtmTable) -> Result<()> {
+    let data = table.bytes();
     let mut bytes = Vec::with_capacity(HEADER + data.len());
     bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&endgame_field(tb.endgame()));
+    bytes.extend_from_slice(&material_field(table.material()));
     bytes.extend_from_slice(&fnv1a(data).to_le_bytes());
     bytes.extend_from_slice(&(data.len() as u64).to_le_bytes());
     bytes.extend_from_slice(data);
@@ -78,32 +88,38 @@ pub fn tablebase_dir() -> PathBuf {
         .map_or_else(|| PathBuf::from("tablebases"), PathBuf::from)
 }
 
-/// Loads the table from `cache_dir`, or builds and caches it.
+/// Loads the endgame's table from `cache_dir`, or builds and caches it.
 pub fn load_or_build(endgame: Endgame, cache_dir: &Path) -> Result<Tablebase> {
-    let path = cache_path(cache_dir, endgame);
+    let table = load_or_build_table(&endgame_material(endgame), cache_dir)?;
+    Ok(Tablebase::from_table(endgame, table).expect("the endgame's material"))
+}
+
+/// Loads any pawnless material's table from `cache_dir`, or builds and caches it.
+pub fn load_or_build_table(material: &Material, cache_dir: &Path) -> Result<DtmTable> {
+    let path = cache_path(cache_dir, material);
     if path.exists() {
-        match read_cache(&path, endgame) {
-            Ok(tb) => return Ok(tb),
+        match read_cache(&path, material) {
+            Ok(table) => return Ok(table),
             Err(e) => eprintln!("warning: {e:#}; rebuilding it"),
         }
     }
     let started = Instant::now();
-    let tb = Tablebase::solve(endgame);
+    let table = DtmTable::solve(material)?;
     eprintln!(
         "built {} in {:.2} s",
-        endgame.name(),
+        material.name(),
         started.elapsed().as_secs_f64()
     );
     std::fs::create_dir_all(cache_dir)
         .with_context(|| format!("cannot create {}", cache_dir.display()))?;
-    write_cache(&path, &tb)?;
-    Ok(tb)
+    write_cache(&path, &table)?;
+    Ok(table)
 }
 
 /// What `burnmate solve` should print besides the statistics.
 pub struct SolveRequest<'a> {
-    /// The endgame.
-    pub endgame: Endgame,
+    /// The material (a lone-king endgame gets the study's report).
+    pub material: Material,
     /// Cache directory.
     pub cache_dir: &'a Path,
     /// A position to analyse move by move.
@@ -125,7 +141,12 @@ fn describe(v: Verdict) -> String {
 
 /// `burnmate solve NAME [--fen FEN] [--starts N --seed S]`.
 pub fn solve_command(request: &SolveRequest) -> Result<()> {
-    let endgame = request.endgame;
+    let endgame = Endgame::ALL
+        .into_iter()
+        .find(|&e| endgame_material(e) == request.material);
+    let Some(endgame) = endgame else {
+        return material_report::report(request);
+    };
     // Validate the FEN before the (possibly long) build.
     let position = request
         .fen
@@ -181,7 +202,7 @@ pub fn solve_command(request: &SolveRequest) -> Result<()> {
     say!("endgame          {}", endgame.name().to_uppercase());
     say!(
         "cache            {}",
-        cache_path(cache_dir, endgame).display()
+        cache_path(cache_dir, &endgame_material(endgame)).display()
     );
     say!(
         "positions        {} white to move, {} black to move",

@@ -651,7 +651,8 @@ fn solve_builds_caches_and_rebuilds_a_corrupt_cache() {
         "{}",
         stderr(&truncated)
     );
-    assert_one_line_error(&burnmate(&["solve", "kqqk"]), "kqqk");
+    assert_one_line_error(&burnmate(&["solve", "kpk"]), "kpk");
+    assert_one_line_error(&burnmate(&["solve", "kqrbkq"]), "more than 5 pieces");
 }
 
 #[test]

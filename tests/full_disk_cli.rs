@@ -93,8 +93,14 @@ fn a_disk_full_at_the_finish_keeps_a_run_that_resumes_once_space_is_freed() {
     }
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("crashed ") && lines[0] != "crashed 0", "{text}");
-    assert_eq!(lines[1], "full 1", "the finish on a full disk fails: {text}");
+    assert!(
+        lines[0].starts_with("crashed ") && lines[0] != "crashed 0",
+        "{text}"
+    );
+    assert_eq!(
+        lines[1], "full 1",
+        "the finish on a full disk fails: {text}"
+    );
     assert!(
         lines[2].starts_with("error: ") && lines[2].contains("cannot write"),
         "{text}"
@@ -108,6 +114,9 @@ fn a_disk_full_at_the_finish_keeps_a_run_that_resumes_once_space_is_freed() {
             "{file} differs from the uninterrupted run's"
         );
     }
-    assert_eq!(summary_without_timings(&whole), summary_without_timings(&copy));
+    assert_eq!(
+        summary_without_timings(&whole),
+        summary_without_timings(&copy)
+    );
     assert!(!copy.join("resume.json").exists());
 }

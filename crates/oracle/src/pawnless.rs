@@ -146,7 +146,10 @@ impl DtmTable {
         let per_side = self.indexer.per_side();
         [0, 1].map(|side| {
             let mut stats = SideStats::default();
-            for (i, &v) in self.values[side * per_side..][..per_side].iter().enumerate() {
+            for (i, &v) in self.values[side * per_side..][..per_side]
+                .iter()
+                .enumerate()
+            {
                 match Dtm::stored(v) {
                     Dtm::Illegal => {}
                     Dtm::Draw => stats.draws += 1,

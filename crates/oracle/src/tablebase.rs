@@ -171,7 +171,11 @@ impl Tablebase {
     pub fn entries(&self) -> impl Iterator<Item = (Placement, Verdict)> + '_ {
         let per_side = placements_per_side(self.endgame);
         (0..2 * per_side).map(move |i| {
-            let side = if i < per_side { Side::White } else { Side::Black };
+            let side = if i < per_side {
+                Side::White
+            } else {
+                Side::Black
+            };
             let placement = placement_at(self.endgame, side, i % per_side);
             let verdict = self.probe(&placement);
             (placement, verdict)
@@ -208,6 +212,12 @@ impl Tablebase {
     pub fn from_bytes(endgame: Endgame, values: Vec<u8>) -> Option<Tablebase> {
         let table = DtmTable::from_bytes(material(endgame), values)?;
         Some(Tablebase { endgame, table })
+    }
+
+    /// The endgame's view of a solved general table; `None` if its material is not
+    /// the endgame's.
+    pub fn from_table(endgame: Endgame, table: DtmTable) -> Option<Tablebase> {
+        (*table.material() == material(endgame)).then_some(Tablebase { endgame, table })
     }
 
     /// The general table underneath (both sides' view, any material's API).

@@ -84,7 +84,8 @@ fn king_tables() -> &'static KingTables {
                 let raw = usize::from(wk) * 64 + usize::from(bk);
                 transform[raw] = (0..8)
                     .find(|&t| canonical_pair(sym[t][usize::from(wk)], sym[t][usize::from(bk)]))
-                    .expect("every pair has a canonical image") as u8;
+                    .expect("every pair has a canonical image")
+                    as u8;
                 if canonical_pair(wk, bk) {
                     pair_index[raw] = pairs.len() as u16;
                     pairs.push((wk, bk));
@@ -149,7 +150,8 @@ impl Indexer {
         for k in 0..self.slots {
             mapped[k] = map[usize::from(squares[k])];
         }
-        let pair = usize::from(tables.pair_index[usize::from(mapped[0]) * 64 + usize::from(mapped[1])]);
+        let pair =
+            usize::from(tables.pair_index[usize::from(mapped[0]) * 64 + usize::from(mapped[1])]);
         let index = self.compose(pair, &mut mapped);
         if !tables.on_diagonal[pair] {
             return index;
@@ -193,7 +195,10 @@ impl Indexer {
     pub fn index_after_move(&self, i: usize, squares: &Squares, slot: usize, to: u8) -> usize {
         let simple = slot >= 2
             && !king_tables().on_diagonal[i / self.per_pair]
-            && !self.like.iter().any(|&(start, end)| (start..end).contains(&slot));
+            && !self
+                .like
+                .iter()
+                .any(|&(start, end)| (start..end).contains(&slot));
         if simple {
             let shift = 6 * (self.slots - 1 - slot);
             i - (usize::from(squares[slot]) << shift) + (usize::from(to) << shift)

@@ -162,7 +162,11 @@ impl Rules<'_> {
                     after.toggle(c_color, c_role, bit(to));
                 }
                 after.toggle(color, role, from | bit(to));
-                let king = if slot == king_slot(turn) { to } else { squares[king_slot(turn)] };
+                let king = if slot == king_slot(turn) {
+                    to
+                } else {
+                    squares[king_slot(turn)]
+                };
                 if after.attacks(king, !turn) {
                     continue;
                 }
@@ -175,7 +179,10 @@ impl Rules<'_> {
                 for (stored, sq) in rest.iter_mut().zip(kept) {
                     *stored = sq;
                 }
-                match self.subtables[c].expect("pieces have tables").value(!turn, &rest) {
+                match self.subtables[c]
+                    .expect("pieces have tables")
+                    .value(!turn, &rest)
+                {
                     Dtm::Loss(d) => found.win = Some(found.win.map_or(d + 1, |w| w.min(d + 1))),
                     Dtm::Win(d) => found.loss = Some(found.loss.map_or(d, |l| l.max(d))),
                     Dtm::Draw => found.draw = true,
@@ -339,7 +346,10 @@ impl Scheduled {
     }
 
     fn merge(&mut self, other: Scheduled) {
-        for (mine, theirs) in [(&mut self.wins, other.wins), (&mut self.losses, other.losses)] {
+        for (mine, theirs) in [
+            (&mut self.wins, other.wins),
+            (&mut self.losses, other.losses),
+        ] {
             for (ply, list) in theirs.into_iter().enumerate() {
                 for position in list {
                     Scheduled::push(mine, ply as u32, position);
@@ -386,7 +396,11 @@ struct Table<'r, 'a> {
 
 impl Table<'_, '_> {
     fn turn_of(&self, at: usize) -> Color {
-        if at < self.per_side { Color::White } else { Color::Black }
+        if at < self.per_side {
+            Color::White
+        } else {
+            Color::Black
+        }
     }
 
     fn half(&self, turn: Color) -> usize {
@@ -442,7 +456,8 @@ impl Table<'_, '_> {
     fn predecessors(&self, p: usize, out: &mut Vec<usize>) {
         let turn = self.turn_of(p);
         let i = p - self.half(turn);
-        self.rules.predecessors(turn, i, &self.rules.indexer.squares(i), out);
+        self.rules
+            .predecessors(turn, i, &self.rules.indexer.squares(i), out);
         let other = self.half(!turn);
         for q in out.iter_mut() {
             *q += other;
@@ -503,7 +518,9 @@ pub(super) fn solve(
         rules: &rules,
         per_side,
         values: (0..2 * per_side).map(|_| AtomicU8::new(DRAW)).collect(),
-        counts: (0..2 * per_side).map(|_| AtomicU8::new(UNCOUNTED)).collect(),
+        counts: (0..2 * per_side)
+            .map(|_| AtomicU8::new(UNCOUNTED))
+            .collect(),
     };
     let parts = threads();
     let chunk = per_side.div_ceil(parts);
@@ -537,7 +554,12 @@ pub(super) fn solve(
             let mut won = Vec::new();
             for &p in part {
                 table.predecessors(p as usize, &mut predecessors);
-                won.extend(predecessors.iter().filter(|&&q| table.win(q, win)).map(|&q| q as u32));
+                won.extend(
+                    predecessors
+                        .iter()
+                        .filter(|&&q| table.win(q, win))
+                        .map(|&q| q as u32),
+                );
             }
             won
         });

@@ -54,7 +54,11 @@ fn longest_wins_are_the_known_ones() {
 #[test]
 fn won_drawn_and_lost_counts_are_pinned() {
     let expected: [(&str, [u64; 3], [u64; 3]); 4] = [
-        ("kqkr", [1_108_111, 8_963, 2_142], [386_313, 78_518, 883_075]),
+        (
+            "kqkr",
+            [1_108_111, 8_963, 2_142],
+            [386_313, 78_518, 883_075],
+        ),
         ("krkb", [473_447, 874_459, 0], [0, 1_431_462, 47_736]),
         ("krkn", [651_492, 696_413, 1], [4, 1_396_546, 170_672]),
         ("kqkq", [467_214, 646_911, 5_091], [467_214, 646_911, 5_091]),
@@ -92,7 +96,11 @@ fn every_symmetric_image_and_order_of_like_pieces_has_one_value() {
             let squares: Vec<Square> = (0..slots)
                 .map(|_| Square::new(rng.random_range(0..64)))
                 .collect();
-            let turn = if rng.random_bool(0.5) { Color::White } else { Color::Black };
+            let turn = if rng.random_bool(0.5) {
+                Color::White
+            } else {
+                Color::Black
+            };
             let value = table.probe(turn, &squares);
             if value == Dtm::Illegal {
                 continue;
@@ -103,7 +111,11 @@ fn every_symmetric_image_and_order_of_like_pieces_has_one_value() {
                 if name == "kbbk" {
                     moved.swap(2, 3);
                 }
-                assert_eq!(table.probe(turn, &moved), value, "{name} {squares:?} image {t}");
+                assert_eq!(
+                    table.probe(turn, &moved),
+                    value,
+                    "{name} {squares:?} image {t}"
+                );
             }
         }
     }
@@ -143,7 +155,11 @@ fn short_values_agree_with_a_brute_force_search() {
         let per_side = table.bytes().len() / 2;
         let (mut short, mut long) = (0, 0);
         while short < 150 || long < 150 {
-            let turn = if rng.random_bool(0.5) { Color::White } else { Color::Black };
+            let turn = if rng.random_bool(0.5) {
+                Color::White
+            } else {
+                Color::Black
+            };
             let i = rng.random_range(0..per_side);
             let value = Dtm::stored(table.bytes()[table.offset(turn) + i]);
             if value == Dtm::Illegal {
@@ -184,5 +200,8 @@ fn probing_another_material_or_overlapping_squares_is_refused() {
     // Black in check with white to move.
     let check = [Square::A1, Square::H8, Square::H1, Square::C3];
     assert_eq!(table.probe(Color::White, &check), Dtm::Illegal);
-    assert!(matches!(table.probe(Color::Black, &check), Dtm::Loss(_) | Dtm::Draw));
+    assert!(matches!(
+        table.probe(Color::Black, &check),
+        Dtm::Loss(_) | Dtm::Draw
+    ));
 }

@@ -338,7 +338,7 @@ mod tests {
         fs::write(&peer, format!("{c}{}", &d[..8])).unwrap();
         assert_eq!(b.get("fen d"), None);
         let mut file = OpenOptions::new().append(true).open(&peer).unwrap();
-        file.write_all(d[8..].as_bytes()).unwrap();
+        file.write_all(&d.as_bytes()[8..]).unwrap();
         assert_eq!(b.get("fen d"), Some(answer("g1f3", Score::Centipawns(4))));
         assert_eq!(b.get("fen c"), Some(answer("g1f3", Score::Centipawns(1))));
         assert_eq!(
