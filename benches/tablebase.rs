@@ -1,10 +1,15 @@
-//! Tablebase build time per endgame, probe throughput, and the endgame study's
-//! environment step (a legal move played in a match, with its end checks).
+//! Tablebase build time per endgame (the four lone-king mates, KQKR and KRKB, and
+//! every pawnless 3- and 4-piece table one after another), probe throughput, and the
+//! endgame study's environment step (a legal move played in a match, with its end
+//! checks). The solver uses every core it is given: run under `taskset -c 0` for
+//! one core. The external anchor, syzygy1/tb's `rtbgen -g` on the same machine, is
+//! run by hand (benches/README.md).
 
 #[path = "common/timing.rs"]
 mod timing;
 
 use burnmate_env::endgame::{Endgame as EnvEndgame, Match, random_start};
+use burnmate_oracle::pawnless::{DtmTable, Material};
 use burnmate_oracle::tablebase::{Endgame, Placement, Side, Tablebase, square};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -12,11 +17,32 @@ use shakmaty::Position;
 
 use timing::{HEADER, measure};
 
+/// Every pawnless material of three or four pieces, the stronger side white.
+const THREE_AND_FOUR: [&str; 24] = [
+    "kqk", "krk", "kbk", "knk", "kqqk", "kqrk", "kqbk", "kqnk", "krrk", "krbk", "krnk", "kbbk",
+    "kbnk", "knnk", "kqkq", "kqkr", "kqkb", "kqkn", "krkr", "krkb", "krkn", "kbkb", "kbkn", "knkn",
+];
+
 fn build() {
-    for endgame in [Endgame::Kqk, Endgame::Krk, Endgame::Kbbk] {
+    for endgame in Endgame::ALL {
         let name = format!("tablebase build {}", endgame.name());
         measure(&name, 1, || Tablebase::solve(endgame));
     }
+    for name in ["kqkr", "krkb"] {
+        let material = Material::parse(name).expect("a material");
+        measure(&format!("tablebase build {name}"), 1, || {
+            DtmTable::solve(&material)
+        });
+    }
+    let materials: Vec<Material> = THREE_AND_FOUR
+        .iter()
+        .map(|name| Material::parse(name).expect("a material"))
+        .collect();
+    measure(
+        "tablebase build all 24 pawnless 3-4 piece tables",
+        24,
+        || DtmTable::solve_all(&materials),
+    );
 }
 
 fn probe() {

@@ -656,6 +656,38 @@ fn solve_builds_caches_and_rebuilds_a_corrupt_cache() {
 }
 
 #[test]
+fn solve_builds_any_pawnless_material_with_its_counts_and_move_values() {
+    let tmp = TempDir::new();
+    let cache = tmp.path().to_str().unwrap();
+    let out = burnmate(&["solve", "krkn", "--cache", cache]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("white to move    651492 wins, 696413 draws, 1 losses"),
+        "{text}"
+    );
+    assert!(
+        text.contains("longest win    40 moves (79 plies)"),
+        "{text}"
+    );
+    let fen = "8/8/8/8/8/2k5/1b6/K6R w - - 0 1";
+    let out = burnmate(&["solve", "krkb", "--cache", cache, "--fen", fen]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!("{fen}: white mates in 18 (35 plies)")),
+        "{text}"
+    );
+    assert!(
+        text.contains("  Ka2      white mates in 17 (34 plies)"),
+        "{text}"
+    );
+    let wrong = burnmate(&["solve", "krkn", "--cache", cache, "--fen", fen]);
+    assert_one_line_error(&wrong, "is not a krkn position");
+    let starts = burnmate(&["solve", "krkn", "--cache", cache, "--starts", "3"]);
+    assert_one_line_error(&starts, "--starts lists the study's starts");
+}
+
+#[test]
 fn a_cached_table_of_another_endgame_is_refused_and_rebuilt() {
     // Probe: KQK and KRK tables have the same size; a KRK file under the KQK name
     // once answered "mate in 11" for a mate in 7.

@@ -69,9 +69,9 @@ fn a_disk_full_at_the_finish_keeps_a_run_that_resumes_once_space_is_freed() {
          BURNMATE_CRASH_AT=trained \"$0\" train configs/knight-dqn.toml --out {d}/run \
            --episodes 100 2>/dev/null; echo \"crashed $?\"; \
          dd if=/dev/zero of={d}/filler bs=4k 2>/dev/null; \
-         \"$0\" resume {d}/run 2>{e}; echo \"full $?\"; cat {e}; \
+         \"$0\" resume {d}/run >/dev/null 2>{e}; echo \"full $?\"; cat {e}; \
          ls -a {d}/run | grep -c -e '\\.tmp' -e 'resume.json'; \
-         rm {d}/filler; \"$0\" resume {d}/run 2>{e}; echo \"freed $?\"; cat {e}; \
+         rm {d}/filler; \"$0\" resume {d}/run >/dev/null 2>{e}; echo \"freed $?\"; cat {e}; \
          cp -r {d}/run {c}",
         d = disk.display(),
         c = copy.display(),

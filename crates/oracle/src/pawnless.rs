@@ -87,6 +87,16 @@ impl DtmTable {
         Ok(solved.remove(material).expect("solved above"))
     }
 
+    /// Solves every material of `materials` and every material their captures lead
+    /// to, each once.
+    pub fn solve_all(materials: &[Material]) -> Result<HashMap<Material, DtmTable>, SolveError> {
+        let mut solved = HashMap::new();
+        for material in materials {
+            solve_into(material, &mut solved)?;
+        }
+        Ok(solved)
+    }
+
     /// The material this table solves.
     pub fn material(&self) -> &Material {
         &self.material
