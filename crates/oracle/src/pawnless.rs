@@ -139,16 +139,16 @@ impl DtmTable {
         if Material::of(board).as_ref() != Some(&self.material) {
             return None;
         }
-        let mut squares = Vec::with_capacity(self.material.slots());
+        let mut squares = [Square::A1; MAX_PIECES];
         let mut taken = shakmaty::Bitboard::EMPTY;
-        for (color, role) in self.material.pieces() {
+        for (slot, (color, role)) in self.material.pieces().into_iter().enumerate() {
             let sq = (board.by_color(color) & board.by_role(role) & !taken)
                 .first()
                 .expect("material checked");
             taken.add(sq);
-            squares.push(sq);
+            squares[slot] = sq;
         }
-        Some(self.probe(position.turn(), &squares))
+        Some(self.probe(position.turn(), &squares[..self.material.slots()]))
     }
 
     /// Legal positions, wins, draws and losses of each side to move (white first).

@@ -11,7 +11,7 @@ use burnmate_env::endgame::has_material;
 use burnmate_env::endgame_game::Defender;
 use rand::{Rng, RngExt};
 
-use crate::pawnless::{Dtm, DtmTable, Material};
+use crate::pawnless::{Dtm, DtmTable, MAX_PIECES, Material};
 
 pub use burnmate_env::endgame::Endgame;
 
@@ -94,13 +94,16 @@ impl Tablebase {
 
     /// The verdict for a placement.
     pub fn probe(&self, p: &Placement) -> Verdict {
-        let mut squares = vec![p.white_king, p.black_king];
-        squares.extend_from_slice(&p.pieces);
+        let mut squares = [Square::A1; MAX_PIECES];
+        let slots = 2 + p.pieces.len();
+        squares[0] = p.white_king;
+        squares[1] = p.black_king;
+        squares[2..slots].copy_from_slice(&p.pieces);
         let turn = match p.side {
             Side::White => Color::White,
             Side::Black => Color::Black,
         };
-        match self.table.probe(turn, &squares) {
+        match self.table.probe(turn, &squares[..slots]) {
             Dtm::Illegal => Verdict::Illegal,
             Dtm::Draw => Verdict::Draw,
             // Black has a lone king: every decided position is white's mate.
