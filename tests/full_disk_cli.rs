@@ -8,6 +8,27 @@ use std::process::Command;
 
 use common::*;
 
+/// Runs `script` (`$0` is the binary) in a private mount namespace and returns its
+/// stdout; `None` (the test skipped) where `unshare --mount` is not allowed and not
+/// required.
+fn in_private_mount(script: &str) -> Option<String> {
+    let out = Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "sh", "-c", script])
+        .arg(env!("CARGO_BIN_EXE_burnmate"))
+        .output()
+        .expect("sh runs");
+    if !out.status.success() || stdout(&out).is_empty() {
+        assert!(
+            std::env::var_os("BURNMATE_REQUIRE_PRIVATE_MOUNTS").is_none(),
+            "mount namespaces are required here: {}",
+            stderr(&out)
+        );
+        eprintln!("skipped: a private tmpfs needs `unshare --mount` (root)");
+        return None;
+    }
+    Some(stdout(&out))
+}
+
 #[test]
 fn a_full_disk_ends_the_run_with_one_line_and_no_temporary_files() {
     let tmp = TempDir::new();
@@ -21,21 +42,9 @@ fn a_full_disk_ends_the_run_with_one_line_and_no_temporary_files() {
         d = disk.display(),
         e = tmp.path().join("err").display()
     );
-    let out = Command::new("unshare")
-        .args(["--mount", "--propagation", "private", "sh", "-c", &script])
-        .arg(env!("CARGO_BIN_EXE_burnmate"))
-        .output()
-        .expect("sh runs");
-    if !out.status.success() || stdout(&out).is_empty() {
-        assert!(
-            std::env::var_os("BURNMATE_REQUIRE_PRIVATE_MOUNTS").is_none(),
-            "mount namespaces are required here: {}",
-            stderr(&out)
-        );
-        eprintln!("skipped: a private tmpfs needs `unshare --mount` (root)");
+    let Some(text) = in_private_mount(&script) else {
         return;
-    }
-    let text = stdout(&out);
+    };
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("exit 1"), "{text}");
     let error = lines.next().unwrap_or_default();
@@ -77,21 +86,9 @@ fn a_disk_full_at_the_finish_keeps_a_run_that_resumes_once_space_is_freed() {
         c = copy.display(),
         e = tmp.path().join("err").display()
     );
-    let out = Command::new("unshare")
-        .args(["--mount", "--propagation", "private", "sh", "-c", &script])
-        .arg(env!("CARGO_BIN_EXE_burnmate"))
-        .output()
-        .expect("sh runs");
-    if !out.status.success() || stdout(&out).is_empty() {
-        assert!(
-            std::env::var_os("BURNMATE_REQUIRE_PRIVATE_MOUNTS").is_none(),
-            "mount namespaces are required here: {}",
-            stderr(&out)
-        );
-        eprintln!("skipped: a private tmpfs needs `unshare --mount` (root)");
+    let Some(text) = in_private_mount(&script) else {
         return;
-    }
-    let text = stdout(&out);
+    };
     let lines: Vec<&str> = text.lines().collect();
     assert!(
         lines[0].starts_with("crashed ") && lines[0] != "crashed 0",

@@ -9,7 +9,7 @@ mod retrograde;
 
 use std::collections::HashMap;
 
-use shakmaty::{Chess, Color, Position, Square};
+use shakmaty::{Chess, Color, Position, Role, Square};
 use thiserror::Error;
 
 use index::{Indexer, Squares};
@@ -74,6 +74,8 @@ pub struct SideStats {
 /// A solved pawnless material: one byte per stored position and side to move.
 pub struct DtmTable {
     material: Material,
+    /// The material's pieces in index order.
+    pieces: Vec<(Color, Role)>,
     indexer: Indexer,
     /// White-to-move half, then black-to-move half: [`DRAW`], [`ILLEGAL`] or plies + 1.
     values: Vec<u8>,
@@ -141,7 +143,7 @@ impl DtmTable {
         }
         let mut squares = [Square::A1; MAX_PIECES];
         let mut taken = shakmaty::Bitboard::EMPTY;
-        for (slot, (color, role)) in self.material.pieces().into_iter().enumerate() {
+        for (slot, &(color, role)) in self.pieces.iter().enumerate() {
             let sq = (board.by_color(color) & board.by_role(role) & !taken)
                 .first()
                 .expect("material checked");
@@ -180,7 +182,7 @@ impl DtmTable {
     pub fn fen(&self, turn: Color, i: usize) -> String {
         let squares = self.indexer.squares(i);
         let mut board = shakmaty::Board::empty();
-        for (slot, (color, role)) in self.material.pieces().into_iter().enumerate() {
+        for (slot, &(color, role)) in self.pieces.iter().enumerate() {
             board.set_piece_at(
                 Square::new(u32::from(squares[slot])),
                 shakmaty::Piece { color, role },
@@ -199,6 +201,7 @@ impl DtmTable {
     pub fn from_bytes(material: Material, values: Vec<u8>) -> Option<DtmTable> {
         let indexer = Indexer::new(&material);
         (values.len() == 2 * indexer.per_side()).then_some(DtmTable {
+            pieces: material.pieces(),
             material,
             indexer,
             values,
