@@ -5,6 +5,7 @@
 
 mod material_report;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -94,7 +95,8 @@ pub fn load_or_build(endgame: Endgame, cache_dir: &Path) -> Result<Tablebase> {
     Ok(Tablebase::from_table(endgame, table).expect("the endgame's material"))
 }
 
-/// Loads any pawnless material's table from `cache_dir`, or builds and caches it.
+/// Loads any pawnless material's table from `cache_dir`, or builds and caches it
+/// (and, first, the tables its captures lead to).
 pub fn load_or_build_table(material: &Material, cache_dir: &Path) -> Result<DtmTable> {
     let path = cache_path(cache_dir, material);
     if path.exists() {
@@ -103,8 +105,16 @@ pub fn load_or_build_table(material: &Material, cache_dir: &Path) -> Result<DtmT
             Err(e) => eprintln!("warning: {e:#}; rebuilding it"),
         }
     }
+    // The tables its captures lead to come from the cache too (bare kings aside).
+    let mut known = HashMap::new();
+    for smaller in material.captures() {
+        if smaller.slots() > 2 {
+            let table = load_or_build_table(&smaller, cache_dir)?;
+            known.insert(smaller, table);
+        }
+    }
     let started = Instant::now();
-    let table = DtmTable::solve(material)?;
+    let table = DtmTable::solve_with(material, known)?;
     eprintln!(
         "built {} in {:.2} s",
         material.name(),

@@ -89,6 +89,16 @@ impl DtmTable {
         Ok(solved.remove(material).expect("solved above"))
     }
 
+    /// Solves `material`, taking the tables of its captures from `known` where they
+    /// are (solving the rest).
+    pub fn solve_with(
+        material: &Material,
+        mut known: HashMap<Material, DtmTable>,
+    ) -> Result<DtmTable, SolveError> {
+        solve_into(material, &mut known)?;
+        Ok(known.remove(material).expect("solved above"))
+    }
+
     /// Solves every material of `materials` and every material their captures lead
     /// to, each once.
     pub fn solve_all(materials: &[Material]) -> Result<HashMap<Material, DtmTable>, SolveError> {
@@ -217,12 +227,12 @@ fn solve_into(
     if solved.contains_key(material) {
         return Ok(());
     }
-    let captures: Vec<Material> = (2..material.slots()).map(|s| material.without(s)).collect();
+    let captures = material.captures();
     for smaller in &captures {
         solve_into(smaller, solved)?;
     }
     let subtables: Vec<Option<&DtmTable>> = (0..material.slots())
-        .map(|slot| (slot >= 2).then(|| &solved[&captures[slot - 2]]))
+        .map(|slot| (slot >= 2).then(|| &solved[&material.without(slot)]))
         .collect();
     let values = retrograde::solve(material, &subtables)?;
     let table = DtmTable::from_bytes(material.clone(), values).expect("sized by the indexer");

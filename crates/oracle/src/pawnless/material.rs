@@ -128,6 +128,13 @@ impl Material {
         pieces
     }
 
+    /// The distinct materials one capture leads to.
+    pub fn captures(&self) -> Vec<Material> {
+        let mut captures: Vec<Material> = (2..self.slots()).map(|s| self.without(s)).collect();
+        captures.dedup();
+        captures
+    }
+
     /// The material after the piece in `slot` (2 or more) is captured.
     pub fn without(&self, slot: usize) -> Material {
         let mut m = self.clone();
