@@ -53,6 +53,7 @@ fn probe() {
             white_king: square(i % 8, (i / 8) % 8),
             black_king: square((i / 64) % 8, (i / 512) % 8),
             pieces: vec![square((i * 7) % 8, (i * 3) % 8)],
+            defenders: vec![],
         })
         .collect();
     measure("tablebase KRK 4096 probes", placements.len() as u64, || {

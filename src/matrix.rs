@@ -80,6 +80,16 @@ impl MatrixPlan {
         if self.seeds == 0 {
             bail!("--seeds must be positive");
         }
+        let unshipped = self
+            .games
+            .iter()
+            .find(|g| matches!(g, Game::Endgame(e) if !e.lone_king()));
+        if let (StartSource::Shipped, Some(g)) = (self.starts, unshipped) {
+            bail!(
+                "--starts shipped: {} has no shipped starts (the study's endgames and kbnk do)",
+                g.name()
+            );
+        }
         if !(self.budget > 0.0 && self.budget.is_finite()) {
             bail!("--budget must be a positive number, not {}", self.budget);
         }
@@ -214,14 +224,20 @@ pub fn run_cell(
             if cell.algorithm == Algorithm::Tabular {
                 run_tabular(
                     &scenario,
-                    &EndgameEncoding,
+                    &EndgameEncoding::of(endgame),
                     endgame,
                     tablebase,
                     cell,
                     episodes,
                 )
             } else {
-                run_neural(&scenario, &EndgameEncoding, cell, episodes, &device)
+                run_neural(
+                    &scenario,
+                    &EndgameEncoding::of(endgame),
+                    cell,
+                    episodes,
+                    &device,
+                )
             }
         }
     }

@@ -38,10 +38,7 @@ fn cache_path(dir: &Path, material: &Material) -> PathBuf {
     dir.join(format!("{}.bmtb", material.name()))
 }
 
-/// The material of a lone-king endgame.
-fn endgame_material(endgame: Endgame) -> Material {
-    Material::new(endgame.pieces(), &[]).expect("the four endgames are pawnless")
-}
+use burnmate_oracle::tablebase::material as endgame_material;
 
 /// Reads a cached table; `Err` says why it cannot be trusted.
 fn read_cache(path: &Path, material: &Material) -> Result<DtmTable> {
@@ -89,10 +86,18 @@ pub fn tablebase_dir() -> PathBuf {
         .map_or_else(|| PathBuf::from("tablebases"), PathBuf::from)
 }
 
-/// Loads the endgame's table from `cache_dir`, or builds and caches it.
+/// Loads the endgame's table, and those its captures lead to, from `cache_dir`, or
+/// builds and caches them.
 pub fn load_or_build(endgame: Endgame, cache_dir: &Path) -> Result<Tablebase> {
-    let table = load_or_build_table(&endgame_material(endgame), cache_dir)?;
-    Ok(Tablebase::from_table(endgame, table).expect("the endgame's material"))
+    let mut materials = vec![endgame_material(endgame)];
+    let mut tables = Vec::new();
+    while let Some(material) = materials.pop() {
+        if material.slots() > 2 && !tables.iter().any(|t: &DtmTable| *t.material() == material) {
+            materials.extend(material.captures());
+            tables.push(load_or_build_table(&material, cache_dir)?);
+        }
+    }
+    Ok(Tablebase::from_tables(endgame, tables).expect("the endgame's material"))
 }
 
 /// Loads any pawnless material's table from `cache_dir`, or builds and caches it
@@ -144,6 +149,7 @@ fn describe(v: Verdict) -> String {
     match v {
         Verdict::MateInPlies(0) => "checkmate".into(),
         Verdict::MateInPlies(n) => format!("white mates in {} ({n} plies)", n.div_ceil(2)),
+        Verdict::BlackMatesInPlies(n) => format!("black mates in {} ({n} plies)", n.div_ceil(2)),
         Verdict::Draw => "draw".into(),
         Verdict::Illegal => "illegal".into(),
     }
@@ -153,7 +159,7 @@ fn describe(v: Verdict) -> String {
 pub fn solve_command(request: &SolveRequest) -> Result<()> {
     let endgame = Endgame::ALL
         .into_iter()
-        .find(|&e| endgame_material(e) == request.material);
+        .find(|&e| e.lone_king() && endgame_material(e) == request.material);
     let Some(endgame) = endgame else {
         return material_report::report(request);
     };
@@ -195,7 +201,8 @@ pub fn solve_command(request: &SolveRequest) -> Result<()> {
         let side = usize::from(placement.side == Side::Black);
         match verdict {
             Verdict::Illegal => continue,
-            Verdict::Draw => {}
+            // Black mates only where it has a piece: not these lone-king endgames.
+            Verdict::Draw | Verdict::BlackMatesInPlies(_) => {}
             Verdict::MateInPlies(plies) => {
                 wins[side] += 1;
                 if placement.side == Side::White {

@@ -41,5 +41,7 @@ fn shipped_text(endgame: Endgame) -> &'static str {
         Endgame::Krk => include_str!("../../assets/endgame-krk.fen"),
         Endgame::Kbbk => include_str!("../../assets/endgame-kbbk.fen"),
         Endgame::Kbnk => include_str!("../../assets/endgame-kbnk.fen"),
+        // No shipped starts: these endgames are not in the study.
+        Endgame::Kqkr | Endgame::Krkb => "",
     }
 }

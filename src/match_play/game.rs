@@ -155,7 +155,7 @@ impl Adjudicator {
             };
             let Some(endgame) = Endgame::ALL
                 .into_iter()
-                .find(|&e| has_material(e, seen.board()))
+                .find(|&e| e.lone_king() && has_material(e, seen.board()))
             else {
                 continue;
             };

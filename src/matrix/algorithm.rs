@@ -102,6 +102,8 @@ impl Algorithm {
             (Algorithm::Mcts, Game::Endgame(Endgame::Kqk)) => 18_000,
             (Algorithm::Mcts, Game::Endgame(Endgame::Krk)) => 36_000,
             (Algorithm::Mcts, Game::Endgame(Endgame::Kbbk)) => 40_000,
+            // Not yet measured: KRK's budget for the two endgames with a defender's piece.
+            (Algorithm::Mcts, Game::Endgame(Endgame::Kqkr | Endgame::Krkb)) => 36_000,
             (Algorithm::Mcts, _) => 120_000,
             (Algorithm::Td, _) => 100_000,
             (Algorithm::Dqn, Game::Queen4x4) => 5_000,

@@ -42,17 +42,19 @@ pub enum Game {
 }
 
 /// Every game, in table order.
-pub const ALL_GAMES: [Game; 6] = [
+pub const ALL_GAMES: [Game; 8] = [
     Game::Queen4x4,
     Game::Knight,
     Game::Endgame(Endgame::Kqk),
     Game::Endgame(Endgame::Krk),
     Game::Endgame(Endgame::Kbbk),
     Game::Endgame(Endgame::Kbnk),
+    Game::Endgame(Endgame::Kqkr),
+    Game::Endgame(Endgame::Krkb),
 ];
 
 impl Game {
-    /// The command-line name: queen4x4, knight, kqk, krk, kbbk or kbnk.
+    /// The command-line name: queen4x4, knight, kqk, krk, kbbk, kbnk, kqkr or krkb.
     pub fn name(self) -> &'static str {
         match self {
             Game::Queen4x4 => "queen4x4",

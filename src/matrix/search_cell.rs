@@ -37,9 +37,12 @@ fn evaluate_with_search(
     seed: u64,
 ) -> Evaluation {
     let play = evaluation_search();
-    evaluate(scenario, &EndgameEncoding, seed, |turns| {
-        search_moves(net, &play, turns)
-    })
+    evaluate(
+        scenario,
+        &EndgameEncoding::of(scenario.env.endgame),
+        seed,
+        |turns| search_moves(net, &play, turns),
+    )
 }
 
 /// The moves a search with `play` chooses for the positions of `turns`, all searched
@@ -65,35 +68,41 @@ fn evaluate_raw_policy(
     net: &PolicyValueNet,
     seed: u64,
 ) -> Evaluation {
-    evaluate_first(scenario, starts, &EndgameEncoding, seed, |turns| {
-        let width = SideToMoveEncoding.width();
-        let mut rows = vec![0.0; turns.len() * width];
-        let mut moves = Vec::with_capacity(turns.len());
-        let mut actions = Vec::with_capacity(turns.len());
-        for (turn, row) in turns.iter().zip(rows.chunks_mut(width)) {
-            let position = turn.state.position();
-            SideToMoveEncoding.encode(position, row);
-            let legal = ChessGame.legal_moves(position);
-            actions.push(
-                legal
-                    .iter()
-                    .map(|&m| ChessGame.action(position, m))
-                    .collect::<Vec<_>>(),
-            );
-            moves.push(legal);
-        }
-        let legal: Vec<&[usize]> = actions.iter().map(Vec::as_slice).collect();
-        net.priors_and_values(rows, &legal)
-            .iter()
-            .zip(turns.iter().zip(&moves))
-            .map(|((priors, _), (turn, moves))| {
-                let best = (0..moves.len())
-                    .max_by(|&a, &b| priors[a].total_cmp(&priors[b]).then(b.cmp(&a)))
-                    .expect("a running match has moves");
-                action_of(turn.state.position().board(), &moves[best])
-            })
-            .collect()
-    })
+    evaluate_first(
+        scenario,
+        starts,
+        &EndgameEncoding::of(scenario.env.endgame),
+        seed,
+        |turns| {
+            let width = SideToMoveEncoding.width();
+            let mut rows = vec![0.0; turns.len() * width];
+            let mut moves = Vec::with_capacity(turns.len());
+            let mut actions = Vec::with_capacity(turns.len());
+            for (turn, row) in turns.iter().zip(rows.chunks_mut(width)) {
+                let position = turn.state.position();
+                SideToMoveEncoding.encode(position, row);
+                let legal = ChessGame.legal_moves(position);
+                actions.push(
+                    legal
+                        .iter()
+                        .map(|&m| ChessGame.action(position, m))
+                        .collect::<Vec<_>>(),
+                );
+                moves.push(legal);
+            }
+            let legal: Vec<&[usize]> = actions.iter().map(Vec::as_slice).collect();
+            net.priors_and_values(rows, &legal)
+                .iter()
+                .zip(turns.iter().zip(&moves))
+                .map(|((priors, _), (turn, moves))| {
+                    let best = (0..moves.len())
+                        .max_by(|&a, &b| priors[a].total_cmp(&priors[b]).then(b.cmp(&a)))
+                        .expect("a running match has moves");
+                    action_of(turn.state.position().board(), &moves[best])
+                })
+                .collect()
+        },
+    )
 }
 
 /// Saves the trained search learner's net as `net_file` and evaluates it on
@@ -176,9 +185,13 @@ pub fn eval_command(
     let starts = usize::try_from(games).unwrap_or(usize::MAX);
     let seed = seed.unwrap_or(net.file.seed);
     let started = std::time::Instant::now();
-    let searched = evaluate_first(&scenario, starts, &EndgameEncoding, seed, |turns| {
-        search_moves(&net.net, &net.search, turns)
-    });
+    let searched = evaluate_first(
+        &scenario,
+        starts,
+        &EndgameEncoding::of(endgame),
+        seed,
+        |turns| search_moves(&net.net, &net.search, turns),
+    );
     let search_seconds = started.elapsed().as_secs_f64();
     let raw = evaluate_raw_policy(&scenario, starts, &net.net, seed);
     say!(

@@ -25,7 +25,7 @@ fn the_tablebase_player_scores_the_endgame_optimum_exactly() {
     let tb = Tablebase::solve(Endgame::Krk);
     for source in [StartSource::Won, StartSource::Shipped] {
         let scenario = game::endgame(Endgame::Krk, &tb, source).unwrap();
-        let eval = evaluate_each(&scenario, &EndgameEncoding, 1, |turn| {
+        let eval = evaluate_each(&scenario, &EndgameEncoding::LONE_KING, 1, |turn| {
             let position = turn.state.position();
             action_of(position.board(), &tb.move_verdicts(position)[0].0)
         });
@@ -73,7 +73,7 @@ fn the_solved_policies_score_queen4x4_and_knight_optima() {
 fn a_random_player_falls_short_of_the_endgame_optimum() {
     let tb = Tablebase::solve(Endgame::Kqk);
     let scenario = game::endgame(Endgame::Kqk, &tb, StartSource::Won).unwrap();
-    let eval = evaluate_each(&scenario, &EndgameEncoding, 1, |turn| {
+    let eval = evaluate_each(&scenario, &EndgameEncoding::LONE_KING, 1, |turn| {
         turn.legal[turn.rng.random_range(0..turn.legal.len())]
     });
     // Random moves mate from a handful of the 1000 won starts (mates in one).
@@ -242,10 +242,10 @@ fn a_search_evaluated_in_one_batch_plays_the_games_it_plays_one_at_a_time() {
         simulations: 16,
         ..SearchConfig::default()
     };
-    let batched = evaluate(&scenario, &EndgameEncoding, 5, |turns| {
+    let batched = evaluate(&scenario, &EndgameEncoding::LONE_KING, 5, |turns| {
         search_cell::search_moves(&net, &play, turns)
     });
-    let one_at_a_time = evaluate(&scenario, &EndgameEncoding, 5, |turns| {
+    let one_at_a_time = evaluate(&scenario, &EndgameEncoding::LONE_KING, 5, |turns| {
         turns
             .chunks_mut(1)
             .flat_map(|turn| search_cell::search_moves(&net, &play, turn))

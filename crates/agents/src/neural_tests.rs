@@ -356,7 +356,13 @@ fn dqn_plays_an_8x8_endgame_through_the_environment_seam() {
         starts: Vec::new(),
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-    let (mut dqn, layers) = small_dqn(EndgameEncoding.width(), 64, game.actions(), 8, &mut rng);
+    let (mut dqn, layers) = small_dqn(
+        EndgameEncoding::LONE_KING.width(),
+        64,
+        game.actions(),
+        8,
+        &mut rng,
+    );
     let play = Play {
         mode: Mode::Train { epsilon: 0.3 },
         max_steps: 15,
@@ -365,7 +371,7 @@ fn dqn_plays_an_8x8_endgame_through_the_environment_seam() {
         let start = game.reset(&mut rng);
         let episode = play_episode(
             &game,
-            &EndgameEncoding,
+            &EndgameEncoding::LONE_KING,
             &mut dqn,
             start,
             play,
@@ -458,7 +464,7 @@ fn a_mating_step_stores_a_final_transition_without_next_moves() {
     );
     let t = Transition::from_step(
         &game,
-        &burnmate_encode::endgame::EndgameEncoding,
+        &burnmate_encode::endgame::EndgameEncoding::LONE_KING,
         &state,
         action,
         &step,

@@ -1,5 +1,6 @@
-//! The 8x8 endgames of the Boar (2022) study, on shakmaty's rules: which material,
-//! the study's start-position generator, and validation of user-given FENs.
+//! The 8x8 endgames of the Boar (2022) study, and two where the defender keeps a
+//! piece (KQKR, KRKB), on shakmaty's rules: which material, the study's
+//! start-position generator, and validation of user-given FENs.
 
 use rand::{Rng, RngExt};
 use shakmaty::fen::Fen;
@@ -8,7 +9,8 @@ use shakmaty::{
 };
 use thiserror::Error;
 
-/// Which endgame: white king and pieces against a lone black king.
+/// Which endgame: white king and pieces against the black king (alone, or with one
+/// piece in KQKR and KRKB).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(into = "&'static str", try_from = "String")]
 pub enum Endgame {
@@ -20,11 +22,22 @@ pub enum Endgame {
     Kbbk,
     /// King, bishop and knight against king (not in the study; the hardest basic mate).
     Kbnk,
+    /// King and queen against king and rook (not in the study; mate in 35 at most).
+    Kqkr,
+    /// King and rook against king and bishop (not in the study; mostly drawn).
+    Krkb,
 }
 
 impl Endgame {
-    /// Every endgame: the study's three, in its order, then KBNK.
-    pub const ALL: [Endgame; 4] = [Endgame::Kqk, Endgame::Krk, Endgame::Kbbk, Endgame::Kbnk];
+    /// Every endgame: the study's three, in its order, then KBNK, KQKR and KRKB.
+    pub const ALL: [Endgame; 6] = [
+        Endgame::Kqk,
+        Endgame::Krk,
+        Endgame::Kbbk,
+        Endgame::Kbnk,
+        Endgame::Kqkr,
+        Endgame::Krkb,
+    ];
 
     /// White's pieces besides the king.
     pub fn pieces(self) -> &'static [Role] {
@@ -33,7 +46,29 @@ impl Endgame {
             Endgame::Krk => &[Role::Rook],
             Endgame::Kbbk => &[Role::Bishop, Role::Bishop],
             Endgame::Kbnk => &[Role::Bishop, Role::Knight],
+            Endgame::Kqkr => &[Role::Queen],
+            Endgame::Krkb => &[Role::Rook],
         }
+    }
+
+    /// Black's pieces besides the king (none in the lone-king mates).
+    pub fn defender_pieces(self) -> &'static [Role] {
+        match self {
+            Endgame::Kqkr => &[Role::Rook],
+            Endgame::Krkb => &[Role::Bishop],
+            _ => &[],
+        }
+    }
+
+    /// Whether black has only its king (the study's mates and KBNK).
+    pub fn lone_king(self) -> bool {
+        self.defender_pieces().is_empty()
+    }
+
+    /// Every piece besides the kings, white's first, with its colour.
+    pub fn other_pieces(self) -> impl Iterator<Item = (Color, Role)> {
+        let white = self.pieces().iter().map(|&r| (Color::White, r));
+        white.chain(self.defender_pieces().iter().map(|&r| (Color::Black, r)))
     }
 
     /// Lowercase name, e.g. "kqk".
@@ -43,10 +78,12 @@ impl Endgame {
             Endgame::Krk => "krk",
             Endgame::Kbbk => "kbbk",
             Endgame::Kbnk => "kbnk",
+            Endgame::Kqkr => "kqkr",
+            Endgame::Krkb => "krkb",
         }
     }
 
-    /// Parses "kqk", "krk", "kbbk" or "kbnk" (any case).
+    /// Parses "kqk", "krk", "kbbk", "kbnk", "kqkr" or "krkb" (any case).
     pub fn parse(name: &str) -> Option<Endgame> {
         Endgame::ALL
             .into_iter()
@@ -95,7 +132,7 @@ pub enum StartError {
     Illegal(String),
     /// Legal, but not this endgame with white to move.
     #[error(
-        "'{fen}' is not {endgame} with white to move (expected white king{pieces}, black king alone)"
+        "'{fen}' is not {endgame} with white to move (expected white king{pieces}, black king{defenders})"
     )]
     Material {
         /// The FEN.
@@ -104,6 +141,8 @@ pub enum StartError {
         endgame: String,
         /// The expected white pieces, e.g. " and queen".
         pieces: String,
+        /// The expected black pieces, e.g. " and rook", or " alone".
+        defenders: String,
     },
 }
 
@@ -117,19 +156,26 @@ pub fn parse_start(endgame: Endgame, fen: &str) -> Result<Chess, StartError> {
         .into_position(CastlingMode::Standard)
         .map_err(|_| StartError::Illegal(fen.to_string()))?;
     if !has_material(endgame, position.board()) || position.turn() != Color::White {
-        let names: Vec<&str> = endgame
-            .pieces()
-            .iter()
-            .map(|r| match r {
-                Role::Queen => "queen",
-                Role::Rook => "rook",
-                _ => "bishop",
-            })
-            .collect();
+        let names = |roles: &[Role]| -> String {
+            roles
+                .iter()
+                .map(|r| match r {
+                    Role::Queen => " and queen",
+                    Role::Rook => " and rook",
+                    Role::Bishop => " and bishop",
+                    _ => " and knight",
+                })
+                .collect()
+        };
         return Err(StartError::Material {
             fen: fen.to_string(),
             endgame: endgame.name().to_uppercase(),
-            pieces: format!(" and {}", names.join(" and ")),
+            pieces: names(endgame.pieces()),
+            defenders: if endgame.lone_king() {
+                " alone".into()
+            } else {
+                names(endgame.defender_pieces())
+            },
         });
     }
     Ok(position)
@@ -152,16 +198,16 @@ pub fn has_material(endgame: Endgame, board: &Board) -> bool {
             role: Role::King,
         },
     );
-    for (i, &role) in endgame.pieces().iter().enumerate() {
-        want.set_piece_at(
-            Square::new(40 + i as u32),
-            Piece {
-                color: Color::White,
-                role,
-            },
-        );
+    for (i, (color, role)) in endgame.other_pieces().enumerate() {
+        want.set_piece_at(Square::new(40 + i as u32), Piece { color, role });
     }
     board.material() == want.material()
+}
+
+/// Whether black has taken one of white's pieces (white taking black's goes on).
+pub fn white_lost_a_piece(endgame: Endgame, board: &Board) -> bool {
+    let white_pieces = board.by_color(Color::White) & !board.kings();
+    white_pieces.count() < endgame.pieces().len()
 }
 
 /// Draws a start position as the study's generator does: every piece uniformly on a
@@ -170,7 +216,7 @@ pub fn has_material(endgame: Endgame, board: &Board) -> bool {
 /// bishops cannot mate).
 pub fn random_start(endgame: Endgame, rng: &mut (impl Rng + ?Sized)) -> Chess {
     loop {
-        let count = 2 + endgame.pieces().len();
+        let count = 2 + endgame.other_pieces().count();
         let squares: Vec<Square> = (0..count)
             .map(|_| Square::new(rng.random_range(0..64)))
             .collect();
@@ -199,14 +245,8 @@ pub fn random_start(endgame: Endgame, rng: &mut (impl Rng + ?Sized)) -> Chess {
                 role: Role::King,
             },
         );
-        for (&sq, &role) in squares[2..].iter().zip(endgame.pieces()) {
-            board.set_piece_at(
-                sq,
-                Piece {
-                    color: Color::White,
-                    role,
-                },
-            );
+        for (&sq, (color, role)) in squares[2..].iter().zip(endgame.other_pieces()) {
+            board.set_piece_at(sq, Piece { color, role });
         }
         let mut setup = Setup::empty();
         setup.board = board;
@@ -283,6 +323,8 @@ pub enum MatchEnd {
     Stalemate,
     /// Black took a white piece: a draw (the study counts it with the draws).
     PieceLost,
+    /// Black mated white (possible only where black has a piece): a loss.
+    Mated,
     /// The same position (placement and side to move) arose a third time.
     Repetition,
     /// Fifty moves by each side without capture or pawn move.
@@ -298,6 +340,7 @@ impl MatchEnd {
             MatchEnd::Checkmate => "checkmate",
             MatchEnd::Stalemate => "stalemate",
             MatchEnd::PieceLost => "piece-lost",
+            MatchEnd::Mated => "mated",
             MatchEnd::Repetition => "repetition",
             MatchEnd::FiftyMoves => "fifty-moves",
             MatchEnd::Cap => "cap",
@@ -357,10 +400,14 @@ impl Match {
             self.white_moves += 1;
         }
         if self.position.is_checkmate() {
-            Some(MatchEnd::Checkmate)
+            Some(if white {
+                MatchEnd::Checkmate
+            } else {
+                MatchEnd::Mated
+            })
         } else if self.position.is_stalemate() {
             Some(MatchEnd::Stalemate)
-        } else if !has_material(self.endgame, self.position.board()) {
+        } else if white_lost_a_piece(self.endgame, self.position.board()) {
             Some(MatchEnd::PieceLost)
         } else if self.remember() >= 3 {
             Some(MatchEnd::Repetition)
@@ -462,5 +509,15 @@ mod match_tests {
         // A lone black king far from everything reaches all free, unattacked squares.
         let open = black_king_region(&chess("7k/8/8/8/8/8/8/K6Q b - - 0 1"));
         assert!(open > 30 && open < 63, "{open}");
+    }
+
+    #[test]
+    fn with_a_defender_piece_white_taking_it_goes_on_and_black_taking_ends() {
+        // White's queen takes the rook: the match goes on (now KQK).
+        let mut m = Match::new(Endgame::Kqkr, chess("7k/8/8/8/2r5/8/8/2Q1K3 w - - 0 1"), 50);
+        assert_eq!(play_uci(&mut m, "c1c4"), None);
+        // Black's rook takes the queen: a lost piece.
+        let mut m = Match::new(Endgame::Kqkr, chess("7k/8/8/8/2r5/8/8/2Q1K3 b - - 0 1"), 50);
+        assert_eq!(play_uci(&mut m, "c4c1"), Some(MatchEnd::PieceLost));
     }
 }

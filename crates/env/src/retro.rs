@@ -67,7 +67,7 @@ pub fn random_mate(endgame: Endgame, rng: &mut (impl Rng + ?Sized)) -> Chess {
         let mut board = Board::empty();
         let pieces = [(Color::White, Role::King), (Color::Black, Role::King)]
             .into_iter()
-            .chain(endgame.pieces().iter().map(|&r| (Color::White, r)));
+            .chain(endgame.other_pieces());
         for (color, role) in pieces {
             let free: Vec<Square> = (!board.occupied()).into_iter().collect();
             board.set_piece_at(free[rng.random_range(0..free.len())], Piece { color, role });

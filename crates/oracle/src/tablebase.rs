@@ -1,13 +1,16 @@
-//! Distance-to-mate tables for white's simple mates: KQK, KRK, KBBK, KBNK, as the
-//! learners and studies see them: every placement of white king, black king and
-//! white's pieces ([`Placement`]), and a verdict "white mates in N plies". Solved and
-//! stored by the general pawnless solver ([`crate::pawnless`]: symmetry-reduced
-//! index, captures through the smaller tables); this type keeps the placements'
-//! view, in which every placement of the pieces counts (no symmetry reduction).
+//! Distance-to-mate tables of the endgames as the learners and studies see them
+//! (white's simple mates KQK, KRK, KBBK, KBNK, and KQKR, KRKB where black keeps a
+//! piece): every placement of the kings and pieces ([`Placement`]), and a verdict
+//! "white mates in N plies" (or black does, or a draw). Solved and stored by the
+//! general pawnless solver ([`crate::pawnless`]: symmetry-reduced index, captures
+//! through the smaller tables, which a tablebase keeps to answer the positions a
+//! capture leads to); this type keeps the placements' view, in which every
+//! placement of the pieces counts (no symmetry reduction).
+
+use std::collections::HashMap;
 
 use shakmaty::{Chess, Color, File, Move, Position, Rank, Square};
 
-use burnmate_env::endgame::has_material;
 use burnmate_env::endgame_game::Defender;
 use rand::{Rng, RngExt};
 
@@ -24,7 +27,8 @@ pub enum Side {
     Black,
 }
 
-/// A placement: white king, black king, white pieces (in [`Endgame::pieces`] order).
+/// A placement: white king, black king, white pieces (in [`Endgame::pieces`] order),
+/// black's pieces (in [`Endgame::defender_pieces`] order; none in the lone-king mates).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Placement {
     /// Side to move.
@@ -35,12 +39,15 @@ pub struct Placement {
     pub black_king: Square,
     /// White's other pieces.
     pub pieces: Vec<Square>,
+    /// Black's other pieces.
+    pub defenders: Vec<Square>,
 }
 
-/// A solved endgame: for every placement, illegal, drawn, or the plies to mate.
+/// A solved endgame: for every placement, illegal, drawn, or the plies to mate; with
+/// the tables of the materials its captures lead to.
 pub struct Tablebase {
     endgame: Endgame,
-    table: DtmTable,
+    tables: HashMap<Material, DtmTable>,
 }
 
 /// How a placement stands under perfect play.
@@ -52,39 +59,60 @@ pub enum Verdict {
     Draw,
     /// White mates in this many plies (0: black is checkmated now).
     MateInPlies(u32),
+    /// Black mates in this many plies (only where black has a piece).
+    BlackMatesInPlies(u32),
+}
+
+/// A solved value as a verdict, `turn` to move.
+fn verdict(turn: Color, dtm: Dtm) -> Verdict {
+    match (turn, dtm) {
+        (_, Dtm::Illegal) => Verdict::Illegal,
+        (_, Dtm::Draw) => Verdict::Draw,
+        (Color::White, Dtm::Win(plies)) | (Color::Black, Dtm::Loss(plies)) => {
+            Verdict::MateInPlies(plies)
+        }
+        (Color::White, Dtm::Loss(plies)) | (Color::Black, Dtm::Win(plies)) => {
+            Verdict::BlackMatesInPlies(plies)
+        }
+    }
 }
 
 /// Placements of `endgame`, indexed `wk * 64^(1+n) + bk * 64^n + pieces` (6 bits a
-/// square, white's pieces in [`Endgame::pieces`] order): every placement, legal or not.
+/// square, white's pieces in [`Endgame::pieces`] order, then black's): every
+/// placement, legal or not.
 fn placements_per_side(endgame: Endgame) -> usize {
-    1 << (6 * (2 + endgame.pieces().len()))
+    1 << (6 * (2 + endgame.other_pieces().count()))
 }
 
 /// The placement of raw index `i` (of one side).
 fn placement_at(endgame: Endgame, side: Side, mut i: usize) -> Placement {
-    let mut pieces = vec![Square::A1; endgame.pieces().len()];
-    for slot in pieces.iter_mut().rev() {
+    let mut others = vec![Square::A1; endgame.other_pieces().count()];
+    for slot in others.iter_mut().rev() {
         *slot = Square::new((i & 63) as u32);
         i >>= 6;
     }
+    let defenders = others.split_off(endgame.pieces().len());
     Placement {
         side,
         white_king: Square::new((i >> 6 & 63) as u32),
         black_king: Square::new((i & 63) as u32),
-        pieces,
+        pieces: others,
+        defenders,
     }
 }
 
-/// The material of a lone-king endgame.
-fn material(endgame: Endgame) -> Material {
-    Material::new(endgame.pieces(), &[]).expect("the four endgames are pawnless and small")
+/// The material of an endgame.
+pub fn material(endgame: Endgame) -> Material {
+    Material::new(endgame.pieces(), endgame.defender_pieces())
+        .expect("the endgames are pawnless and small")
 }
 
 impl Tablebase {
-    /// Builds the table by retrograde analysis (well under a second for KBNK).
+    /// Builds the table, and those its captures lead to, by retrograde analysis
+    /// (well under a second for KBNK).
     pub fn solve(endgame: Endgame) -> Tablebase {
-        let table = DtmTable::solve(&material(endgame)).expect("lone-king mates fit one byte");
-        Tablebase { endgame, table }
+        let tables = DtmTable::solve_all(&[material(endgame)]).expect("the endgames fit one byte");
+        Tablebase { endgame, tables }
     }
 
     /// The endgame this table solves.
@@ -92,63 +120,43 @@ impl Tablebase {
         self.endgame
     }
 
+    fn table(&self) -> &DtmTable {
+        &self.tables[&material(self.endgame)]
+    }
+
     /// The verdict for a placement.
     pub fn probe(&self, p: &Placement) -> Verdict {
         let mut squares = [Square::A1; MAX_PIECES];
-        let slots = 2 + p.pieces.len();
+        let slots = 2 + p.pieces.len() + p.defenders.len();
         squares[0] = p.white_king;
         squares[1] = p.black_king;
-        squares[2..slots].copy_from_slice(&p.pieces);
+        squares[2..2 + p.pieces.len()].copy_from_slice(&p.pieces);
+        squares[2 + p.pieces.len()..slots].copy_from_slice(&p.defenders);
         let turn = match p.side {
             Side::White => Color::White,
             Side::Black => Color::Black,
         };
-        match self.table.probe(turn, &squares[..slots]) {
-            Dtm::Illegal => Verdict::Illegal,
-            Dtm::Draw => Verdict::Draw,
-            // Black has a lone king: every decided position is white's mate.
-            Dtm::Win(plies) | Dtm::Loss(plies) => Verdict::MateInPlies(plies),
-        }
+        verdict(turn, self.table().probe(turn, &squares[..slots]))
     }
 
     /// The verdict for a shakmaty position; `None` if it is not this endgame.
     pub fn probe_position(&self, position: &Chess) -> Option<Verdict> {
-        let board = position.board();
-        if !has_material(self.endgame, board) {
-            return None;
-        }
-        let white = board.by_color(Color::White);
-        let pieces: Vec<Square> = self
-            .endgame
-            .pieces()
-            .iter()
-            .enumerate()
-            .map(|(i, &role)| {
-                // Two bishops: the first and the second in square order.
-                let mut squares = (board.by_role(role) & white).into_iter();
-                let first = squares.next().expect("material checked");
-                if i > 0 && self.endgame.pieces()[i - 1] == role {
-                    squares.next().expect("material checked")
-                } else {
-                    first
-                }
-            })
-            .collect();
-        Some(self.probe(&Placement {
-            side: if position.turn() == Color::White {
-                Side::White
-            } else {
-                Side::Black
-            },
-            white_king: board.king_of(Color::White)?,
-            black_king: board.king_of(Color::Black)?,
-            pieces,
-        }))
+        let dtm = self.table().probe_position(position)?;
+        Some(verdict(position.turn(), dtm))
+    }
+
+    /// The verdict for a position of this endgame or of one its captures lead to;
+    /// `None` for any other material (bare kings among them: a draw).
+    fn probe_family(&self, position: &Chess) -> Option<Verdict> {
+        let material = Material::of(position.board())?;
+        let dtm = self.tables.get(&material)?.probe_position(position)?;
+        Some(verdict(position.turn(), dtm))
     }
 
     /// Every legal move of `position` with the verdict of the position it leads to
-    /// (a capture of a white piece leaves a drawn endgame), best first for the side
-    /// to move: white prefers the fastest mate, black a draw, then the slowest mate.
+    /// (a capture leads to the smaller table's verdict; bare kings are a draw), best
+    /// first for the side to move: its own fastest mate, then a draw, then the
+    /// slowest mate of the other side.
     pub fn move_verdicts(&self, position: &Chess) -> Vec<(Move, Verdict)> {
         let mut moves: Vec<(Move, Verdict)> = position
             .legal_moves()
@@ -156,16 +164,19 @@ impl Tablebase {
             .map(|m| {
                 let mut next = position.clone();
                 next.play_unchecked(m);
-                let verdict = self.probe_position(&next).unwrap_or(Verdict::Draw);
+                let verdict = self.probe_family(&next).unwrap_or(Verdict::Draw);
                 (m, verdict)
             })
             .collect();
         let white = position.turn() == Color::White;
         moves.sort_by_key(|(_, v)| match (v, white) {
-            (Verdict::MateInPlies(n), true) => i64::from(*n),
-            (_, true) => i64::MAX,
-            (Verdict::MateInPlies(n), false) => -i64::from(*n),
-            (_, false) => i64::MIN,
+            (Verdict::MateInPlies(n), true) | (Verdict::BlackMatesInPlies(n), false) => {
+                (0, i64::from(*n))
+            }
+            (Verdict::Draw | Verdict::Illegal, _) => (1, 0),
+            (Verdict::BlackMatesInPlies(n), true) | (Verdict::MateInPlies(n), false) => {
+                (2, -i64::from(*n))
+            }
         });
         moves
     }
@@ -206,26 +217,16 @@ impl Tablebase {
         starts
     }
 
-    /// The stored table, one byte per symmetry class of positions (for caching).
-    pub fn bytes(&self) -> &[u8] {
-        self.table.bytes()
-    }
-
-    /// A table from stored bytes; `None` if the length does not fit the endgame.
-    pub fn from_bytes(endgame: Endgame, values: Vec<u8>) -> Option<Tablebase> {
-        let table = DtmTable::from_bytes(material(endgame), values)?;
-        Some(Tablebase { endgame, table })
-    }
-
-    /// The endgame's view of a solved general table; `None` if its material is not
-    /// the endgame's.
-    pub fn from_table(endgame: Endgame, table: DtmTable) -> Option<Tablebase> {
-        (*table.material() == material(endgame)).then_some(Tablebase { endgame, table })
-    }
-
-    /// The general table underneath (both sides' view, any material's API).
-    pub fn table(&self) -> &DtmTable {
-        &self.table
+    /// The endgame's view of solved general tables (its own material's and those
+    /// its captures lead to); `None` if its own material's is missing.
+    pub fn from_tables(endgame: Endgame, tables: Vec<DtmTable>) -> Option<Tablebase> {
+        let tables: HashMap<Material, DtmTable> = tables
+            .into_iter()
+            .map(|t| (t.material().clone(), t))
+            .collect();
+        tables
+            .contains_key(&material(endgame))
+            .then_some(Tablebase { endgame, tables })
     }
 }
 
@@ -238,6 +239,9 @@ impl Placement {
         put(self.black_king, 'k');
         for (&sq, role) in self.pieces.iter().zip(endgame.pieces()) {
             put(sq, role.upper_char());
+        }
+        for (&sq, role) in self.defenders.iter().zip(endgame.defender_pieces()) {
+            put(sq, role.char());
         }
         let mut fen = String::new();
         for rank in (0..8).rev() {

@@ -41,6 +41,7 @@ fn white_to_move_facts(tb: &Tablebase) -> (u64, u64, Vec<u64>) {
         match verdict {
             Verdict::Illegal => continue,
             Verdict::Draw => {}
+            Verdict::BlackMatesInPlies(_) => unreachable!("black has a lone king"),
             Verdict::MateInPlies(plies) => {
                 let moves = plies.div_ceil(2) as usize;
                 histogram.resize(histogram.len().max(moves + 1), 0);
@@ -172,6 +173,7 @@ fn mate_stalemate_and_illegal_positions_are_classified() {
         white_king: sq(wk),
         black_king: sq(bk),
         pieces: vec![sq(q)],
+        defenders: vec![],
     };
     // Black king a8, white king b6, queen b7: checkmate.
     assert_eq!(
@@ -272,4 +274,40 @@ fn random_won_starts_are_won_and_uniform_over_the_won_positions() {
     );
     let again = tb.random_won_starts(n, &mut rand_chacha::ChaCha8Rng::seed_from_u64(3));
     assert_eq!(again, starts, "the same seed draws the same starts");
+}
+
+/// KQKR: the won starts are won, the optimum is the general table's DTM, a white
+/// capture is valued by the KQK table, and the defender takes a hanging queen
+/// (it then wins: black mates with king and rook).
+#[test]
+fn a_defender_with_a_rook_is_solved_played_and_takes_a_hanging_queen() {
+    use rand::SeedableRng;
+    let tb = Tablebase::solve(Endgame::Kqkr);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    for start in tb.random_won_starts(50, &mut rng) {
+        let Some(Verdict::MateInPlies(plies)) = tb.probe_position(&start) else {
+            panic!("a won start");
+        };
+        assert_eq!(
+            tb.move_verdicts(&start)[0].1,
+            Verdict::MateInPlies(plies - 1)
+        );
+    }
+    // Qxd8+ leaves KQK, white to mate; the table says so through its KQK table.
+    let take_rook = position("3r2k1/8/8/8/3Q4/8/8/K7 w - - 0 1");
+    let verdicts = tb.move_verdicts(&take_rook);
+    let (_, verdict) = verdicts.iter().find(|(m, _)| m.to() == Square::D8).unwrap();
+    assert!(matches!(verdict, Verdict::MateInPlies(_)), "{verdict:?}");
+    // Black to move takes the queen and is then winning.
+    let hanging = position("3r2k1/8/8/8/3Q4/8/8/K7 b - - 0 1");
+    let reply = tb.reply(&hanging, &mut rng);
+    assert_eq!(reply.to(), Square::D4);
+    assert!(matches!(
+        tb.move_verdicts(&hanging)[0].1,
+        Verdict::BlackMatesInPlies(_)
+    ));
+    assert_eq!(
+        tb.probe_position(&position("8/8/8/8/8/2k5/8/K5Q1 w - - 0 1")),
+        None
+    );
 }
