@@ -47,7 +47,10 @@ pub struct Placement {
 /// the tables of the materials its captures lead to.
 pub struct Tablebase {
     endgame: Endgame,
-    tables: HashMap<Material, DtmTable>,
+    /// The endgame's own material's table.
+    own: DtmTable,
+    /// The tables of the materials captures lead to.
+    captures: HashMap<Material, DtmTable>,
 }
 
 /// How a placement stands under perfect play.
@@ -112,16 +115,12 @@ impl Tablebase {
     /// (well under a second for KBNK).
     pub fn solve(endgame: Endgame) -> Tablebase {
         let tables = DtmTable::solve_all(&[material(endgame)]).expect("the endgames fit one byte");
-        Tablebase { endgame, tables }
+        Tablebase::from_tables(endgame, tables.into_values().collect()).expect("solved above")
     }
 
     /// The endgame this table solves.
     pub fn endgame(&self) -> Endgame {
         self.endgame
-    }
-
-    fn table(&self) -> &DtmTable {
-        &self.tables[&material(self.endgame)]
     }
 
     /// The verdict for a placement.
@@ -136,20 +135,25 @@ impl Tablebase {
             Side::White => Color::White,
             Side::Black => Color::Black,
         };
-        verdict(turn, self.table().probe(turn, &squares[..slots]))
+        verdict(turn, self.own.probe(turn, &squares[..slots]))
     }
 
     /// The verdict for a shakmaty position; `None` if it is not this endgame.
     pub fn probe_position(&self, position: &Chess) -> Option<Verdict> {
-        let dtm = self.table().probe_position(position)?;
+        let dtm = self.own.probe_position(position)?;
         Some(verdict(position.turn(), dtm))
     }
 
     /// The verdict for a position of this endgame or of one its captures lead to;
     /// `None` for any other material (bare kings among them: a draw).
     fn probe_family(&self, position: &Chess) -> Option<Verdict> {
-        let material = Material::of(position.board())?;
-        let dtm = self.tables.get(&material)?.probe_position(position)?;
+        let dtm = match self.own.probe_position(position) {
+            Some(dtm) => dtm,
+            None => {
+                let material = Material::of(position.board())?;
+                self.captures.get(&material)?.probe_position(position)?
+            }
+        };
         Some(verdict(position.turn(), dtm))
     }
 
@@ -220,13 +224,16 @@ impl Tablebase {
     /// The endgame's view of solved general tables (its own material's and those
     /// its captures lead to); `None` if its own material's is missing.
     pub fn from_tables(endgame: Endgame, tables: Vec<DtmTable>) -> Option<Tablebase> {
-        let tables: HashMap<Material, DtmTable> = tables
+        let mut captures: HashMap<Material, DtmTable> = tables
             .into_iter()
             .map(|t| (t.material().clone(), t))
             .collect();
-        tables
-            .contains_key(&material(endgame))
-            .then_some(Tablebase { endgame, tables })
+        let own = captures.remove(&material(endgame))?;
+        Some(Tablebase {
+            endgame,
+            own,
+            captures,
+        })
     }
 }
 
