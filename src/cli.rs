@@ -14,6 +14,7 @@ use burnmate::grid_dir::Shard;
 use burnmate::limits::MAX_BENCH_BATCH;
 use burnmate::matrix::algorithm::Algorithm;
 use burnmate::matrix::game::{Game, StartSource};
+use burnmate::matrix::search_cell::MovesLeftTerm;
 use burnmate::overrides::Overrides;
 use burnmate::selfplay::config::SelfplayAlgorithm;
 use burnmate::{
@@ -114,6 +115,14 @@ enum Command {
         /// Search net: simulations a move (default: the matrix's 128).
         #[arg(long)]
         simulations: Option<u32>,
+        /// Search net with a moves-left head: value of one ply sooner in the
+        /// search's move choice (default: the matrix's).
+        #[arg(long)]
+        moves_left_slope: Option<f32>,
+        /// Search net with a moves-left head: the most the moves-left term moves a
+        /// move's value (default: the matrix's).
+        #[arg(long)]
+        moves_left_cap: Option<f32>,
         /// Burn backend to evaluate on.
         #[arg(long, value_enum, default_value_t = BackendChoice::Flex)]
         backend: BackendChoice,
@@ -396,6 +405,8 @@ pub fn run(cli: Cli) -> Result<()> {
             games,
             seed,
             simulations,
+            moves_left_slope,
+            moves_left_cap,
             backend,
             stockfish_skills,
         } if burnmate::matrix::search_net::is_search_net(&run) => {
@@ -403,10 +414,27 @@ pub fn run(cli: Cli) -> Result<()> {
                 stockfish_skills.is_empty(),
                 "--stockfish-skills applies to selfplay runs with algorithm = \"afterstate-td\""
             );
-            burnmate::matrix::search_cell::eval_command(&run, games, seed, simulations, backend)
+            burnmate::matrix::search_cell::eval_command(
+                &run,
+                games,
+                seed,
+                simulations,
+                MovesLeftTerm {
+                    slope: moves_left_slope,
+                    cap: moves_left_cap,
+                },
+                backend,
+            )
         }
-        Command::Eval { simulations, .. } if simulations.is_some() => {
-            anyhow::bail!("--simulations applies to search nets (nets/*.json of a matrix)")
+        Command::Eval {
+            simulations,
+            moves_left_slope,
+            moves_left_cap,
+            ..
+        } if simulations.is_some() || moves_left_slope.is_some() || moves_left_cap.is_some() => {
+            anyhow::bail!(
+                "--simulations and --moves-left-* apply to search nets (nets/*.json of a matrix)"
+            )
         }
         Command::Eval {
             run,

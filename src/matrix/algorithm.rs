@@ -145,15 +145,35 @@ pub const SEARCH_EVAL_SIMULATIONS: u32 = 128;
 /// [`SEARCH_EVAL_SIMULATIONS`], and a prior weight of 0.5 (self-play's 1.5 explores
 /// more than play needs): KQK seed 0's net after 6,000 games on the matrix's 1,000
 /// starts mated 99.1 % in 1.346x the optimum's moves at 1.5, 99.8 % / 1.329x at
-/// 1.0, 99.9 % / 1.303x at 0.5, 100 % / 1.301x at 0.25, 97.2 % / 1.378x at 3.
-pub fn evaluation_search() -> SearchConfig {
-    SearchConfig {
+/// 1.0, 99.9 % / 1.303x at 0.5, 100 % / 1.301x at 0.25, 97.2 % / 1.378x at 3. The
+/// moves-left term only for a net with that head (`moves_left_head`).
+pub fn evaluation_search(moves_left_head: bool) -> SearchConfig {
+    let search = SearchConfig {
         noise: 0.0,
         simulations: SEARCH_EVAL_SIMULATIONS,
         c_puct: 0.5,
         ..search_learner_config().search
+    };
+    if moves_left_head {
+        search
+    } else {
+        SearchConfig {
+            moves_left_slope: 0.0,
+            moves_left_cap: 0.0,
+            ..search
+        }
     }
 }
+
+/// Whether a new search learner's net has a moves-left head (Lc0's), which its
+/// searches weigh by [`MOVES_LEFT_SLOPE`] a ply up to [`MOVES_LEFT_CAP`].
+pub const SEARCH_MOVES_LEFT_HEAD: bool = true;
+
+/// Value of one ply less to the end for the side ahead, in the search's move choice.
+pub const MOVES_LEFT_SLOPE: f32 = 0.05;
+
+/// The most the moves-left term moves a move's value.
+pub const MOVES_LEFT_CAP: f32 = 0.2;
 
 /// The search learner's hidden layers.
 pub const SEARCH_HIDDEN: [usize; 2] = [256, 128];
@@ -174,6 +194,12 @@ pub fn search_learner_config() -> SearchLearnerConfig {
         search: SearchConfig {
             simulations: 64,
             noise: 0.25,
+            moves_left_slope: if SEARCH_MOVES_LEFT_HEAD {
+                MOVES_LEFT_SLOPE
+            } else {
+                0.0
+            },
+            moves_left_cap: MOVES_LEFT_CAP,
             ..SearchConfig::default()
         },
         temperature_plies: 0,

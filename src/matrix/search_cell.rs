@@ -36,7 +36,7 @@ fn evaluate_with_search(
     net: &PolicyValueNet,
     seed: u64,
 ) -> Evaluation {
-    let play = evaluation_search();
+    let play = evaluation_search(net.has_moves_left());
     evaluate(
         scenario,
         &EndgameEncoding::of(scenario.env.endgame),
@@ -91,10 +91,11 @@ fn evaluate_raw_policy(
                 moves.push(legal);
             }
             let legal: Vec<&[usize]> = actions.iter().map(Vec::as_slice).collect();
-            net.priors_and_values(rows, &legal)
+            net.evaluate_rows(rows, &legal)
                 .iter()
                 .zip(turns.iter().zip(&moves))
-                .map(|((priors, _), (turn, moves))| {
+                .map(|(evaluation, (turn, moves))| {
+                    let priors = &evaluation.priors;
                     let best = (0..moves.len())
                         .max_by(|&a, &b| priors[a].total_cmp(&priors[b]).then(b.cmp(&a)))
                         .expect("a running match has moves");
@@ -129,7 +130,7 @@ pub fn evaluate_trained(
     let eval = evaluate_with_search(scenario, net, cell.seed);
     let mut curve = Vec::new();
     for snapshot in &trained.snapshots {
-        let at = PolicyValueNet::from_layers(&snapshot.layers, device.clone())
+        let at = PolicyValueNet::from_layers(&snapshot.layers, ChessGame.actions(), device.clone())
             .map_err(|e| anyhow::anyhow!("snapshot after {} games: {e}", snapshot.games))?;
         curve.push(CurvePoint {
             games: snapshot.games,
@@ -163,21 +164,47 @@ pub fn evaluate_trained(
     })
 }
 
+/// The moves-left term of a search, where a caller sets it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MovesLeftTerm {
+    /// Value of one ply sooner (`SearchConfig::moves_left_slope`).
+    pub slope: Option<f32>,
+    /// Its most (`SearchConfig::moves_left_cap`).
+    pub cap: Option<f32>,
+}
+
 /// `burnmate eval NET`: the search net plays the first `games` of the matrix's
 /// evaluation starts of its endgame against the perfect defender, with its search at
-/// `simulations` (default the matrix's) and as a raw policy; prints both beside the
-/// optimum.
+/// `simulations` and `moves_left` (default the matrix's) and as a raw policy;
+/// prints both beside the optimum.
 pub fn eval_command(
     path: &Path,
     games: u64,
     seed: Option<u64>,
     simulations: Option<u32>,
+    moves_left: MovesLeftTerm,
     backend: BackendChoice,
 ) -> Result<()> {
     let mut net = search_net::load(path, backend.device()?.autodiff())?;
     if let Some(simulations) = simulations {
         anyhow::ensure!(simulations >= 1, "--simulations must be at least 1");
         net.search.simulations = simulations;
+    }
+    for (flag, setting, value) in [
+        ("slope", &mut net.search.moves_left_slope, moves_left.slope),
+        ("cap", &mut net.search.moves_left_cap, moves_left.cap),
+    ] {
+        let Some(value) = value else { continue };
+        anyhow::ensure!(
+            net.net.has_moves_left(),
+            "--moves-left-{flag}: search net {} has no moves-left head",
+            path.display()
+        );
+        anyhow::ensure!(
+            value.is_finite() && value >= 0.0,
+            "--moves-left-{flag} must be a finite number >= 0, not {value}"
+        );
+        *setting = value;
     }
     let endgame = net.file.endgame;
     let tablebase = load_or_build(endgame, &crate::solve::tablebase_dir())?;

@@ -79,22 +79,21 @@ pub fn load(path: &Path, device: Device) -> Result<SearchNet> {
         bail!("search net {} does not exist", path.display());
     }
     let file: SearchNetFile = crate::checkpoint::load(path, FORMAT)?;
-    let net = PolicyValueNet::from_layers(&file.layers, device)
+    let net = PolicyValueNet::from_layers(&file.layers, ChessGame.actions(), device)
         .map_err(|e| anyhow!("search net {}: {e}", path.display()))?;
-    if net.features() != SideToMoveEncoding.width() || net.actions() != ChessGame.actions() {
+    if net.features() != SideToMoveEncoding.width() {
         bail!(
-            "search net {} has {} inputs and {} moves, not the side-to-move encoding's {} and chess's {}",
+            "search net {} has {} inputs, not the side-to-move encoding's {}",
             path.display(),
             net.features(),
-            net.actions(),
             SideToMoveEncoding.width(),
-            ChessGame.actions()
         );
     }
+    let moves_left_head = net.has_moves_left();
     Ok(SearchNet {
         file,
         net,
-        search: evaluation_search(),
+        search: evaluation_search(moves_left_head),
     })
 }
 

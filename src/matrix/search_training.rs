@@ -25,7 +25,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::fault::crash_point;
-use crate::matrix::algorithm::{SEARCH_HIDDEN, search_learner_config};
+use crate::matrix::algorithm::{SEARCH_HIDDEN, SEARCH_MOVES_LEFT_HEAD, search_learner_config};
 use crate::matrix::cell::Cell;
 use crate::matrix::curriculum::{Curriculum, retro_curriculum_start};
 use crate::matrix::search_net::NETS_DIR;
@@ -104,6 +104,7 @@ pub fn train_search(
         SideToMoveEncoding.width(),
         &SEARCH_HIDDEN,
         ChessGame.actions(),
+        SEARCH_MOVES_LEFT_HEAD,
         device.clone().autodiff(),
         &mut rng,
     );

@@ -235,11 +235,14 @@ fn a_search_evaluated_in_one_batch_plays_the_games_it_plays_one_at_a_time() {
         burnmate_encode::side_to_move::SideToMoveEncoding.width(),
         &[32],
         ChessGame.actions(),
+        true,
         BackendChoice::Flex.device().unwrap().autodiff(),
         &mut rand_chacha::ChaCha8Rng::seed_from_u64(3),
     );
     let play = SearchConfig {
         simulations: 16,
+        moves_left_slope: 0.01,
+        moves_left_cap: 0.05,
         ..SearchConfig::default()
     };
     let batched = evaluate(&scenario, &EndgameEncoding::LONE_KING, 5, |turns| {

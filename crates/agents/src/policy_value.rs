@@ -1,13 +1,17 @@
 //! The policy-value network of the search learner: one MLP from a position seen from
-//! its side to move to `actions` policy logits and one value. The last layer's
-//! outputs are the logits, then the value's pre-activation (`v = tanh(o)`), so the
-//! policy and value heads share the trunk (as AlphaZero's two heads share its tower)
-//! and the network and its Adam are those of every MLP here.
+//! its side to move to `actions` policy logits, one value and, optionally, the plies
+//! left to the game's end (Lc0's moves-left head). The last layer's outputs are the
+//! logits, then the value's pre-activation (`v = tanh(o_v)`), then the moves left
+//! in units of [`MOVES_LEFT_SCALE`] plies (`m = MOVES_LEFT_SCALE * max(o_m, 0)`), so
+//! the heads share the trunk (as AlphaZero's two heads share its tower) and the
+//! network and its Adam are those of every MLP here.
 //!
-//! Loss per batch of positions `s` with visit-count targets `pi` and values `z`:
+//! Loss per batch of positions `s` with visit-count targets `pi`, values `z` and
+//! plies left `d`:
 //!
 //! ```text
-//! L = mean_s [ (z - tanh(o_v(s)))^2  -  sum_{a legal in s} pi(a|s) * log softmax_legal(o_p(s))_a ]
+//! L = mean_s [ (z - tanh(o_v(s)))^2  -  sum_{a legal in s} pi(a|s) * log softmax_legal(o_p(s))_a
+//!              + (d / MOVES_LEFT_SCALE - o_m(s))^2 ]        (the last term with the head)
 //! ```
 //!
 //! The softmax runs over the legal moves of `s` only, as the search reads the priors
@@ -36,7 +40,7 @@ use burnmate_models::{DeepMlp, LayerWeights};
 use rand::Rng;
 
 use crate::adam::{Adam, SavedMoments};
-use crate::search::{Evaluator, Leaf};
+use crate::search::{Evaluator, Leaf, LeafEvaluation};
 
 /// The network and its optimiser.
 pub struct PolicyValueNet {
@@ -45,6 +49,8 @@ pub struct PolicyValueNet {
     device: Device,
     features: usize,
     actions: usize,
+    /// Whether the last output is the moves-left head.
+    moves_left: bool,
     /// The last layer on the host, one row of `hidden` weights per output, then
     /// the biases; `None` after an update until the next evaluation.
     head: RefCell<Option<HostHead>>,
@@ -56,6 +62,9 @@ struct HostHead {
     bias: Vec<f32>,
     hidden: usize,
 }
+
+/// Plies per unit of the moves-left output (a target of 40 plies is 4.0).
+pub const MOVES_LEFT_SCALE: f32 = 10.0;
 
 /// Added to the logit of a padded slot before the softmax of the loss: its
 /// probability is 0 in f32 and its log-probability finite (times a target of 0).
@@ -78,21 +87,36 @@ pub struct Losses {
     pub value: f32,
     /// Mean cross-entropy of the policy against the visit targets.
     pub policy: f32,
+    /// Mean squared moves-left error in units of [`MOVES_LEFT_SCALE`] (0 without
+    /// the head).
+    pub moves_left: f32,
+}
+
+/// What the network learns from one position besides its policy: the value for
+/// the side to move and the plies left to the game's end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ValueTarget {
+    /// The value target in -1..=1.
+    pub value: f32,
+    /// The plies-left target (read only by a network with a moves-left head).
+    pub moves_left: f32,
 }
 
 impl PolicyValueNet {
-    /// A fresh network `features -> hidden.. -> actions + 1` (PyTorch's default
-    /// initialisation, drawn from `rng`); `device` must have autodiff enabled.
+    /// A fresh network `features -> hidden.. -> actions + 1 (+ 1 with the
+    /// moves-left head)` (PyTorch's default initialisation, drawn from `rng`);
+    /// `device` must have autodiff enabled.
     pub fn new(
         features: usize,
         hidden: &[usize],
         actions: usize,
+        moves_left: bool,
         device: Device,
         rng: &mut impl Rng,
     ) -> PolicyValueNet {
         let sizes: Vec<usize> = std::iter::once(features)
             .chain(hidden.iter().copied())
-            .chain(std::iter::once(actions + 1))
+            .chain(std::iter::once(actions + 1 + usize::from(moves_left)))
             .collect();
         let layers = crate::init::uniform_layers(&sizes, rng);
         let net = DeepMlp::from_weights(&layers, &device).expect("consistent sizes");
@@ -102,17 +126,35 @@ impl PolicyValueNet {
             device,
             features,
             actions,
+            moves_left,
             head: RefCell::new(None),
         }
     }
 
     /// A network with the given layers (a snapshot of [`PolicyValueNet::weights`])
-    /// and a fresh optimiser; its policy has `actions` outputs, the last the value.
-    pub fn from_layers(layers: &[LayerWeights], device: Device) -> Result<PolicyValueNet, String> {
+    /// and a fresh optimiser; its policy has `actions` outputs, then the value, then
+    /// the moves left where the last layer has one more output.
+    pub fn from_layers(
+        layers: &[LayerWeights],
+        actions: usize,
+        device: Device,
+    ) -> Result<PolicyValueNet, String> {
         let (Some(first), Some(last)) = (layers.first(), layers.last()) else {
             return Err("a policy-value net needs at least one layer".into());
         };
-        let (features, actions) = (first.inputs, last.outputs - 1);
+        let moves_left = match last.outputs.checked_sub(actions) {
+            Some(1) => false,
+            Some(2) => true,
+            _ => {
+                return Err(format!(
+                    "a policy-value net over {actions} moves has {} or {} outputs, not {}",
+                    actions + 1,
+                    actions + 2,
+                    last.outputs
+                ));
+            }
+        };
+        let features = first.inputs;
         let net = DeepMlp::from_weights(layers, &device)?;
         Ok(PolicyValueNet {
             optimizer: Adam::new(&net, &device),
@@ -120,6 +162,7 @@ impl PolicyValueNet {
             device,
             features,
             actions,
+            moves_left,
             head: RefCell::new(None),
         })
     }
@@ -130,9 +173,10 @@ impl PolicyValueNet {
     pub fn restore(
         layers: &[LayerWeights],
         moments: &[SavedMoments],
+        actions: usize,
         device: Device,
     ) -> Result<PolicyValueNet, String> {
-        let mut net = PolicyValueNet::from_layers(layers, device)?;
+        let mut net = PolicyValueNet::from_layers(layers, actions, device)?;
         net.optimizer = Adam::restore(&net.net, moments, &net.device)?;
         Ok(net)
     }
@@ -162,9 +206,15 @@ impl PolicyValueNet {
         self.actions
     }
 
+    /// Whether the network predicts the plies left to the game's end.
+    pub fn has_moves_left(&self) -> bool {
+        self.moves_left
+    }
+
     /// For each row of `rows` and its `legal` policy indices: the softmax of their
-    /// logits and the value `tanh(o_v)`, computed as described in the module doc.
-    pub fn priors_and_values(&self, rows: Vec<f32>, legal: &[&[usize]]) -> Vec<(Vec<f32>, f32)> {
+    /// logits, the value `tanh(o_v)` and the moves left (0 without the head),
+    /// computed as described in the module doc.
+    pub fn evaluate_rows(&self, rows: Vec<f32>, legal: &[&[usize]]) -> Vec<LeafEvaluation> {
         let n = legal.len();
         if n == 0 {
             return Vec::new();
@@ -191,7 +241,15 @@ impl PolicyValueNet {
                         .fold(head.bias[a], |sum, (x, w)| sum + x * w)
                 };
                 let logits: Vec<f32> = actions.iter().map(|&a| logit(a)).collect();
-                (softmax(&logits), logit(self.actions).tanh())
+                LeafEvaluation {
+                    priors: softmax(&logits),
+                    value: logit(self.actions).tanh(),
+                    moves_left: if self.moves_left {
+                        MOVES_LEFT_SCALE * logit(self.actions + 1).max(0.0)
+                    } else {
+                        0.0
+                    },
+                }
             })
             .collect()
     }
@@ -220,7 +278,7 @@ impl PolicyValueNet {
         lr: f64,
         rows: Vec<f32>,
         targets: &[PolicyTarget],
-        values: Vec<f32>,
+        values: &[ValueTarget],
     ) -> Losses {
         let n = values.len();
         // Each position's legal moves side by side, padded to the widest: a padded
@@ -243,22 +301,37 @@ impl PolicyValueNet {
         let indices =
             Tensor::<2, Int>::from_data(TensorData::new(indices, [n, width]), &self.device);
         let (x, pi) = (dense(rows, self.features), dense(policy, width));
-        let (shift, z) = (dense(shift, width), dense(values, 1));
+        let z = dense(values.iter().map(|t| t.value).collect(), 1);
+        let shift = dense(shift, width);
         let out = self.net.forward(x);
         let logits = out
             .clone()
             .slice([0..n, 0..self.actions])
             .gather(1, indices)
             + shift;
-        let v = out.slice([0..n, self.actions..self.actions + 1]).tanh();
+        let v = out
+            .clone()
+            .slice([0..n, self.actions..self.actions + 1])
+            .tanh();
         let value_loss = (v - z).powf_scalar(2.0).mean();
         let policy_loss = (pi * log_softmax(logits, 1)).sum_dim(1).mean().neg();
-        let loss = value_loss.clone() + policy_loss.clone();
+        let mut loss = value_loss.clone() + policy_loss.clone();
         let read = |t: Tensor<1>| t.detach().into_data().try_into_vec::<f32>().expect("f32")[0];
-        let losses = Losses {
+        let mut losses = Losses {
             value: read(value_loss),
             policy: read(policy_loss),
+            moves_left: 0.0,
         };
+        if self.moves_left {
+            let d = values
+                .iter()
+                .map(|t| t.moves_left / MOVES_LEFT_SCALE)
+                .collect();
+            let m = out.slice([0..n, self.actions + 1..self.actions + 2]);
+            let moves_left_loss = (m - dense(d, 1)).powf_scalar(2.0).mean();
+            losses.moves_left = read(moves_left_loss.clone());
+            loss = loss + moves_left_loss;
+        }
         let grads = GradientsParams::from_grads(loss.backward(), &self.net);
         self.optimizer.step(lr, &mut self.net, grads);
         self.head.replace(None);
@@ -276,14 +349,14 @@ pub struct NetEvaluator<'a, X> {
 }
 
 impl<P, X: Encoder<P>> Evaluator<P> for NetEvaluator<'_, X> {
-    fn evaluate(&mut self, leaves: &[Leaf<'_, P>]) -> Vec<(Vec<f32>, f32)> {
+    fn evaluate(&mut self, leaves: &[Leaf<'_, P>]) -> Vec<LeafEvaluation> {
         let width = self.net.features;
         let mut rows = vec![0.0; leaves.len() * width];
         for (leaf, row) in leaves.iter().zip(rows.chunks_mut(width)) {
             self.encoder.encode(leaf.position, row);
         }
         let legal: Vec<&[usize]> = leaves.iter().map(|leaf| leaf.actions).collect();
-        self.net.priors_and_values(rows, &legal)
+        self.net.evaluate_rows(rows, &legal)
     }
 }
 
@@ -325,7 +398,19 @@ mod tests {
 
     fn net(seed: u64) -> PolicyValueNet {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        PolicyValueNet::new(6, &[8, 5], 4, Device::flex().autodiff(), &mut rng)
+        PolicyValueNet::new(6, &[8, 5], 4, false, Device::flex().autodiff(), &mut rng)
+    }
+
+    fn net_with_moves_left(seed: u64) -> PolicyValueNet {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        PolicyValueNet::new(6, &[8, 5], 4, true, Device::flex().autodiff(), &mut rng)
+    }
+
+    fn target(value: f32) -> ValueTarget {
+        ValueTarget {
+            value,
+            moves_left: 0.0,
+        }
     }
 
     fn rows() -> Vec<f32> {
@@ -337,16 +422,63 @@ mod tests {
         let net = net(1);
         let outputs = outputs(&net, rows());
         let legal: [&[usize]; 2] = [&[0, 2, 3], &[1]];
-        let got = net.priors_and_values(rows(), &legal);
-        for (k, (priors, value)) in got.iter().enumerate() {
+        let got = net.evaluate_rows(rows(), &legal);
+        for (k, evaluation) in got.iter().enumerate() {
             let out = &outputs[k * 5..(k + 1) * 5];
             let want = legal_softmax(out, legal[k]);
-            for (p, w) in priors.iter().zip(&want) {
-                assert!((p - w).abs() < 1e-6, "{priors:?} vs {want:?}");
+            for (p, w) in evaluation.priors.iter().zip(&want) {
+                assert!((p - w).abs() < 1e-6, "{evaluation:?} vs {want:?}");
             }
-            assert!((value - out[4].tanh()).abs() < 1e-6);
+            assert!((evaluation.value - out[4].tanh()).abs() < 1e-6);
+            assert_eq!(evaluation.moves_left, 0.0);
         }
-        assert_eq!(got[1].0, vec![1.0]);
+        assert_eq!(got[1].priors, vec![1.0]);
+    }
+
+    #[test]
+    fn the_moves_left_head_is_the_last_output_scaled_and_learns_its_squared_error() {
+        let mut net = net_with_moves_left(4);
+        let row: Vec<f32> = rows()[..6].to_vec();
+        let out = outputs(&net, row.clone());
+        assert_eq!(out.len(), 6, "4 logits, the value, the moves left");
+        let got = net.evaluate_rows(row.clone(), &[&[0, 1]]).remove(0);
+        assert!((got.moves_left - MOVES_LEFT_SCALE * out[5].max(0.0)).abs() < 1e-5);
+        let policy = [PolicyTarget {
+            actions: vec![0, 1],
+            shares: vec![0.5, 0.5],
+        }];
+        let want = ValueTarget {
+            value: 0.2,
+            moves_left: 13.0,
+        };
+        let first = net.update(1e-3, row.clone(), &policy, &[want]);
+        let expected = (13.0 / MOVES_LEFT_SCALE - out[5]).powi(2);
+        assert!(
+            (first.moves_left - expected).abs() < 1e-5,
+            "{first:?} vs {expected}"
+        );
+        for _ in 0..300 {
+            net.update(1e-2, row.clone(), &policy, &[want]);
+        }
+        let learned = net.evaluate_rows(row, &[&[0, 1]]).remove(0).moves_left;
+        assert!((learned - 13.0).abs() < 0.5, "{learned}");
+    }
+
+    #[test]
+    fn a_net_is_rebuilt_from_its_layers_with_or_without_the_moves_left_head() {
+        let device = Device::flex().autodiff();
+        let plain = PolicyValueNet::from_layers(&net(1).weights(), 4, device.clone()).unwrap();
+        let with =
+            PolicyValueNet::from_layers(&net_with_moves_left(1).weights(), 4, device.clone())
+                .unwrap();
+        assert!(!plain.has_moves_left() && with.has_moves_left());
+        let err = PolicyValueNet::from_layers(&net(1).weights(), 2, device)
+            .err()
+            .unwrap();
+        assert_eq!(
+            err,
+            "a policy-value net over 2 moves has 3 or 4 outputs, not 5"
+        );
     }
 
     #[test]
@@ -361,7 +493,15 @@ mod tests {
         let legal = legal_softmax(&out, &target.actions);
         let want_policy = -(0.75 * legal[0].ln() + 0.25 * legal[1].ln());
         let want_value = (0.3 - out[4].tanh()).powi(2);
-        let losses = net.update(1e-3, row, &[target], vec![0.3]);
+        let losses = net.update(
+            1e-3,
+            row,
+            &[target],
+            &[ValueTarget {
+                value: 0.3,
+                moves_left: 0.0,
+            }],
+        );
         assert!(
             (losses.policy - want_policy).abs() < 1e-5,
             "{losses:?} vs {want_policy}"
@@ -377,19 +517,19 @@ mod tests {
             actions: vec![0, 1, 2, 3],
             shares: vec![0.0, 0.0, 1.0, 0.0],
         }];
-        let first = net.update(1e-2, row.clone(), &policy, vec![-0.5]);
+        let first = net.update(1e-2, row.clone(), &policy, &[target(-0.5)]);
         let mut last = first;
         for _ in 0..300 {
-            last = net.update(1e-2, row.clone(), &policy, vec![-0.5]);
+            last = net.update(1e-2, row.clone(), &policy, &[target(-0.5)]);
         }
         assert!(
             last.policy < 0.05 && last.value < 1e-3,
             "{first:?} -> {last:?}"
         );
-        let (priors, value) = net.priors_and_values(row, &[&[0, 1, 2, 3]]).remove(0);
+        let got = net.evaluate_rows(row, &[&[0, 1, 2, 3]]).remove(0);
         assert!(
-            priors[2] > 0.95 && (value + 0.5).abs() < 0.05,
-            "{priors:?} {value}"
+            got.priors[2] > 0.95 && (got.value + 0.5).abs() < 0.05,
+            "{got:?}"
         );
     }
 }

@@ -4,14 +4,23 @@
 //! `w(a)` the visits and summed values of the child after move `a`:
 //!
 //! ```text
-//! select   a* = argmax_a  Q(a) + c_puct * P(a) * sqrt(n) / (1 + n(a))
+//! select   a* = argmax_a  Q(a) + U_m(a) + c_puct * P(a) * sqrt(n) / (1 + n(a))
 //!          Q(a) = -discount * w(a) / n(a)        (the child's value is the opponent's)
+//!          U_m(a) = -Q(a) * clamp(moves_left_slope * (M(a) + 1 - M(node)),
+//!                                 -moves_left_cap, moves_left_cap)
+//!                   for a visited move, M the mean plies left backed up below
+//!                   (Lc0's moves-left utility, scaled by Q(a) as Lc0 scales it by
+//!                   |Q|: a winning move is worth more the sooner it ends the game,
+//!                   a losing one the later, a drawing one neither, so the side
+//!                   ahead is never drawn to a quick draw)
 //!          Q(a) = V(node) - fpu_reduction * sqrt(sum of P over visited moves)
 //!                                                for an unvisited move (Lc0's FPU)
 //! expand   P(a) = the evaluator's prior over the legal moves; at the root
 //!          P(a) = (1 - noise) P(a) + noise * Dirichlet(alpha)   (self-play only)
-//! backup   v = the leaf's value (the evaluator's, or -1/0 for a mated/drawn side);
-//!          from the leaf to the root: w += v, n += 1, v = -discount * v
+//! backup   v = the leaf's value (the evaluator's, or -1/0 for a mated/drawn side),
+//!          m = its plies left (the evaluator's, 0 at a game's end);
+//!          from the leaf to the root: w += v, n += 1, v = -discount * v,
+//!          m_sum += m, m = m + 1
 //! prove    a node with a child proven lost for its mover is proven won; a node whose
 //!          children are all proven is proven at max_a (-discount * proven(a))
 //!          (MCTS-solver, Winands et al. 2008; Lc0's certainty propagation). A proven
@@ -51,6 +60,12 @@ pub struct SearchConfig {
     pub fpu_reduction: f32,
     /// Dirichlet concentration of the root noise.
     pub dirichlet_alpha: f32,
+    /// Share of a move's value gained per ply it ends the game sooner than the
+    /// node's estimate (lost per ply later), in the move choice (0: the moves-left
+    /// estimates are not read).
+    pub moves_left_slope: f32,
+    /// The largest share of a move's value the moves-left term moves.
+    pub moves_left_cap: f32,
     /// Share of the root prior replaced by noise (0: none, for play and evaluation).
     pub noise: f32,
 }
@@ -64,6 +79,8 @@ impl Default for SearchConfig {
             fpu_reduction: 0.0,
             dirichlet_alpha: 0.3,
             noise: 0.0,
+            moves_left_slope: 0.0,
+            moves_left_cap: 0.0,
         }
     }
 }
@@ -76,11 +93,23 @@ pub struct Leaf<'a, P> {
     pub actions: &'a [usize],
 }
 
-/// The network side of the search: priors and values for a batch of leaves.
+/// What the evaluator says of one leaf.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeafEvaluation {
+    /// The prior of each listed action (summing to 1).
+    pub priors: Vec<f32>,
+    /// The value of the position for its side to move, in -1..=1.
+    pub value: f32,
+    /// The plies expected before the game ends (0 from an evaluator without a
+    /// moves-left head; the search reads it only when `moves_left_slope > 0`).
+    pub moves_left: f32,
+}
+
+/// The network side of the search: priors, values and moves left for a batch of
+/// leaves.
 pub trait Evaluator<P> {
-    /// For each leaf, the prior of each listed action (summing to 1) and the value
-    /// of the position for its side to move, in -1..=1.
-    fn evaluate(&mut self, leaves: &[Leaf<'_, P>]) -> Vec<(Vec<f32>, f32)>;
+    /// One evaluation per leaf, in order.
+    fn evaluate(&mut self, leaves: &[Leaf<'_, P>]) -> Vec<LeafEvaluation>;
 }
 
 /// Priors uniform over the legal moves and every value 0: search on the rules alone.
@@ -88,12 +117,16 @@ pub trait Evaluator<P> {
 pub struct UniformEvaluator;
 
 impl<P> Evaluator<P> for UniformEvaluator {
-    fn evaluate(&mut self, leaves: &[Leaf<'_, P>]) -> Vec<(Vec<f32>, f32)> {
+    fn evaluate(&mut self, leaves: &[Leaf<'_, P>]) -> Vec<LeafEvaluation> {
         leaves
             .iter()
             .map(|leaf| {
                 let n = leaf.actions.len() as f32;
-                (vec![1.0 / n; leaf.actions.len()], 0.0)
+                LeafEvaluation {
+                    priors: vec![1.0 / n; leaf.actions.len()],
+                    value: 0.0,
+                    moves_left: 0.0,
+                }
             })
             .collect()
     }
@@ -111,6 +144,9 @@ pub struct SearchResult<M> {
     /// The root's value for its side to move (mean over the search, or the proven
     /// value).
     pub value: f32,
+    /// The root's plies left to the game's end (mean over the search, or the
+    /// proof's length).
+    pub moves_left: f32,
     /// Index of the proof move when the search proved the root's value (a won
     /// root's fastest mate, a lost or drawn root's best defence).
     pub proof: Option<usize>,
@@ -157,11 +193,15 @@ struct Node<P, M> {
     prior: f32,
     visits: u32,
     value_sum: f32,
+    /// Summed plies left to the game's end over the backups.
+    moves_left_sum: f32,
     /// Set when the node is first reached.
     position: Option<P>,
     /// The exact value for the side to move: the finished game's, or one proven
     /// from the children.
     proven: Option<f32>,
+    /// The plies to the game's end along the proof of a proven node.
+    proven_moves_left: f32,
     /// Indices of the children (empty until expanded).
     children: Vec<usize>,
 }
@@ -173,8 +213,10 @@ impl<P, M> Node<P, M> {
             prior,
             visits: 0,
             value_sum: 0.0,
+            moves_left_sum: 0.0,
             position: None,
             proven: None,
+            proven_moves_left: 0.0,
             children: Vec::new(),
         }
     }
@@ -186,6 +228,16 @@ impl<P, M> Node<P, M> {
             0.0
         } else {
             self.value_sum / self.visits as f32
+        }
+    }
+
+    fn moves_left(&self) -> f32 {
+        if self.proven.is_some() {
+            self.proven_moves_left
+        } else if self.visits == 0 {
+            0.0
+        } else {
+            self.moves_left_sum / self.visits as f32
         }
     }
 }
@@ -208,12 +260,15 @@ impl<P: Clone, M: Copy> Tree<P, M> {
             .map(|c| c.prior)
             .sum();
         let fpu = parent.value() - config.fpu_reduction * visited_policy.sqrt();
+        let parent_moves_left = parent.moves_left();
         let score = |&child: &usize| {
             let c = &self.nodes[child];
             let q = if c.visits == 0 {
                 fpu
             } else {
-                -config.discount * c.value()
+                let q = -config.discount * c.value();
+                let later = config.moves_left_slope * (c.moves_left() + 1.0 - parent_moves_left);
+                q - q * later.clamp(-config.moves_left_cap, config.moves_left_cap)
             };
             q + config.c_puct * c.prior * sqrt_n / (1.0 + c.visits as f32)
         };
@@ -224,13 +279,16 @@ impl<P: Clone, M: Copy> Tree<P, M> {
             .expect("an expanded node has children")
     }
 
-    /// Adds `value` (for the side to move at the end of `path`) along `path`.
-    fn backup(&mut self, path: &[usize], mut value: f32, discount: f32) {
+    /// Adds `value` (for the side to move at the end of `path`) and its
+    /// `moves_left` along `path`.
+    fn backup(&mut self, path: &[usize], mut value: f32, mut moves_left: f32, discount: f32) {
         for &node in path.iter().rev() {
             let n = &mut self.nodes[node];
             n.visits += 1;
             n.value_sum += value;
+            n.moves_left_sum += moves_left;
             value *= -discount;
+            moves_left += 1.0;
         }
     }
 
@@ -248,14 +306,20 @@ impl<P: Clone, M: Copy> Tree<P, M> {
             }
             let mut all_proven = true;
             let mut best = f32::NEG_INFINITY;
+            let mut best_moves_left = 0.0;
             for &c in children {
                 match self.nodes[c].proven {
-                    Some(v) => best = best.max(-discount * v),
+                    Some(v) if -discount * v > best => {
+                        best = -discount * v;
+                        best_moves_left = self.nodes[c].proven_moves_left + 1.0;
+                    }
+                    Some(_) => {}
                     None => all_proven = false,
                 }
             }
             if best > 0.0 || all_proven {
                 self.nodes[node].proven = Some(best);
+                self.nodes[node].proven_moves_left = best_moves_left;
             } else {
                 return;
             }
@@ -332,7 +396,8 @@ pub fn search<G: TwoPlayerGame>(
             let n = &tree.nodes[node];
             match n.proven {
                 Some(value) => {
-                    tree.backup(&path, value, config.discount);
+                    let moves_left = tree.nodes[node].proven_moves_left;
+                    tree.backup(&path, value, moves_left, config.discount);
                     tree.prove(&path, config.discount);
                 }
                 None => {
@@ -364,7 +429,8 @@ pub fn search<G: TwoPlayerGame>(
             evaluator.evaluate(&leaves)
         };
         drop(leaves);
-        for (p, (mut priors, value)) in pending.into_iter().zip(evaluations) {
+        for (p, evaluation) in pending.into_iter().zip(evaluations) {
+            let mut priors = evaluation.priors;
             let node = *p.path.last().expect("a path");
             if round == 0 && node == 0 && config.noise > 0.0 {
                 let noise = dirichlet(config.dirichlet_alpha, priors.len(), rng);
@@ -374,7 +440,12 @@ pub fn search<G: TwoPlayerGame>(
             }
             let tree = &mut trees[p.tree];
             tree.expand(node, &p.moves, &priors);
-            tree.backup(&p.path, value, config.discount);
+            tree.backup(
+                &p.path,
+                evaluation.value,
+                evaluation.moves_left,
+                config.discount,
+            );
         }
         if trees.iter().all(|t| t.nodes[0].proven.is_some()) {
             break;
@@ -398,6 +469,7 @@ pub fn search<G: TwoPlayerGame>(
                     .map(|&c| tree.nodes[c].visits)
                     .collect(),
                 value: root.value(),
+                moves_left: root.moves_left(),
                 proof: tree.proof(0, config.discount),
                 moves,
             }

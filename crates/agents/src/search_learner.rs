@@ -12,7 +12,10 @@
 //!                         (the mated side's -1 carried back with the search's
 //!                         discount), 0 after a draw or the ply cap;
 //!                         value target = (1 - w) z + w q, q the root's search
-//!                         value (exact where proven), w = `search_value_weight`
+//!                         value (exact where proven), w = `search_value_weight`;
+//!                         moves-left target (a net with that head) =
+//!                         (1 - w) d + w m, d the plies to the game's end (to its
+//!                         stop at the ply cap), m the root's search estimate
 //! every ply round:        `updates` Adam steps on minibatches drawn from the replay
 //!                         of the most recent `replay_capacity` positions, each
 //!                         symmetric position under a random board symmetry when the
@@ -20,9 +23,10 @@
 //! ```
 //!
 //! The discount makes the value target of a position prefer the shorter mate, the
-//! same rule the search backs up, so the learner mates fast, not just surely (a
-//! moves-left head, as Lc0 and KataGo use, would do the same with a second output;
-//! one discount keeps the value a single number in -1..1).
+//! same rule the search backs up, so the learner mates fast, not just surely. A net
+//! with a moves-left head (Lc0's) also learns the plies to the end, which the search
+//! weighs by `moves_left_slope`: one ply is worth 0.03-0.06 of value under the
+//! discount, finer than the value head resolves, and the head ranks it directly.
 
 use std::collections::VecDeque;
 
@@ -34,7 +38,7 @@ use burnmate_models::LayerWeights;
 use serde::{Deserialize, Serialize};
 
 use crate::adam::SavedMoments;
-use crate::policy_value::{NetEvaluator, PolicyTarget, PolicyValueNet};
+use crate::policy_value::{NetEvaluator, PolicyTarget, PolicyValueNet, ValueTarget};
 use crate::search::{SearchConfig, search};
 
 /// The learner's settings.
@@ -94,10 +98,14 @@ pub struct Sample {
     pub policy: Vec<f32>,
     /// The root's search value for the side to move.
     pub search_value: f32,
+    /// The root's search estimate of the plies left.
+    pub search_moves_left: f32,
     /// Whether the position keeps its value and moves under the board symmetries.
     pub symmetric: bool,
     /// The value target for the side to move.
     pub value: f32,
+    /// The plies-left target.
+    pub moves_left: f32,
 }
 
 /// A game in progress: its position, plies, ply cap, and its positions awaiting a
@@ -119,6 +127,23 @@ pub fn value_target(plies_before_end: u32, mate: bool, discount: f32) -> f32 {
     }
 }
 
+/// The value and plies-left targets of `sample`, `plies_left` plies before its
+/// game's end (a mate where `mate`): the game's [`value_target`] and `plies_left`,
+/// each blended with the root's search estimate at `search_weight`.
+pub fn blended_target(
+    plies_left: u32,
+    mate: bool,
+    sample: &Sample,
+    discount: f32,
+    search_weight: f32,
+) -> ValueTarget {
+    let w = search_weight;
+    ValueTarget {
+        value: (1.0 - w) * value_target(plies_left, mate, discount) + w * sample.search_value,
+        moves_left: (1.0 - w) * plies_left as f32 + w * sample.search_moves_left,
+    }
+}
+
 /// The policy target of a searched position: the proof move alone where the search
 /// proved the root, else the visit shares.
 pub fn policy_target(visits: &[u32], proof: Option<usize>) -> Vec<f32> {
@@ -131,6 +156,11 @@ pub fn policy_target(visits: &[u32], proof: Option<usize>) -> Vec<f32> {
             visits.iter().map(|&v| v as f32 / total).collect()
         }
     }
+}
+
+/// " with a moves-left head" where `has` says so.
+fn moves_left_label(has: bool) -> &'static str {
+    if has { " with a moves-left head" } else { "" }
 }
 
 /// How a training sample of a symmetric position is mapped by a board symmetry:
@@ -158,10 +188,17 @@ pub struct SavedSample {
     pub policy: Vec<f32>,
     /// The root's search value.
     pub search_value: f32,
+    /// The root's search estimate of the plies left (0 in a replay saved before
+    /// moves-left heads).
+    #[serde(default)]
+    pub search_moves_left: f32,
     /// Whether the position keeps its value and moves under the board symmetries.
     pub symmetric: bool,
     /// The value target.
     pub value: f32,
+    /// The plies-left target (0 in a replay saved before moves-left heads).
+    #[serde(default)]
+    pub moves_left: f32,
 }
 
 impl SavedSample {
@@ -176,8 +213,10 @@ impl SavedSample {
             actions: sample.actions.iter().map(|&a| a as u32).collect(),
             policy: sample.policy.clone(),
             search_value: sample.search_value,
+            search_moves_left: sample.search_moves_left,
             symmetric: sample.symmetric,
             value: sample.value,
+            moves_left: sample.moves_left,
         }
     }
 
@@ -191,8 +230,10 @@ impl SavedSample {
             actions: self.actions.iter().map(|&a| a as usize).collect(),
             policy: self.policy.clone(),
             search_value: self.search_value,
+            search_moves_left: self.search_moves_left,
             symmetric: self.symmetric,
             value: self.value,
+            moves_left: self.moves_left,
         }
     }
 }
@@ -258,14 +299,21 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
     /// Puts back a state saved by [`SearchLearner::state`] (a learner of the same
     /// shape): the net, Adam and the replay.
     pub fn restore(&mut self, state: &SearchLearnerState) -> Result<(), String> {
-        let net = PolicyValueNet::restore(&state.layers, &state.moments, self.net.device())?;
-        if net.features() != self.net.features() || net.actions() != self.net.actions() {
+        let net = PolicyValueNet::restore(
+            &state.layers,
+            &state.moments,
+            self.net.actions(),
+            self.net.device(),
+        )?;
+        if net.features() != self.net.features()
+            || net.has_moves_left() != self.net.has_moves_left()
+        {
             return Err(format!(
-                "saved net has {} inputs and {} moves, the learner {} and {}",
+                "saved net has {} inputs{}, the learner {}{}",
                 net.features(),
-                net.actions(),
+                moves_left_label(net.has_moves_left()),
                 self.net.features(),
-                self.net.actions()
+                moves_left_label(self.net.has_moves_left()),
             ));
         }
         self.net = net;
@@ -353,8 +401,10 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
                 actions: result.actions.clone(),
                 policy: policy_target(&result.visits, result.proof),
                 search_value: result.value,
+                search_moves_left: result.moves_left,
                 symmetric: self.game.symmetric(&game.position),
                 value: 0.0,
+                moves_left: 0.0,
             });
             let temperature = if game.plies < self.config.temperature_plies {
                 1.0
@@ -373,8 +423,14 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
         let plies = history.len() as u32;
         let w = self.config.search_value_weight;
         for (t, mut sample) in history.into_iter().enumerate() {
-            let z = value_target(plies - t as u32, mate, self.config.search.discount);
-            sample.value = (1.0 - w) * z + w * sample.search_value;
+            let target = blended_target(
+                plies - t as u32,
+                mate,
+                &sample,
+                self.config.search.discount,
+                w,
+            );
+            (sample.value, sample.moves_left) = (target.value, target.moves_left);
             self.replay.push_back(sample);
         }
         while self.replay.len() > self.config.replay_capacity {
@@ -410,9 +466,12 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
                     actions,
                     shares: sample.policy.clone(),
                 });
-                values.push(sample.value);
+                values.push(ValueTarget {
+                    value: sample.value,
+                    moves_left: sample.moves_left,
+                });
             }
-            self.net.update(self.config.lr, rows, &targets, values);
+            self.net.update(self.config.lr, rows, &targets, &values);
         }
     }
 }
@@ -429,6 +488,26 @@ mod tests {
         assert!((value_target(2, true, 0.9) + 0.81).abs() < 1e-6);
         assert!((value_target(3, true, 0.9) - 0.729).abs() < 1e-6);
         assert_eq!(value_target(3, false, 0.9), 0.0);
+    }
+
+    #[test]
+    fn targets_blend_the_games_end_with_the_roots_search_estimates() {
+        let sample = Sample {
+            row: vec![],
+            actions: vec![],
+            policy: vec![],
+            search_value: 0.5,
+            search_moves_left: 7.0,
+            symmetric: true,
+            value: 0.0,
+            moves_left: 0.0,
+        };
+        // Mated side to move 4 plies before the mate: -(0.9^4) = -0.6561.
+        let target = blended_target(4, true, &sample, 0.9, 0.25);
+        assert!((target.value - (0.75 * -0.6561 + 0.25 * 0.5)).abs() < 1e-6);
+        assert_eq!(target.moves_left, 0.75 * 4.0 + 0.25 * 7.0);
+        let drawn = blended_target(4, false, &sample, 0.9, 0.0);
+        assert_eq!((drawn.value, drawn.moves_left), (0.0, 4.0));
     }
 
     #[test]

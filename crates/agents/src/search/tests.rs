@@ -75,6 +75,7 @@ fn a_uniform_prior_search_finds_a_mate_in_two() {
     // Mate in 3 plies is worth discount^2 to the side to move, exactly once proven.
     let d = SearchConfig::default().discount;
     assert_eq!(result.value, -d * (-d * (-d * -1.0)));
+    assert_eq!(result.moves_left, 3.0, "the proof's plies to the mate");
     assert!(
         result.visits.iter().sum::<u32>() < 2999,
         "a proven root ends its search early"
@@ -117,7 +118,7 @@ fn visits_sum_to_the_simulations_after_the_roots_own() {
 struct Skewed;
 
 impl Evaluator<Chess> for Skewed {
-    fn evaluate(&mut self, leaves: &[Leaf<'_, Chess>]) -> Vec<(Vec<f32>, f32)> {
+    fn evaluate(&mut self, leaves: &[Leaf<'_, Chess>]) -> Vec<LeafEvaluation> {
         leaves
             .iter()
             .map(|leaf| {
@@ -127,11 +128,85 @@ impl Evaluator<Chess> for Skewed {
                     .map(|&a| 1.0 / (1.0 + a as f32))
                     .collect();
                 let sum: f32 = weights.iter().sum();
-                let value = (leaf.position.board().occupied().count() as f32 - 3.5) / 10.0;
-                (weights.iter().map(|w| w / sum).collect(), value)
+                let board = leaf.position.board();
+                LeafEvaluation {
+                    priors: weights.iter().map(|w| w / sum).collect(),
+                    value: (board.occupied().count() as f32 - 3.5) / 10.0,
+                    moves_left: f32::from(board.occupied().first().map_or(0, |s| s as u8)),
+                }
             })
             .collect()
     }
+}
+
+/// Uniform priors, white ahead (+0.5 for white to move, -0.5 for black), and 20
+/// plies left while white's rook stands on the first rank, else 10.
+struct RookLeavesTheFirstRankSooner;
+
+impl Evaluator<Chess> for RookLeavesTheFirstRankSooner {
+    fn evaluate(&mut self, leaves: &[Leaf<'_, Chess>]) -> Vec<LeafEvaluation> {
+        leaves
+            .iter()
+            .map(|leaf| {
+                let position = leaf.position;
+                let rook_home = (position.board().rooks()
+                    & shakmaty::Bitboard::from_rank(shakmaty::Rank::First))
+                .any();
+                let n = leaf.actions.len() as f32;
+                LeafEvaluation {
+                    priors: vec![1.0 / n; leaf.actions.len()],
+                    value: if position.turn().is_white() {
+                        0.5
+                    } else {
+                        -0.5
+                    },
+                    moves_left: if rook_home { 20.0 } else { 10.0 },
+                }
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn the_moves_left_term_sends_the_side_ahead_to_the_sooner_end() {
+    let position = chess("8/8/8/3k4/8/8/8/R3K3 w - - 0 1");
+    let visits_off_the_first_rank = |slope: f32| {
+        let config = SearchConfig {
+            simulations: 400,
+            moves_left_slope: slope,
+            moves_left_cap: 0.2,
+            ..SearchConfig::default()
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let result = search(
+            &ChessGame,
+            std::slice::from_ref(&position),
+            &config,
+            &mut RookLeavesTheFirstRankSooner,
+            &mut rng,
+        )
+        .remove(0);
+        let off: u32 = result
+            .moves
+            .iter()
+            .zip(&result.visits)
+            .filter(|(m, _)| {
+                m.role() == shakmaty::Role::Rook && m.to().rank() != shakmaty::Rank::First
+            })
+            .map(|(_, v)| v)
+            .sum();
+        (off, result.visits.iter().sum::<u32>())
+    };
+    // 7 of the 15 legal moves take the rook off the first rank: 10 plies sooner
+    // is worth the cap, 0.2 of the move's value 0.485, and draws ~85 % of the
+    // visits (by PUCT's balance).
+    let (off, total) = visits_off_the_first_rank(0.04);
+    assert!(off * 4 > total * 3, "{off} of {total} visits");
+    let (off, total) = visits_off_the_first_rank(0.0);
+    assert!(
+        off * 20 < total * 11,
+        "{off} of {total} visits without the term"
+    );
 }
 
 #[test]
@@ -143,6 +218,8 @@ fn batched_and_one_by_one_searches_agree() {
     ];
     let config = SearchConfig {
         simulations: 50,
+        moves_left_slope: 0.01,
+        moves_left_cap: 0.05,
         ..SearchConfig::default()
     };
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -182,6 +259,7 @@ fn sampling_at_temperature_zero_takes_the_most_visited_move() {
         actions: vec![0, 1, 2],
         visits: vec![3, 9, 9],
         value: 0.0,
+        moves_left: 0.0,
         proof: None,
     };
     let mut rng = ChaCha8Rng::seed_from_u64(3);
