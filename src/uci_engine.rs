@@ -4,7 +4,9 @@
 //! Understood: `uci`, `isready`, `ucinewgame`, `position startpos|fen FEN [moves
 //! ...]` (any legal move, under-promotions included), `go` (every argument accepted;
 //! `nodes` sets a search net's simulations, `depth` lowers an afterstate net's
-//! plies; time limits are not read: the player answers within its own budget; after
+//! plies; a search net also stops at `movetime`, or at its share of the clock
+//! (`wtime`/`btime` over `movestogo`, 30 if not given, plus 3/4 of the increment,
+//! at most 3/4 of the clock); other players answer within their own budget; after
 //! `go infinite` or `go ponder`
 //! the `bestmove` waits for `stop` or `ponderhit`, as the protocol asks; `go
 //! searchmoves ...` restricts the answer to the listed legal moves), `stop`,
@@ -16,6 +18,7 @@
 pub mod players;
 
 use std::io::{BufRead, Write};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use shakmaty::fen::Fen;
@@ -31,18 +34,28 @@ pub trait UciPlayer {
     fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice;
 }
 
-/// The limits of a `go` command a searching player honours (time limits are not
-/// read: every player answers within its own budget).
+/// The limits of a `go` command a searching player honours.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GoLimit {
     /// `go nodes N`: a search net's simulations.
     pub nodes: Option<u64>,
     /// `go depth N`: an afterstate net's plies (at most its `--plies`).
     pub depth: Option<u32>,
+    /// `go movetime N`: milliseconds for this move.
+    pub movetime: Option<u64>,
+    /// `wtime`, `btime`: each side's clock in milliseconds.
+    pub clock: [Option<u64>; 2],
+    /// `winc`, `binc`: each side's increment in milliseconds.
+    pub increment: [Option<u64>; 2],
+    /// `movestogo`: moves until the next time control.
+    pub moves_to_go: Option<u64>,
 }
 
+/// Moves the clock is shared over when `go` gives no `movestogo`.
+pub const DEFAULT_MOVES_TO_GO: u64 = 30;
+
 impl GoLimit {
-    /// The limits in `go`'s arguments (a malformed number is ignored).
+    /// The limits in `go`'s arguments (a malformed or zero number is ignored).
     pub fn parse(args: &str) -> GoLimit {
         let words: Vec<&str> = args.split_whitespace().collect();
         let after = |key: &str| {
@@ -52,7 +65,25 @@ impl GoLimit {
         GoLimit {
             nodes: after("nodes"),
             depth: after("depth").map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
+            movetime: after("movetime"),
+            clock: [after("wtime"), after("btime")],
+            increment: [after("winc"), after("binc")],
+            moves_to_go: after("movestogo"),
         }
+    }
+
+    /// The time the side `white` (or black) to move may spend on this move:
+    /// `movetime`, else its clock over `movestogo` plus 3/4 of its increment, at
+    /// most 3/4 of its clock; `None` without either.
+    pub fn time_for(&self, white: bool) -> Option<Duration> {
+        if let Some(ms) = self.movetime {
+            return Some(Duration::from_millis(ms));
+        }
+        let side = usize::from(!white);
+        let clock = self.clock[side]?;
+        let share = clock / self.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO)
+            + self.increment[side].unwrap_or(0) * 3 / 4;
+        Some(Duration::from_millis(share.min(clock * 3 / 4)))
     }
 }
 
@@ -275,16 +306,28 @@ mod tests {
     }
 
     #[test]
-    fn go_limits_read_nodes_and_depth_and_nothing_else() {
+    fn go_limits_read_nodes_depth_and_time() {
         assert_eq!(
             GoLimit::parse("wtime 1000 nodes 400 depth 2 movetime 50"),
             GoLimit {
                 nodes: Some(400),
-                depth: Some(2)
+                depth: Some(2),
+                movetime: Some(50),
+                clock: [Some(1000), None],
+                ..GoLimit::default()
             }
         );
-        assert_eq!(GoLimit::parse("movetime 100"), GoLimit::default());
-        assert_eq!(GoLimit::parse("nodes x depth 0"), GoLimit::default());
+        assert_eq!(GoLimit::parse("nodes x depth 0 movetime -5"), GoLimit::default());
+        let ms = |limit: &GoLimit, white: bool| limit.time_for(white).map(|d| d.as_millis());
+        let movetime = GoLimit::parse("movetime 250 wtime 9000");
+        assert_eq!(ms(&movetime, true), Some(250));
+        let clocks = GoLimit::parse("wtime 60000 btime 30000 winc 1000 movestogo 10");
+        assert_eq!(ms(&clocks, true), Some(6750), "60000 / 10 + 3/4 of 1000");
+        assert_eq!(ms(&clocks, false), Some(3000), "30000 / 10, no increment");
+        let sudden_death = GoLimit::parse("wtime 3000 btime 100 binc 2000");
+        assert_eq!(ms(&sudden_death, true), Some(100), "3000 / 30");
+        assert_eq!(ms(&sudden_death, false), Some(75), "at most 3/4 of the clock");
+        assert_eq!(GoLimit::parse("nodes 5").time_for(true), None);
     }
 
     #[test]

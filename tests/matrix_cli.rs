@@ -281,7 +281,9 @@ fn the_saved_net_plays_and_serves_uci(net: &std::path::Path) {
     uci.stdin
         .take()
         .unwrap()
-        .write_all(b"uci\nposition fen 8/8/8/8/8/1k6/7q/K7 b - - 0 1\ngo\ngo nodes 16\nquit\n")
+        .write_all(
+            b"uci\nposition fen 8/8/8/8/8/1k6/7q/K7 b - - 0 1\ngo\ngo nodes 16\ngo movetime 50\nquit\n",
+        )
         .unwrap();
     let out = uci.wait_with_output().unwrap();
     assert!(out.status.success());
@@ -301,6 +303,11 @@ fn the_saved_net_plays_and_serves_uci(net: &std::path::Path) {
     assert!(
         text.contains("nodes 16 "),
         "go nodes sets the simulations: {text}"
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("bestmove ")).count(),
+        3,
+        "go, go nodes and go movetime each answered: {text}"
     );
 
     let out = burnmate(&["eval", net, "--games", "20", "--simulations", "8"]);

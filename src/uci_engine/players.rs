@@ -128,8 +128,8 @@ pub const MAX_SIMULATIONS: u32 = 100_000;
 
 /// A matrix's search net: the side to move plays its search's move (the proof move
 /// where the search proved the position) with the matrix's evaluation budget, or
-/// `go nodes N` simulations, in any position; outside its endgame (either colour)
-/// it says so to the GUI.
+/// `go nodes N` simulations, or as many as its time allows (`movetime`, clock), in
+/// any position; outside its endgame (either colour) it says so to the GUI.
 pub struct SearchPlayer {
     net: SearchNet,
     name: String,
@@ -142,13 +142,22 @@ impl UciPlayer for SearchPlayer {
 
     fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice {
         let mut search = self.net.search;
+        search.time_limit = limit.time_for(position.turn().is_white());
         if let Some(nodes) = limit.nodes {
             search.simulations = u32::try_from(nodes)
                 .unwrap_or(u32::MAX)
                 .min(MAX_SIMULATIONS);
+        } else if search.time_limit.is_some() {
+            search.simulations = MAX_SIMULATIONS;
         }
         let result =
             search_positions(&self.net.net, &search, std::slice::from_ref(position)).remove(0);
+        // The simulations asked for, or those run when time was the limit.
+        let nodes = if search.time_limit.is_some() {
+            1 + result.visits.iter().map(|&v| u64::from(v)).sum::<u64>()
+        } else {
+            u64::from(search.simulations)
+        };
         let listed = |i: &usize| among.contains(&result.moves[*i]);
         let best = result
             .proof
@@ -173,7 +182,7 @@ impl UciPlayer for SearchPlayer {
             mv: result.moves[best],
             value: Some(f64::from(result.value)),
             note,
-            nodes: u64::from(search.simulations),
+            nodes,
             depth: 1,
         }
     }

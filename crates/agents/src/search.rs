@@ -35,6 +35,8 @@
 //! forward pass of the network for all games), as pgx's batched `mctx` searches do;
 //! with one leaf per tree and round, no virtual loss is needed.
 
+use std::time::{Duration, Instant};
+
 use burnmate_env::two_player::TwoPlayerGame;
 use rand::{Rng, RngExt};
 
@@ -68,6 +70,9 @@ pub struct SearchConfig {
     pub moves_left_cap: f32,
     /// Share of the root prior replaced by noise (0: none, for play and evaluation).
     pub noise: f32,
+    /// Wall time after which the search stops between two rounds, before
+    /// `simulations` if need be (None: no limit); two rounds always run.
+    pub time_limit: Option<Duration>,
 }
 
 impl Default for SearchConfig {
@@ -81,6 +86,7 @@ impl Default for SearchConfig {
             noise: 0.0,
             moves_left_slope: 0.0,
             moves_left_cap: 0.0,
+            time_limit: None,
         }
     }
 }
@@ -374,7 +380,11 @@ pub fn search<G: TwoPlayerGame>(
             Tree { nodes: vec![node] }
         })
         .collect();
+    let deadline = config.time_limit.map(|limit| Instant::now() + limit);
     for round in 0..config.simulations.max(1) {
+        if round >= 2 && deadline.is_some_and(|at| Instant::now() >= at) {
+            break;
+        }
         let mut pending = Vec::new();
         for (t, tree) in trees.iter_mut().enumerate() {
             if tree.nodes[0].proven.is_some() {

@@ -274,3 +274,26 @@ fn sampling_at_temperature_zero_takes_the_most_visited_move() {
         "{counts:?}"
     );
 }
+
+#[test]
+fn a_time_limit_stops_a_search_that_would_not_end_in_a_day() {
+    let position = chess("8/8/8/3k4/8/8/8/R3K3 w - - 0 1");
+    let config = SearchConfig {
+        simulations: u32::MAX,
+        time_limit: Some(std::time::Duration::from_millis(30)),
+        ..SearchConfig::default()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let started = std::time::Instant::now();
+    let result = search(
+        &ChessGame,
+        std::slice::from_ref(&position),
+        &config,
+        &mut UniformEvaluator,
+        &mut rng,
+    )
+    .remove(0);
+    let visits: u32 = result.visits.iter().sum();
+    assert!(visits >= 1 && visits < u32::MAX - 1, "{visits}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}
