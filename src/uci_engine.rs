@@ -317,7 +317,10 @@ mod tests {
                 ..GoLimit::default()
             }
         );
-        assert_eq!(GoLimit::parse("nodes x depth 0 movetime -5"), GoLimit::default());
+        assert_eq!(
+            GoLimit::parse("nodes x depth 0 movetime -5"),
+            GoLimit::default()
+        );
         let ms = |limit: &GoLimit, white: bool| limit.time_for(white).map(|d| d.as_millis());
         let movetime = GoLimit::parse("movetime 250 wtime 9000");
         assert_eq!(ms(&movetime, true), Some(250));
@@ -326,7 +329,11 @@ mod tests {
         assert_eq!(ms(&clocks, false), Some(3000), "30000 / 10, no increment");
         let sudden_death = GoLimit::parse("wtime 3000 btime 100 binc 2000");
         assert_eq!(ms(&sudden_death, true), Some(100), "3000 / 30");
-        assert_eq!(ms(&sudden_death, false), Some(75), "at most 3/4 of the clock");
+        assert_eq!(
+            ms(&sudden_death, false),
+            Some(75),
+            "at most 3/4 of the clock"
+        );
         assert_eq!(GoLimit::parse("nodes 5").time_for(true), None);
     }
 
