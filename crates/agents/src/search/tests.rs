@@ -284,7 +284,6 @@ fn a_time_limit_stops_a_search_that_would_not_end_in_a_day() {
         ..SearchConfig::default()
     };
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let started = std::time::Instant::now();
     let result = search(
         &ChessGame,
         std::slice::from_ref(&position),
@@ -294,6 +293,7 @@ fn a_time_limit_stops_a_search_that_would_not_end_in_a_day() {
     )
     .remove(0);
     let visits: u32 = result.visits.iter().sum();
+    // Without the limit the search would run u32::MAX simulations (days): that it
+    // returned at all, with fewer visits, is the behaviour under test.
     assert!((1..u32::MAX - 1).contains(&visits), "{visits}");
-    assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }
