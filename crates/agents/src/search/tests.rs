@@ -28,6 +28,23 @@ fn mates_within(position: &Chess, moves: u32) -> bool {
         })
 }
 
+/// The search of `position` alone with `config` and `evaluator` (generator seed 0).
+fn search_one(
+    position: &Chess,
+    config: &SearchConfig,
+    evaluator: &mut impl Evaluator<Chess>,
+) -> SearchResult<shakmaty::Move> {
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    search(
+        &ChessGame,
+        std::slice::from_ref(position),
+        config,
+        evaluator,
+        &mut rng,
+    )
+    .remove(0)
+}
+
 fn searched(position: &Chess, simulations: u32) -> SearchResult<shakmaty::Move> {
     let config = SearchConfig {
         simulations,
@@ -177,15 +194,7 @@ fn the_moves_left_term_sends_the_side_ahead_to_the_sooner_end() {
             moves_left_cap: 0.2,
             ..SearchConfig::default()
         };
-        let mut rng = ChaCha8Rng::seed_from_u64(0);
-        let result = search(
-            &ChessGame,
-            std::slice::from_ref(&position),
-            &config,
-            &mut RookLeavesTheFirstRankSooner,
-            &mut rng,
-        )
-        .remove(0);
+        let result = search_one(&position, &config, &mut RookLeavesTheFirstRankSooner);
         let off: u32 = result
             .moves
             .iter()
@@ -283,15 +292,7 @@ fn a_time_limit_stops_a_search_that_would_not_end_in_a_day() {
         time_limit: Some(std::time::Duration::from_millis(30)),
         ..SearchConfig::default()
     };
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let result = search(
-        &ChessGame,
-        std::slice::from_ref(&position),
-        &config,
-        &mut UniformEvaluator,
-        &mut rng,
-    )
-    .remove(0);
+    let result = search_one(&position, &config, &mut UniformEvaluator);
     let visits: u32 = result.visits.iter().sum();
     // Without the limit the search would run u32::MAX simulations (days): that it
     // returned at all, with fewer visits, is the behaviour under test.
