@@ -19,6 +19,7 @@ use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig};
 use burnmate_agents::dqn::{Dqn, DqnConfig};
 use burnmate_agents::init::uniform_layers;
 use burnmate_agents::luo::{LuoAgent, LuoConfig, TdAlgorithm, UpdateRule};
+use burnmate_agents::policy_value::{PolicyTarget, PolicyValueNet, ValueTarget};
 use burnmate_agents::selfplay::choice::{masks, selectable_moves};
 use burnmate_agents::selfplay::net::{
     self as selfplay_net, AdamMode, NetConfig, SELECTORS, SelectorSet,
@@ -339,6 +340,66 @@ fn selfplay_selectors_forward_and_update_agree(gpu: &Device) {
     );
 }
 
+/// The search learner's network: evaluations (hidden layers on the backend, the head
+/// on the host) and one update (policy cross-entropy, value and moves-left errors,
+/// backward, Adam) on a small net with the moves-left head.
+fn policy_value_evaluation_and_update_agree(gpu: &Device) {
+    let (features, hidden, actions) = (12, [16, 8], 10);
+    let nets = [gpu.clone(), Device::flex()].map(|device| {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        PolicyValueNet::new(
+            features,
+            &hidden,
+            actions,
+            true,
+            device.autodiff(),
+            &mut rng,
+        )
+    });
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let n = 6;
+    let rows: Vec<f32> = (0..n * features)
+        .map(|_| rng.random::<f32>() * 2.0 - 1.0)
+        .collect();
+    let legal: Vec<Vec<usize>> = (0..n)
+        .map(|i| vec![i % actions, (i + 3) % actions, 9])
+        .collect();
+    let legal_slices: Vec<&[usize]> = legal.iter().map(Vec::as_slice).collect();
+    let [gpu_eval, cpu_eval] = [&nets[0], &nets[1]].map(|net| {
+        net.evaluate_rows(rows.clone(), &legal_slices)
+            .into_iter()
+            .flat_map(|e| e.priors.into_iter().chain([e.value, e.moves_left]))
+            .collect::<Vec<f32>>()
+    });
+    assert_close("policy-value evaluations", &gpu_eval, &cpu_eval);
+    let targets: Vec<PolicyTarget> = legal
+        .iter()
+        .map(|actions| PolicyTarget {
+            actions: actions.clone(),
+            shares: vec![0.6, 0.3, 0.1],
+        })
+        .collect();
+    let values: Vec<ValueTarget> = (0..n)
+        .map(|i| ValueTarget {
+            value: if i % 2 == 0 { 1.0 } else { -0.5 },
+            moves_left: i as f32 * 3.0,
+        })
+        .collect();
+    let lr = 0.01;
+    let [mut gpu_net, mut cpu_net] = nets;
+    let losses = [&mut gpu_net, &mut cpu_net].map(|net| {
+        let l = net.update(lr, rows.clone(), &targets, &values);
+        vec![l.value, l.policy, l.moves_left]
+    });
+    assert_close("policy-value losses", &losses[0], &losses[1]);
+    assert_close_after_adam(
+        "policy-value net after one Adam step",
+        &layer_values(&gpu_net.weights()),
+        &layer_values(&cpu_net.weights()),
+        lr,
+    );
+}
+
 #[test]
 fn every_network_agrees_on_wgpu_and_flex() {
     let Some(gpu) = gpu() else { return };
@@ -346,4 +407,5 @@ fn every_network_agrees_on_wgpu_and_flex() {
     knight_dqn_forward_targets_and_adam_step_agree(&gpu);
     knight_actor_critic_forward_and_update_agree(&gpu);
     selfplay_selectors_forward_and_update_agree(&gpu);
+    policy_value_evaluation_and_update_agree(&gpu);
 }

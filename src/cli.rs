@@ -552,7 +552,9 @@ pub fn run(cli: Cli) -> Result<()> {
                     &batch,
                     seconds,
                 );
-                for row in rows {
+                let search_rows =
+                    burnmate::search_throughput::table(choice.name(), &device, &batch, seconds);
+                for row in rows.into_iter().chain(search_rows) {
                     burnmate::say!("{row}");
                 }
             }

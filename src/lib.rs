@@ -72,6 +72,7 @@ pub mod progress;
 pub mod queen4x4;
 pub mod resume;
 pub mod run;
+pub mod search_throughput;
 pub mod selfplay;
 pub mod solve;
 #[cfg(test)]
