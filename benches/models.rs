@@ -38,9 +38,9 @@ fn main() {
                 .copied()
                 .filter(|&b| !(cpu && kind == ModelKind::Selector && b > 1024))
                 .collect();
-            for row in table(choice.name(), &device, &[kind], &sizes, 0.3) {
-                println!("{row}");
-            }
+            table(choice.name(), &device, &[kind], &sizes, 0.3, |row| {
+                println!("{row}")
+            });
         }
     }
 }

@@ -545,18 +545,16 @@ pub fn run(cli: Cli) -> Result<()> {
             burnmate::say!("{}", throughput::TABLE_HEADER);
             for choice in backend {
                 let device = choice.device()?;
-                let rows = throughput::table(
+                let print = |row: String| burnmate::say!("{row}");
+                throughput::table(
                     choice.name(),
                     &device,
                     &throughput::ModelKind::ALL,
                     &batch,
                     seconds,
+                    print,
                 );
-                let search_rows =
-                    burnmate::search_throughput::table(choice.name(), &device, &batch, seconds);
-                for row in rows.into_iter().chain(search_rows) {
-                    burnmate::say!("{row}");
-                }
+                burnmate::search_throughput::table(choice.name(), &device, &batch, seconds, print);
             }
             Ok(())
         }

@@ -76,8 +76,15 @@ fn row(backend: &str, operation: &str, batch: usize, seconds: f64) -> String {
 }
 
 /// One row per evaluation batch in `batches` and one for an update of the learner's
-/// minibatch, on `device` (a plain device: autodiff is added for the update).
-pub fn table(backend: &str, device: &Device, batches: &[usize], min_seconds: f64) -> Vec<String> {
+/// minibatch, on `device` (a plain device: autodiff is added for the update), each
+/// handed to `emit` as soon as it is measured.
+pub fn table(
+    backend: &str,
+    device: &Device,
+    batches: &[usize],
+    min_seconds: f64,
+    mut emit: impl FnMut(String),
+) {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let mut net = PolicyValueNet::new(
         FEATURES,
@@ -87,7 +94,6 @@ pub fn table(backend: &str, device: &Device, batches: &[usize], min_seconds: f64
         device.clone().autodiff(),
         &mut rng,
     );
-    let mut rows = Vec::new();
     for &batch in batches {
         let features = random_rows(batch, &mut rng);
         let legal = random_legal(batch, &mut rng);
@@ -95,7 +101,7 @@ pub fn table(backend: &str, device: &Device, batches: &[usize], min_seconds: f64
         let seconds = seconds_per_call(min_seconds, || {
             net.evaluate_rows(features.clone(), &legal);
         });
-        rows.push(row(backend, "evaluate (synced)", batch, seconds));
+        emit(row(backend, "evaluate (synced)", batch, seconds));
     }
     let features = random_rows(UPDATE_BATCH, &mut rng);
     let targets: Vec<PolicyTarget> = random_legal(UPDATE_BATCH, &mut rng)
@@ -115,6 +121,5 @@ pub fn table(backend: &str, device: &Device, batches: &[usize], min_seconds: f64
     let seconds = seconds_per_call(min_seconds, || {
         net.update(1e-4, features.clone(), &targets, &values);
     });
-    rows.push(row(backend, "update (synced)", UPDATE_BATCH, seconds));
-    rows
+    emit(row(backend, "update (synced)", UPDATE_BATCH, seconds));
 }

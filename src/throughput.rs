@@ -278,15 +278,16 @@ pub fn measure(
     }
 }
 
-/// One markdown table row per (model, operation, batch) on `device`.
+/// One markdown table row per (model, operation, batch) on `device`, each handed to
+/// `emit` as soon as it is measured (a bench stopped early keeps what it measured).
 pub fn table(
     backend: &str,
     device: &Device,
     models: &[ModelKind],
     batches: &[usize],
     min_seconds: f64,
-) -> Vec<String> {
-    let mut rows = Vec::new();
+    mut emit: impl FnMut(String),
+) {
     for &kind in models {
         for operation in [
             Operation::Forward,
@@ -303,7 +304,7 @@ pub fn table(
                     continue;
                 }
                 let m = measure(kind, operation, device, batch, min_seconds);
-                rows.push(format!(
+                emit(format!(
                     "| {} | {} | {backend} | {batch} | {:.0} | {:.1} |",
                     kind.name(),
                     operation.name(),
@@ -313,7 +314,6 @@ pub fn table(
             }
         }
     }
-    rows
 }
 
 /// The header of [`table`]'s rows.
