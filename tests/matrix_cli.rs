@@ -227,7 +227,7 @@ fn the_search_learner_runs_on_an_endgame_and_repeats_itself() {
         "--seeds",
         "1",
         "--budget",
-        "0.000834",
+        "0.000667",
     ];
     let (a, b) = (
         successful_matrix(&tmp, "a", &settings),
@@ -394,7 +394,7 @@ fn a_search_cell_killed_in_training_goes_on_to_the_bytes_of_an_uninterrupted_one
         "--seeds",
         "1",
         "--budget",
-        "0.00334",
+        "0.002667",
     ];
     let killed = tmp.path().join("killed");
     let tables = tmp.path().join("tables");
