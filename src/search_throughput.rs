@@ -17,6 +17,7 @@ use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::matrix::algorithm::{SEARCH_HIDDEN, SEARCH_MOVES_LEFT_HEAD};
+use crate::throughput::row;
 
 /// Legal moves per benchmarked position (a KQK position with the queen's side to
 /// move has about 20).
@@ -66,15 +67,6 @@ fn seconds_per_call(min_seconds: f64, mut call: impl FnMut()) -> f64 {
     started.elapsed().as_secs_f64() / f64::from(calls)
 }
 
-fn row(backend: &str, operation: &str, batch: usize, seconds: f64) -> String {
-    format!(
-        "| {} | {operation} | {backend} | {batch} | {:.0} | {:.1} |",
-        model_name(),
-        batch as f64 / seconds,
-        seconds * 1e6
-    )
-}
-
 /// One row per evaluation batch in `batches` and one for an update of the learner's
 /// minibatch, on `device` (a plain device: autodiff is added for the update), each
 /// handed to `emit` as soon as it is measured.
@@ -101,7 +93,13 @@ pub fn table(
         let seconds = seconds_per_call(min_seconds, || {
             net.evaluate_rows(features.clone(), &legal);
         });
-        emit(row(backend, "evaluate (synced)", batch, seconds));
+        emit(row(
+            &model_name(),
+            "evaluate (synced)",
+            backend,
+            batch,
+            seconds,
+        ));
     }
     let features = random_rows(UPDATE_BATCH, &mut rng);
     let targets: Vec<PolicyTarget> = random_legal(UPDATE_BATCH, &mut rng)
@@ -121,5 +119,11 @@ pub fn table(
     let seconds = seconds_per_call(min_seconds, || {
         net.update(1e-4, features.clone(), &targets, &values);
     });
-    emit(row(backend, "update (synced)", UPDATE_BATCH, seconds));
+    emit(row(
+        &model_name(),
+        "update (synced)",
+        backend,
+        UPDATE_BATCH,
+        seconds,
+    ));
 }

@@ -304,16 +304,31 @@ pub fn table(
                     continue;
                 }
                 let m = measure(kind, operation, device, batch, min_seconds);
-                emit(format!(
-                    "| {} | {} | {backend} | {batch} | {:.0} | {:.1} |",
+                emit(row(
                     kind.name(),
                     operation.name(),
-                    m.samples_per_second,
-                    m.seconds_per_call * 1e6
+                    backend,
+                    batch,
+                    m.seconds_per_call,
                 ));
             }
         }
     }
+}
+
+/// One row under [`TABLE_HEADER`]: `batch` samples in `seconds_per_call`.
+pub fn row(
+    model: &str,
+    operation: &str,
+    backend: &str,
+    batch: usize,
+    seconds_per_call: f64,
+) -> String {
+    format!(
+        "| {model} | {operation} | {backend} | {batch} | {:.0} | {:.1} |",
+        batch as f64 / seconds_per_call,
+        seconds_per_call * 1e6
+    )
 }
 
 /// The header of [`table`]'s rows.
