@@ -48,8 +48,13 @@ pub fn retro_curriculum_start(
         (random_start(endgame, rng), 2 * ENDGAME_MOVE_CAP)
     } else {
         let walk = 2 * rng.random_range(0..=level) + 1;
-        (retro_start(endgame, walk, rng), 2 * walk + 10)
+        (retro_start(endgame, walk, rng), retro_ply_cap(walk))
     }
+}
+
+/// The ply cap of a start grown `walk` un-moves back from mate.
+pub fn retro_ply_cap(walk: u32) -> u32 {
+    2 * walk + 10
 }
 
 /// The curriculum's level and the tally of the current block.
