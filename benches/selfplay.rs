@@ -53,7 +53,7 @@ fn self_play(envs: usize, device: &Device, rng: &mut ChaCha8Rng) -> SelfPlay {
         order: UpdateOrder::ChooseThenUpdate,
         game_end: GameEndRule::Terminal,
     };
-    SelfPlay::new(config, white, black)
+    SelfPlay::new(config, white, black).expect("the bench's settings")
 }
 
 /// Plies per second of random games on the rules alone, each ply as the trainer

@@ -282,7 +282,7 @@ fn the_saved_net_plays_and_serves_uci(net: &std::path::Path) {
         .take()
         .unwrap()
         .write_all(
-            b"uci\nposition fen 8/8/8/8/8/1k6/7q/K7 b - - 0 1\ngo\ngo nodes 16\ngo movetime 50\nquit\n",
+            b"uci\nposition fen 8/8/8/8/8/1k6/7q/K7 b - - 0 1\ngo\ngo nodes 16\ngo movetime 50\ngo nodes 0\nquit\n",
         )
         .unwrap();
     let out = uci.wait_with_output().unwrap();
@@ -305,9 +305,14 @@ fn the_saved_net_plays_and_serves_uci(net: &std::path::Path) {
         "go nodes sets the simulations: {text}"
     );
     assert_eq!(
+        text.matches("nodes 128 ").count(),
+        2,
+        "go nodes 0 is ignored (the default search): {text}"
+    );
+    assert_eq!(
         text.lines().filter(|l| l.starts_with("bestmove ")).count(),
-        3,
-        "go, go nodes and go movetime each answered: {text}"
+        4,
+        "go, go nodes, go movetime and go nodes 0 each answered: {text}"
     );
 
     let out = burnmate(&["eval", net, "--games", "20", "--simulations", "8"]);

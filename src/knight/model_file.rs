@@ -41,14 +41,14 @@ impl Learner {
             ],
             KnightAgentKind::Random => vec![],
         };
-        Learner::from_networks(config, device, &networks).map_err(|e| anyhow!(e))
+        Learner::from_networks(config, device, &networks)
     }
 
     fn from_networks(
         config: &KnightConfig,
         device: Device,
         networks: &[Vec<LayerWeights>],
-    ) -> Result<Learner, String> {
+    ) -> Result<Learner> {
         Ok(match (config.agent, networks) {
             (KnightAgentKind::Dqn, [q]) => {
                 Learner::Dqn(Box::new(Dqn::new(dqn_config(config), device, q)?))
@@ -58,7 +58,7 @@ impl Learner {
             )),
             (KnightAgentKind::Random, []) => Learner::Random(RandomAgent),
             (kind, n) => {
-                return Err(format!(
+                return Err(anyhow!(
                     "{kind:?} cannot be built from {} networks",
                     n.len()
                 ));

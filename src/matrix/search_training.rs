@@ -108,7 +108,7 @@ pub fn train_search(
         device.clone().autodiff(),
         &mut rng,
     );
-    let mut learner = SearchLearner::new(ChessGame, SideToMoveEncoding, net, config)
+    let mut learner = SearchLearner::new(ChessGame, SideToMoveEncoding, net, config)?
         .with_augmentation(Augmentation {
             symmetries: SYMMETRIES,
             row: transform_row,

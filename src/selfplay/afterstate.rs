@@ -10,6 +10,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use burnmate_agents::afterstate::evaluate::{Score, play_against, score};
 use burnmate_agents::afterstate::trainer::{AfterstateLearner, LearnerState};
 use burnmate_agents::afterstate::value_net::ValueNet;
+use burnmate_agents::error::AgentError;
 use burnmate_agents::init::uniform_layers;
 use burnmate_agents::selfplay::trainer::Mover;
 use burnmate_encode::side_to_move::FEATURES;
@@ -106,7 +107,7 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
     let device = config.backend.device()?.autodiff();
     let layers = uniform_layers(&layer_sizes(&config), &mut rng);
     let net = ValueNet::new(&layers, config.lr, device).map_err(|e| anyhow!(e))?;
-    let learner = AfterstateLearner::new(learner_config(&config), net);
+    let learner = AfterstateLearner::new(learner_config(&config), net)?;
     let stockfish = start_stockfish(&config)?;
     let dir = create_run_dir(overrides.out.as_deref(), &config_stem(path))?;
     let run = Run::start(&dir, &Experiment::Selfplay(config.clone()), &COLUMNS)?;
@@ -127,7 +128,7 @@ pub fn resume_command(dir: &Path, config: &SelfplayConfig) -> Result<()> {
     let pgn = StreamedFile::reopen(&dir.join("games.pgn"), tally.pgn_lines)?.0;
     let evals = StreamedFile::reopen(&dir.join("eval.csv"), tally.eval_lines)?.0;
     let device = config.backend.device()?.autodiff();
-    let broken = |e: String| anyhow!("resume point of {}: {e}", dir.display());
+    let broken = |e: AgentError| anyhow!("resume point of {}: {e}", dir.display());
     let net = ValueNet::restore(&learner.net, config.lr, device).map_err(broken)?;
     let learner =
         AfterstateLearner::restore(learner_config(config), net, &learner).map_err(broken)?;

@@ -55,6 +55,6 @@ pub fn load_run(
     let device = backend.unwrap_or(config.backend).device()?.autodiff();
     let net = ValueNet::new(&state.layers, config.lr, device)
         .map_err(|e| anyhow!("checkpoint of {}: {e}", run.display()))?;
-    let learner = AfterstateLearner::new(learner_config(&config), net);
+    let learner = AfterstateLearner::new(learner_config(&config), net)?;
     Ok((config, learner))
 }

@@ -53,7 +53,7 @@ pub fn sides(config: &SelfplayConfig, state: &SelfplayState) -> Result<SelfPlay>
         config.play(),
         side(&state.white)?,
         side(&state.black)?,
-    ))
+    )?)
 }
 
 /// A finished selfplay run: its config and both frozen sides.

@@ -188,7 +188,7 @@ pub fn resume_command(dir: &Path, config: &SelfplayConfig) -> Result<()> {
         SelectorSet::restore(config.net(), device.clone(), state)
             .map_err(|e| anyhow!("resume point of {}: {e}", dir.display()))
     };
-    let play = SelfPlay::new(config.play(), side(&white)?, side(&black)?);
+    let play = SelfPlay::new(config.play(), side(&white)?, side(&black)?)?;
     let files = Files { run, pgn, evals };
     continue_run(config, play, files, tally, point.rng.restore()?, stockfish)?;
     Ok(())

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::adam::Adam;
 use crate::agent::Agent;
+use crate::error::AgentError;
 use crate::optim::TrainedNet;
 use crate::transition::Transition;
 
@@ -59,14 +60,19 @@ impl Default for ActorCriticConfig {
 
 impl ActorCriticConfig {
     /// Checks the settings; the error names the setting. [`ActorCritic::new`] calls it.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), AgentError> {
         for (name, lr) in [("actor_lr", self.actor_lr), ("critic_lr", self.critic_lr)] {
             if !(lr > 0.0 && lr.is_finite()) {
-                return Err(format!("{name} must be a positive number, not {lr}"));
+                return Err(AgentError::Setting(format!(
+                    "{name} must be a positive number, not {lr}"
+                )));
             }
         }
         if !(0.0..=1.0).contains(&self.gamma) {
-            return Err(format!("gamma must lie in [0, 1], not {}", self.gamma));
+            return Err(AgentError::Setting(format!(
+                "gamma must lie in [0, 1], not {}",
+                self.gamma
+            )));
         }
         Ok(())
     }
@@ -121,15 +127,19 @@ impl ActorCritic {
         device: Device,
         actor: &[LayerWeights],
         critic: &[LayerWeights],
-    ) -> Result<ActorCritic, String> {
+    ) -> Result<ActorCritic, AgentError> {
         config.check()?;
         let (width, actions) = match (actor.first(), actor.last()) {
             (Some(first), Some(last)) => (first.inputs, last.outputs),
-            _ => return Err("the actor needs at least one layer".into()),
+            _ => {
+                return Err(AgentError::Shape(
+                    "the actor needs at least one layer".into(),
+                ));
+            }
         };
         let (actor, critic) = (
-            DeepMlp::from_weights(actor, &device)?,
-            DeepMlp::from_weights(critic, &device)?,
+            DeepMlp::from_weights(actor, &device).map_err(AgentError::Shape)?,
+            DeepMlp::from_weights(critic, &device).map_err(AgentError::Shape)?,
         );
         Ok(ActorCritic {
             width,
@@ -145,7 +155,7 @@ impl ActorCritic {
     }
 
     /// Both networks with their Adam states (a checkpoint to continue from exactly).
-    pub fn snapshot(&self) -> Result<ActorCriticState, String> {
+    pub fn snapshot(&self) -> Result<ActorCriticState, AgentError> {
         Ok(ActorCriticState {
             actor: TrainedNet::of(&self.actor, &self.actor_optimizer),
             critic: TrainedNet::of(&self.critic, &self.critic_optimizer),
@@ -157,7 +167,7 @@ impl ActorCritic {
         config: ActorCriticConfig,
         device: Device,
         state: &ActorCriticState,
-    ) -> Result<ActorCritic, String> {
+    ) -> Result<ActorCritic, AgentError> {
         let mut agent = ActorCritic::new(
             config,
             device.clone(),

@@ -19,6 +19,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_models::DeepMlp;
 use serde::{Deserialize, Serialize};
 
+use crate::error::AgentError;
 use crate::host_memory::{host, in_host_memory};
 
 mod fused;
@@ -97,7 +98,11 @@ impl Adam {
 
     /// The state of [`Adam::save`] for `net` on `device`; errors name a moment that
     /// does not fit the network.
-    pub fn restore(net: &DeepMlp, saved: &[SavedMoments], device: &Device) -> Result<Adam, String> {
+    pub fn restore(
+        net: &DeepMlp,
+        saved: &[SavedMoments],
+        device: &Device,
+    ) -> Result<Adam, AgentError> {
         Adam::placed(net, saved, device, in_host_memory(device))
     }
 
@@ -107,14 +112,14 @@ impl Adam {
         saved: &[SavedMoments],
         device: &Device,
         on_host: bool,
-    ) -> Result<Adam, String> {
+    ) -> Result<Adam, AgentError> {
         let sizes: Vec<usize> = parameter_sizes(net).collect();
         if saved.len() != sizes.len() {
-            return Err(format!(
+            return Err(AgentError::Shape(format!(
                 "the optimiser state holds {} parameter tensors, the network {}",
                 saved.len(),
                 sizes.len()
-            ));
+            )));
         }
         let inner = device.clone().without_autodiff();
         let slots = saved
@@ -123,7 +128,9 @@ impl Adam {
             .enumerate()
             .map(|(i, (s, n))| {
                 if s.first.len() != n || s.second.len() != n {
-                    return Err(format!("optimiser moments {i} do not hold {n} values"));
+                    return Err(AgentError::Shape(format!(
+                        "optimiser moments {i} do not hold {n} values"
+                    )));
                 }
                 let moments = if on_host {
                     Moments::Host {
@@ -144,7 +151,7 @@ impl Adam {
                     moments,
                 })
             })
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<_, AgentError>>()?;
         Ok(Adam { slots })
     }
 
@@ -352,10 +359,13 @@ mod tests {
         let mut saved = Adam::new(&net(), &device()).save();
         saved[1].second.pop();
         let err = Adam::restore(&net(), &saved, &device()).err().unwrap();
-        assert_eq!(err, "optimiser moments 1 do not hold 5 values");
-        let err = Adam::restore(&net(), &saved[..3], &device()).err().unwrap();
         assert_eq!(
             err,
+            AgentError::Shape("optimiser moments 1 do not hold 5 values".into())
+        );
+        let err = Adam::restore(&net(), &saved[..3], &device()).err().unwrap();
+        assert_eq!(
+            err.to_string(),
             "the optimiser state holds 3 parameter tensors, the network 4"
         );
     }

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::adam::Adam;
 use crate::agent::Agent;
 use crate::beside::Beside;
+use crate::error::AgentError;
 use crate::exploration::{epsilon_greedy, greedy};
 use crate::host_memory::{host, in_host_memory};
 use crate::optim::TrainedNet;
@@ -77,27 +78,35 @@ impl Default for DqnConfig {
 impl DqnConfig {
     /// Checks the settings; the error names the setting. [`Dqn::new`] and
     /// [`Dqn::restore`] call it, so a library caller cannot skip it.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), AgentError> {
         if self.sizes.len() < 2 || self.sizes.contains(&0) {
-            return Err(format!(
+            return Err(AgentError::Setting(format!(
                 "layer sizes must be 2 or more positive numbers, not {:?}",
                 self.sizes
-            ));
+            )));
         }
         if !(self.lr > 0.0 && self.lr.is_finite()) {
-            return Err(format!("lr must be a positive number, not {}", self.lr));
+            return Err(AgentError::Setting(format!(
+                "lr must be a positive number, not {}",
+                self.lr
+            )));
         }
         if !(0.0..=1.0).contains(&self.gamma) {
-            return Err(format!("gamma must lie in [0, 1], not {}", self.gamma));
+            return Err(AgentError::Setting(format!(
+                "gamma must lie in [0, 1], not {}",
+                self.gamma
+            )));
         }
         if self.batch_size == 0 || self.replay_capacity <= self.batch_size {
-            return Err(format!(
+            return Err(AgentError::Setting(format!(
                 "replay_capacity ({}) must exceed a positive batch_size ({})",
                 self.replay_capacity, self.batch_size
-            ));
+            )));
         }
         if self.target == TargetNetwork::Periodic && self.target_sync_steps == 0 {
-            return Err("target_sync_steps must be positive with a periodic target".into());
+            return Err(AgentError::Setting(
+                "target_sync_steps must be positive with a periodic target".into(),
+            ));
         }
         Ok(())
     }
@@ -160,9 +169,13 @@ fn next_rows(batch: &[Transition]) -> Vec<f32> {
 
 impl Dqn {
     /// A fresh agent; `device` must have autodiff enabled.
-    pub fn new(config: DqnConfig, device: Device, layers: &[LayerWeights]) -> Result<Dqn, String> {
+    pub fn new(
+        config: DqnConfig,
+        device: Device,
+        layers: &[LayerWeights],
+    ) -> Result<Dqn, AgentError> {
         config.check()?;
-        let online = DeepMlp::from_weights(layers, &device)?;
+        let online = DeepMlp::from_weights(layers, &device).map_err(AgentError::Shape)?;
         let target = (config.target != TargetNetwork::None).then(|| online.clone());
         Ok(Dqn {
             replay: ReplayBuffer::new(config.replay_capacity),
@@ -179,7 +192,7 @@ impl Dqn {
 
     /// Everything training has changed: the networks, Adam's state, the replay
     /// buffer and the update count (a checkpoint to continue from exactly).
-    pub fn snapshot(&self) -> Result<DqnState, String> {
+    pub fn snapshot(&self) -> Result<DqnState, AgentError> {
         let (items, next) = self.replay.parts();
         Ok(DqnState {
             online: TrainedNet::of(&self.online, &self.optimizer),
@@ -191,15 +204,19 @@ impl Dqn {
     }
 
     /// The agent of a [`Dqn::snapshot`]; `device` must have autodiff enabled.
-    pub fn restore(config: DqnConfig, device: Device, state: DqnState) -> Result<Dqn, String> {
+    pub fn restore(config: DqnConfig, device: Device, state: DqnState) -> Result<Dqn, AgentError> {
         config.check()?;
         let (online, optimizer) = state.online.restore(&device)?;
         let target = match (&state.target, config.target) {
             (Some(layers), TargetNetwork::Periodic | TargetNetwork::Reference) => {
-                Some(DeepMlp::from_weights(layers, &device)?)
+                Some(DeepMlp::from_weights(layers, &device).map_err(AgentError::Shape)?)
             }
             (None, TargetNetwork::None) => None,
-            _ => return Err("the saved target network does not fit the config".into()),
+            _ => {
+                return Err(AgentError::Shape(
+                    "the saved target network does not fit the config".into(),
+                ));
+            }
         };
         Ok(Dqn {
             replay: ReplayBuffer::from_parts(

@@ -18,6 +18,7 @@ pub mod beside;
 pub mod dqn;
 pub mod endgame;
 pub mod episode;
+pub mod error;
 pub mod exploration;
 pub mod host_memory;
 pub mod init;

@@ -23,7 +23,7 @@ mod config;
 mod episode;
 mod update;
 
-pub use agent::{AgentError, LuoAgent};
+pub use agent::LuoAgent;
 pub use config::{LuoConfig, TdAlgorithm, UpdateRule};
 
 #[cfg(test)]

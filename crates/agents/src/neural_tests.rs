@@ -10,6 +10,7 @@ use crate::actor_critic::{ActorCritic, ActorCriticConfig, CriticGradient};
 use crate::adam::Adam;
 use crate::agent::Agent;
 use crate::dqn::{Dqn, DqnConfig, DqnState, TargetNetwork};
+use crate::error::AgentError;
 use crate::optim::TrainedNet;
 use crate::transition::Transition;
 
@@ -540,7 +541,10 @@ fn dqn_and_actor_critic_constructors_refuse_settings_out_of_range() {
         ),
     ] {
         let error = Dqn::new(config, device.clone(), &layers).err().unwrap();
-        assert!(error.starts_with(named), "{error}");
+        assert!(
+            matches!(&error, AgentError::Setting(text) if text.starts_with(named)),
+            "{error}"
+        );
     }
     assert!(Dqn::new(study, device.clone(), &layers).is_ok());
     let critic =
@@ -571,6 +575,9 @@ fn dqn_and_actor_critic_constructors_refuse_settings_out_of_range() {
         let error = ActorCritic::new(config, device.clone(), &layers, &critic)
             .err()
             .unwrap();
-        assert!(error.starts_with(named), "{error}");
+        assert!(
+            matches!(&error, AgentError::Setting(text) if text.starts_with(named)),
+            "{error}"
+        );
     }
 }

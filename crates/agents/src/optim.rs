@@ -7,6 +7,7 @@ use burnmate_models::{DeepMlp, LayerWeights};
 use serde::{Deserialize, Serialize};
 
 use crate::adam::{Adam, SavedMoments};
+use crate::error::AgentError;
 
 /// PyTorch's `torch.optim.Adam` defaults: betas (0.9, 0.999), epsilon 1e-8, no weight
 /// decay (burn's `AdamConfig::new()` has epsilon 1e-5, which damps small gradients).
@@ -33,33 +34,34 @@ impl TrainedNet {
     }
 
     /// The network and its optimiser back on `device`.
-    pub fn restore(&self, device: &Device) -> Result<(DeepMlp, Adam), String> {
-        let net = DeepMlp::from_weights(&self.layers, device)?;
+    pub fn restore(&self, device: &Device) -> Result<(DeepMlp, Adam), AgentError> {
+        let net = DeepMlp::from_weights(&self.layers, device).map_err(AgentError::Shape)?;
         let optimizer = Adam::restore(&net, &self.adam, device)?;
         Ok((net, optimizer))
     }
 }
 
 /// An optimiser's state as hex text of burn's burnpack record (for JSON checkpoints).
-pub fn optimizer_hex(optimizer: &ModuleOptimizer) -> Result<String, String> {
+pub fn optimizer_hex(optimizer: &ModuleOptimizer) -> Result<String, AgentError> {
     let bytes = optimizer
         .to_record()
         .into_bytes()
-        .map_err(|e| format!("cannot save the optimiser state: {e:?}"))?;
+        .map_err(|e| AgentError::Saved(format!("cannot save the optimiser state: {e:?}")))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// [`pytorch_adam`] with the state saved by [`optimizer_hex`].
-pub fn adam_from_hex(text: &str) -> Result<ModuleOptimizer, String> {
+pub fn adam_from_hex(text: &str) -> Result<ModuleOptimizer, AgentError> {
     if !text.len().is_multiple_of(2) {
-        return Err("odd-length optimiser state".into());
+        return Err(AgentError::Saved("odd-length optimiser state".into()));
     }
     let bytes = (0..text.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&text[i..i + 2], 16))
         .collect::<Result<Vec<u8>, _>>()
-        .map_err(|_| "optimiser state is not hex".to_string())?;
-    let record = OptimizerRecord::from_bytes(Bytes::from_bytes_vec(bytes))
-        .map_err(|e| format!("optimiser state is not a burnpack record: {e:?}"))?;
+        .map_err(|_| AgentError::Saved("optimiser state is not hex".into()))?;
+    let record = OptimizerRecord::from_bytes(Bytes::from_bytes_vec(bytes)).map_err(|e| {
+        AgentError::Saved(format!("optimiser state is not a burnpack record: {e:?}"))
+    })?;
     Ok(pytorch_adam().load_record(record))
 }

@@ -40,6 +40,7 @@ use burnmate_models::{DeepMlp, LayerWeights};
 use rand::Rng;
 
 use crate::adam::{Adam, SavedMoments};
+use crate::error::AgentError;
 use crate::search::{Evaluator, Leaf, LeafEvaluation};
 
 /// The network and its optimiser.
@@ -138,24 +139,26 @@ impl PolicyValueNet {
         layers: &[LayerWeights],
         actions: usize,
         device: Device,
-    ) -> Result<PolicyValueNet, String> {
+    ) -> Result<PolicyValueNet, AgentError> {
         let (Some(first), Some(last)) = (layers.first(), layers.last()) else {
-            return Err("a policy-value net needs at least one layer".into());
+            return Err(AgentError::Shape(
+                "a policy-value net needs at least one layer".into(),
+            ));
         };
         let moves_left = match last.outputs.checked_sub(actions) {
             Some(1) => false,
             Some(2) => true,
             _ => {
-                return Err(format!(
+                return Err(AgentError::Shape(format!(
                     "a policy-value net over {actions} moves has {} or {} outputs, not {}",
                     actions + 1,
                     actions + 2,
                     last.outputs
-                ));
+                )));
             }
         };
         let features = first.inputs;
-        let net = DeepMlp::from_weights(layers, &device)?;
+        let net = DeepMlp::from_weights(layers, &device).map_err(AgentError::Shape)?;
         Ok(PolicyValueNet {
             optimizer: Adam::new(&net, &device),
             net,
@@ -175,7 +178,7 @@ impl PolicyValueNet {
         moments: &[SavedMoments],
         actions: usize,
         device: Device,
-    ) -> Result<PolicyValueNet, String> {
+    ) -> Result<PolicyValueNet, AgentError> {
         let mut net = PolicyValueNet::from_layers(layers, actions, device)?;
         net.optimizer = Adam::restore(&net.net, moments, &net.device)?;
         Ok(net)
@@ -476,7 +479,7 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(
-            err,
+            err.to_string(),
             "a policy-value net over 2 moves has 3 or 4 outputs, not 5"
         );
     }

@@ -3,6 +3,7 @@
 
 use rand::{Rng, RngExt};
 
+use crate::error::AgentError;
 use crate::transition::Transition;
 
 /// Ring buffer of transitions (or any other items).
@@ -34,12 +35,12 @@ impl<T: Clone> ReplayBuffer<T> {
         capacity: usize,
         items: Vec<T>,
         next: usize,
-    ) -> Result<ReplayBuffer<T>, String> {
+    ) -> Result<ReplayBuffer<T>, AgentError> {
         if capacity == 0 || items.len() > capacity || next >= capacity {
-            return Err(format!(
+            return Err(AgentError::Shape(format!(
                 "replay state of {} items (next {next}) does not fit capacity {capacity}",
                 items.len()
-            ));
+            )));
         }
         Ok(ReplayBuffer {
             items,

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::AgentError;
+
 /// How epsilon decays with the episode number.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
@@ -48,26 +50,30 @@ impl Default for EpsilonSchedule {
 impl EpsilonSchedule {
     /// Checks the schedule: `0 <= min <= max <= 1`, a decay factor `beta` in (0, 1],
     /// a rate `k >= 0`; the error names the field.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), AgentError> {
         let (max, min) = match *self {
             EpsilonSchedule::Hybrid { max, min, beta } => {
                 if !(beta > 0.0 && beta <= 1.0) {
-                    return Err(format!("epsilon.beta must lie in (0, 1], not {beta}"));
+                    return Err(AgentError::Setting(format!(
+                        "epsilon.beta must lie in (0, 1], not {beta}"
+                    )));
                 }
                 (max, min)
             }
             EpsilonSchedule::Exponential { max, min, k }
             | EpsilonSchedule::Linear { max, min, k } => {
                 if !(k >= 0.0 && k.is_finite()) {
-                    return Err(format!("epsilon.k must be a finite number >= 0, not {k}"));
+                    return Err(AgentError::Setting(format!(
+                        "epsilon.k must be a finite number >= 0, not {k}"
+                    )));
                 }
                 (max, min)
             }
         };
         if !(0.0 <= min && min <= max && max <= 1.0) {
-            return Err(format!(
+            return Err(AgentError::Setting(format!(
                 "epsilon needs 0 <= min <= max <= 1, not min = {min}, max = {max}"
-            ));
+            )));
         }
         Ok(())
     }
@@ -94,19 +100,34 @@ mod tests {
             min: 2.0,
             beta: f64::NAN,
         };
-        assert!(bad.validate().unwrap_err().contains("epsilon.beta"));
+        assert!(
+            bad.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("epsilon.beta")
+        );
         let bad = EpsilonSchedule::Hybrid {
             max: -1.0,
             min: 2.0,
             beta: 0.9,
         };
-        assert!(bad.validate().unwrap_err().contains("min <= max"));
+        assert!(
+            bad.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("min <= max")
+        );
         let bad = EpsilonSchedule::Linear {
             max: 0.5,
             min: 0.1,
             k: -1.0,
         };
-        assert!(bad.validate().unwrap_err().contains("epsilon.k"));
+        assert!(
+            bad.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("epsilon.k")
+        );
         assert!(EpsilonSchedule::default().validate().is_ok());
     }
 

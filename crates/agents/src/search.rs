@@ -40,6 +40,8 @@ use std::time::{Duration, Instant};
 use burnmate_env::two_player::TwoPlayerGame;
 use rand::{Rng, RngExt};
 
+use crate::error::AgentError;
+
 /// The search's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchConfig {
@@ -88,6 +90,47 @@ impl Default for SearchConfig {
             moves_left_cap: 0.0,
             time_limit: None,
         }
+    }
+}
+
+impl SearchConfig {
+    /// Checks the settings; the error names the setting.
+    pub fn check(&self) -> Result<(), AgentError> {
+        let setting = |text: String| Err(AgentError::Setting(text));
+        if self.simulations == 0 {
+            return setting("simulations must be at least 1".into());
+        }
+        if !(self.c_puct > 0.0 && self.c_puct.is_finite()) {
+            return setting(format!(
+                "c_puct must be a positive number, not {}",
+                self.c_puct
+            ));
+        }
+        if !(self.discount > 0.0 && self.discount <= 1.0) {
+            return setting(format!(
+                "discount must lie in (0, 1], not {}",
+                self.discount
+            ));
+        }
+        let positive = self.dirichlet_alpha > 0.0;
+        if !(0.0..=1.0).contains(&self.noise) || !positive {
+            return setting(format!(
+                "noise must lie in [0, 1] ({}) and dirichlet_alpha be positive ({})",
+                self.noise, self.dirichlet_alpha
+            ));
+        }
+        let finite_share = |x: f32| x >= 0.0 && x.is_finite();
+        if !finite_share(self.fpu_reduction)
+            || !finite_share(self.moves_left_slope)
+            || !finite_share(self.moves_left_cap)
+        {
+            return setting(format!(
+                "fpu_reduction ({}), moves_left_slope ({}) and moves_left_cap ({}) must be \
+                 numbers >= 0",
+                self.fpu_reduction, self.moves_left_slope, self.moves_left_cap
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -365,6 +408,9 @@ struct Pending<M> {
 
 /// Searches every position of `roots` (none finished) with `config.simulations`
 /// evaluations each, all trees advancing together so each round is one batch.
+///
+/// # Panics
+/// If `config` fails [`SearchConfig::check`] (callers check settings from users).
 pub fn search<G: TwoPlayerGame>(
     game: &G,
     roots: &[G::Position],
@@ -381,7 +427,10 @@ pub fn search<G: TwoPlayerGame>(
         })
         .collect();
     let deadline = config.time_limit.map(|limit| Instant::now() + limit);
-    for round in 0..config.simulations.max(1) {
+    if let Err(e) = config.check() {
+        panic!("search settings: {e}");
+    }
+    for round in 0..config.simulations {
         if round >= 2 && deadline.is_some_and(|at| Instant::now() >= at) {
             break;
         }

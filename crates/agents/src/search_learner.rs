@@ -38,6 +38,7 @@ use burnmate_models::LayerWeights;
 use serde::{Deserialize, Serialize};
 
 use crate::adam::SavedMoments;
+use crate::error::AgentError;
 use crate::policy_value::{NetEvaluator, PolicyTarget, PolicyValueNet, ValueTarget};
 use crate::search::{SearchConfig, search};
 
@@ -62,6 +63,36 @@ pub struct SearchLearnerConfig {
     /// result (0: AlphaZero's result alone; Lc0 and KataGo blend in the search's
     /// value to lower the target's variance).
     pub search_value_weight: f32,
+}
+
+impl SearchLearnerConfig {
+    /// Checks the settings (the search's too); the error names the setting.
+    pub fn check(&self) -> Result<(), AgentError> {
+        self.search.check()?;
+        let setting = |text: String| Err(AgentError::Setting(text));
+        if self.parallel == 0 || self.batch_size == 0 || self.updates == 0 {
+            return setting(format!(
+                "parallel ({}), batch_size ({}) and updates ({}) must be positive",
+                self.parallel, self.batch_size, self.updates
+            ));
+        }
+        if self.replay_capacity < self.batch_size {
+            return setting(format!(
+                "replay_capacity ({}) must hold a batch_size ({})",
+                self.replay_capacity, self.batch_size
+            ));
+        }
+        if !(self.lr > 0.0 && self.lr.is_finite()) {
+            return setting(format!("lr must be a positive number, not {}", self.lr));
+        }
+        if !(0.0..=1.0).contains(&self.search_value_weight) {
+            return setting(format!(
+                "search_value_weight must lie in [0, 1], not {}",
+                self.search_value_weight
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// How a self-play game ended.
@@ -262,18 +293,32 @@ pub struct SearchLearner<G, X> {
 
 impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
     /// A learner over `game` with `net` (its inputs `encoder.width()`, its policy
-    /// `game.actions()`).
-    pub fn new(game: G, encoder: X, net: PolicyValueNet, config: SearchLearnerConfig) -> Self {
-        assert_eq!(net.features(), encoder.width(), "network inputs");
-        assert_eq!(net.actions(), game.actions(), "network policy");
-        SearchLearner {
+    /// `game.actions()`), once `config` passes [`SearchLearnerConfig::check`].
+    pub fn new(
+        game: G,
+        encoder: X,
+        net: PolicyValueNet,
+        config: SearchLearnerConfig,
+    ) -> Result<Self, AgentError> {
+        config.check()?;
+        if (net.features(), net.actions()) != (encoder.width(), game.actions()) {
+            return Err(AgentError::Shape(format!(
+                "a network of {} inputs and {} moves cannot play a game of {} inputs and {} \
+                 moves",
+                net.features(),
+                net.actions(),
+                encoder.width(),
+                game.actions()
+            )));
+        }
+        Ok(SearchLearner {
             game,
             encoder,
             net,
             config,
             replay: VecDeque::new(),
             augmentation: None,
-        }
+        })
     }
 
     /// The learner training each symmetric position under a random symmetry.
@@ -298,7 +343,7 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
 
     /// Puts back a state saved by [`SearchLearner::state`] (a learner of the same
     /// shape): the net, Adam and the replay.
-    pub fn restore(&mut self, state: &SearchLearnerState) -> Result<(), String> {
+    pub fn restore(&mut self, state: &SearchLearnerState) -> Result<(), AgentError> {
         let net = PolicyValueNet::restore(
             &state.layers,
             &state.moments,
@@ -308,13 +353,13 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
         if net.features() != self.net.features()
             || net.has_moves_left() != self.net.has_moves_left()
         {
-            return Err(format!(
+            return Err(AgentError::Shape(format!(
                 "saved net has {} inputs{}, the learner {}{}",
                 net.features(),
                 moves_left_label(net.has_moves_left()),
                 self.net.features(),
                 moves_left_label(self.net.has_moves_left()),
-            ));
+            )));
         }
         self.net = net;
         self.replay = state.replay.iter().map(SavedSample::sample).collect();
@@ -508,6 +553,50 @@ mod tests {
         assert_eq!(target.moves_left, 0.75 * 4.0 + 0.25 * 7.0);
         let drawn = blended_target(4, false, &sample, 0.9, 0.0);
         assert_eq!((drawn.value, drawn.moves_left), (0.0, 4.0));
+    }
+
+    #[test]
+    fn a_learner_with_bad_settings_or_a_network_of_another_shape_is_refused() {
+        use burn::tensor::Device;
+        use burnmate_encode::side_to_move::SideToMoveEncoding;
+        use burnmate_env::environment::Encoder as _;
+        use burnmate_env::two_player::ChessGame;
+        use rand::SeedableRng;
+
+        let net = |features: usize| {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+            let device = Device::flex().autodiff();
+            PolicyValueNet::new(features, &[4], ChessGame.actions(), false, device, &mut rng)
+        };
+        let config = SearchLearnerConfig {
+            search: SearchConfig::default(),
+            temperature_plies: 0,
+            parallel: 2,
+            replay_capacity: 100,
+            batch_size: 4,
+            updates: 1,
+            lr: 1e-3,
+            search_value_weight: 0.5,
+        };
+        let width = SideToMoveEncoding.width();
+        assert!(SearchLearner::new(ChessGame, SideToMoveEncoding, net(width), config).is_ok());
+        let no_games = SearchLearnerConfig {
+            parallel: 0,
+            ..config
+        };
+        let error = SearchLearner::new(ChessGame, SideToMoveEncoding, net(width), no_games)
+            .err()
+            .unwrap();
+        assert_eq!(
+            error,
+            AgentError::Setting(
+                "parallel (0), batch_size (4) and updates (1) must be positive".into()
+            )
+        );
+        let error = SearchLearner::new(ChessGame, SideToMoveEncoding, net(7), config)
+            .err()
+            .unwrap();
+        assert!(matches!(error, AgentError::Shape(_)), "{error}");
     }
 
     #[test]

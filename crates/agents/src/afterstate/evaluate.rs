@@ -127,6 +127,9 @@ fn new_table(n: u64, max_plies: u32) -> Table {
 /// Plays `games` games of the greedy learner against `opponent` (which answers each
 /// position with a legal move), `batch` games at a time, the learner white in even
 /// games; the opponent's first error (an engine that died) ends the evaluation.
+///
+/// # Panics
+/// If `batch` is 0.
 pub fn play_against<E>(
     learner: &AfterstateLearner,
     games: u64,
@@ -137,7 +140,8 @@ pub fn play_against<E>(
     let mut outcomes = Vec::with_capacity(games as usize);
     let mut slots: Vec<Table> = Vec::new();
     let mut next = 0u64;
-    while next < games && slots.len() < batch.max(1) {
+    assert!(batch > 0, "play_against needs a batch of at least one game");
+    while next < games && slots.len() < batch {
         slots.push(new_table(next, max_plies));
         next += 1;
     }

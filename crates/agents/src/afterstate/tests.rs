@@ -14,6 +14,7 @@ use super::evaluate::{Outcome, Verdict, score};
 use super::rewards::{MATE, move_reward};
 use super::trainer::{AfterstateConfig, AfterstateLearner};
 use super::value_net::ValueNet;
+use crate::error::AgentError;
 
 const GAMMA: f32 = 0.9;
 
@@ -64,7 +65,7 @@ fn best(learner: &AfterstateLearner, game: &FullGame) -> String {
 
 #[test]
 fn a_move_is_worth_its_material_minus_the_discounted_value_of_the_reply_position() {
-    let learner = AfterstateLearner::new(config(), constant_net(0.5, 1e-3));
+    let learner = AfterstateLearner::new(config(), constant_net(0.5, 1e-3)).unwrap();
     // White: Qxd8 wins a queen, e2e4 is quiet, Qd1d7 (a queen move) is quiet too.
     let g = game("3qk3/8/8/8/8/8/4P3/3QK3 w - - 0 1");
     assert!((q_of(&learner, &g, "d1d8") - (0.9 - GAMMA * 0.5)).abs() < 1e-6);
@@ -74,7 +75,7 @@ fn a_move_is_worth_its_material_minus_the_discounted_value_of_the_reply_position
 
 #[test]
 fn a_mate_is_worth_the_mate_reward_and_ends_the_bootstrap() {
-    let learner = AfterstateLearner::new(config(), constant_net(0.5, 1e-3));
+    let learner = AfterstateLearner::new(config(), constant_net(0.5, 1e-3)).unwrap();
     // Back-rank mate Ra8#, or win the h7 pawn first.
     let g = game("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
     assert_eq!(q_of(&learner, &g, "a1a8"), MATE);
@@ -136,7 +137,8 @@ fn training_stores_each_position_with_the_value_of_its_best_move() {
             ..config()
         },
         constant_net(0.25, 1e-3),
-    );
+    )
+    .unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut records = Vec::new();
     learner.train(2, &mut rng, |r| records.push(r));
@@ -171,11 +173,59 @@ fn exploration_decays_linearly_to_its_floor() {
     assert!((c.epsilon(5) - 0.55).abs() < 1e-12);
     assert!((c.epsilon(10) - 0.1).abs() < 1e-12);
     assert!((c.epsilon(1000) - 0.1).abs() < 1e-12);
+    // No decay period: the floor from the first game.
+    let at_once = AfterstateConfig {
+        epsilon_games: 0,
+        ..config()
+    };
+    assert_eq!(at_once.epsilon(0), 0.1);
+}
+
+#[test]
+fn a_learner_with_no_games_side_by_side_or_a_replay_smaller_than_a_batch_is_refused() {
+    for (bad, named) in [
+        (
+            AfterstateConfig {
+                envs: 0,
+                ..config()
+            },
+            "envs (0)",
+        ),
+        (
+            AfterstateConfig {
+                replay_capacity: 3,
+                ..config()
+            },
+            "replay_capacity (3)",
+        ),
+        (
+            AfterstateConfig {
+                gamma: 1.5,
+                ..config()
+            },
+            "gamma",
+        ),
+        (
+            AfterstateConfig {
+                epsilon_end: -0.1,
+                ..config()
+            },
+            "epsilon_end",
+        ),
+    ] {
+        let error = AfterstateLearner::new(bad, constant_net(0.0, 1e-3))
+            .err()
+            .unwrap();
+        assert!(
+            matches!(&error, AgentError::Setting(text) if text.starts_with(named)),
+            "{error}"
+        );
+    }
 }
 
 #[test]
 fn a_restored_learner_continues_exactly() {
-    let mut a = AfterstateLearner::new(config(), constant_net(0.0, 1e-2));
+    let mut a = AfterstateLearner::new(config(), constant_net(0.0, 1e-2)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     a.train(1, &mut rng, |_| {});
     let state = a.snapshot().unwrap();
@@ -226,7 +276,7 @@ fn a_two_ply_search_sees_the_recapture_that_one_ply_misses() {
     // V = 0 everywhere: one ply values a move by its material alone, two plies
     // subtract the discounted best reply. Qxd5 wins a pawn (0.1) and loses the queen
     // to exd5 (0.9): 0.1 - 0.9 * 0.9 = -0.71.
-    let learner = AfterstateLearner::new(config(), constant_net(0.0, 0.0));
+    let learner = AfterstateLearner::new(config(), constant_net(0.0, 0.0)).unwrap();
     let g = game("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1");
     assert_eq!(best(&learner, &g), "d1d5");
     let two_ply = learner.search_values(&[&g], 2).pop().unwrap();

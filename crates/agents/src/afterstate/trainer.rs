@@ -11,6 +11,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use super::rewards::{bootstraps, move_reward};
 use super::value_net::ValueNet;
+use crate::error::AgentError;
 use crate::optim::TrainedNet;
 use crate::replay::ReplayBuffer;
 use crate::selfplay::trainer::GameRecord;
@@ -39,9 +40,43 @@ pub struct AfterstateConfig {
 }
 
 impl AfterstateConfig {
-    /// Exploration of a game started after `games` games.
+    /// Checks the settings; the error names the setting. [`AfterstateLearner::new`]
+    /// and [`AfterstateLearner::restore`] call it.
+    pub fn check(&self) -> Result<(), AgentError> {
+        let setting = |text: String| Err(AgentError::Setting(text));
+        if !(0.0..=1.0).contains(&self.gamma) {
+            return setting(format!("gamma must lie in [0, 1], not {}", self.gamma));
+        }
+        for (name, epsilon) in [
+            ("epsilon_start", self.epsilon_start),
+            ("epsilon_end", self.epsilon_end),
+        ] {
+            if !(0.0..=1.0).contains(&epsilon) {
+                return setting(format!("{name} must lie in [0, 1], not {epsilon}"));
+            }
+        }
+        if self.envs == 0 || self.max_plies == 0 {
+            return setting(format!(
+                "envs ({}) and max_plies ({}) must be positive",
+                self.envs, self.max_plies
+            ));
+        }
+        if self.batch_size == 0 || self.replay_capacity < self.batch_size {
+            return setting(format!(
+                "replay_capacity ({}) must hold a positive batch_size ({})",
+                self.replay_capacity, self.batch_size
+            ));
+        }
+        Ok(())
+    }
+
+    /// Exploration of a game started after `games` games (`epsilon_end` from the
+    /// first game when `epsilon_games` is 0).
     pub fn epsilon(&self, games: u64) -> f64 {
-        let left = 1.0 - games as f64 / self.epsilon_games.max(1) as f64;
+        if self.epsilon_games == 0 {
+            return self.epsilon_end;
+        }
+        let left = 1.0 - games as f64 / self.epsilon_games as f64;
         self.epsilon_end + (self.epsilon_start - self.epsilon_end) * left.max(0.0)
     }
 }
@@ -173,14 +208,15 @@ pub fn encode_rows<'a>(positions: impl ExactSizeIterator<Item = &'a Chess>) -> V
 
 impl AfterstateLearner {
     /// A learner that has played no game.
-    pub fn new(config: AfterstateConfig, net: ValueNet) -> AfterstateLearner {
-        AfterstateLearner {
-            replay: ReplayBuffer::new(config.replay_capacity.max(1)),
+    pub fn new(config: AfterstateConfig, net: ValueNet) -> Result<AfterstateLearner, AgentError> {
+        config.check()?;
+        Ok(AfterstateLearner {
+            replay: ReplayBuffer::new(config.replay_capacity),
             config,
             net,
             games: 0,
             last_loss: None,
-        }
+        })
     }
 
     /// The learner of a [`AfterstateLearner::snapshot`].
@@ -188,28 +224,25 @@ impl AfterstateLearner {
         config: AfterstateConfig,
         net: ValueNet,
         state: &LearnerState,
-    ) -> Result<AfterstateLearner, String> {
+    ) -> Result<AfterstateLearner, AgentError> {
+        config.check()?;
         let samples = state
             .replay
             .iter()
             .map(|(fen, target)| {
                 let position = fen
                     .parse::<Fen>()
-                    .map_err(|e| format!("replay position '{fen}': {e}"))?
+                    .map_err(|e| AgentError::Saved(format!("replay position '{fen}': {e}")))?
                     .into_position(CastlingMode::Standard)
-                    .map_err(|e| format!("replay position '{fen}': {e}"))?;
+                    .map_err(|e| AgentError::Saved(format!("replay position '{fen}': {e}")))?;
                 Ok(Sample {
                     position,
                     target: *target,
                 })
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, AgentError>>()?;
         Ok(AfterstateLearner {
-            replay: ReplayBuffer::from_parts(
-                config.replay_capacity.max(1),
-                samples,
-                state.replay_next,
-            )?,
+            replay: ReplayBuffer::from_parts(config.replay_capacity, samples, state.replay_next)?,
             config,
             net,
             games: state.games,
@@ -218,7 +251,7 @@ impl AfterstateLearner {
     }
 
     /// The network, Adam state, replay buffer and games played.
-    pub fn snapshot(&self) -> Result<LearnerState, String> {
+    pub fn snapshot(&self) -> Result<LearnerState, AgentError> {
         let (samples, next) = self.replay.parts();
         Ok(LearnerState {
             net: self.net.snapshot(),
@@ -301,7 +334,7 @@ impl AfterstateLearner {
             moves: Vec::new(),
             rewards: [0.0; 2],
         };
-        while started < games && slots.len() < config.envs.max(1) {
+        while started < games && slots.len() < config.envs {
             slots.push(new_slot(first + started));
             started += 1;
         }

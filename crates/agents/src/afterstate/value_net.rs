@@ -8,6 +8,7 @@ use burnmate_encode::side_to_move::FEATURES;
 use burnmate_models::{DeepMlp, LayerWeights};
 
 use crate::adam::Adam;
+use crate::error::AgentError;
 use crate::optim::TrainedNet;
 
 /// `V` and its optimiser.
@@ -21,9 +22,9 @@ pub struct ValueNet {
 impl ValueNet {
     /// A fresh network from `layers` (`FEATURES` inputs, one output); `device` must
     /// have autodiff enabled.
-    pub fn new(layers: &[LayerWeights], lr: f64, device: Device) -> Result<ValueNet, String> {
+    pub fn new(layers: &[LayerWeights], lr: f64, device: Device) -> Result<ValueNet, AgentError> {
         Self::check_shape(layers)?;
-        let net = DeepMlp::from_weights(layers, &device)?;
+        let net = DeepMlp::from_weights(layers, &device).map_err(AgentError::Shape)?;
         Ok(ValueNet {
             optimizer: Adam::new(&net, &device),
             net,
@@ -33,7 +34,7 @@ impl ValueNet {
     }
 
     /// A network and its Adam state from [`ValueNet::snapshot`].
-    pub fn restore(state: &TrainedNet, lr: f64, device: Device) -> Result<ValueNet, String> {
+    pub fn restore(state: &TrainedNet, lr: f64, device: Device) -> Result<ValueNet, AgentError> {
         Self::check_shape(&state.layers)?;
         let (net, optimizer) = state.restore(&device)?;
         Ok(ValueNet {
@@ -44,12 +45,12 @@ impl ValueNet {
         })
     }
 
-    fn check_shape(layers: &[LayerWeights]) -> Result<(), String> {
+    fn check_shape(layers: &[LayerWeights]) -> Result<(), AgentError> {
         let (first, last) = (layers.first(), layers.last());
         if first.map(|l| l.inputs) != Some(FEATURES) || last.map(|l| l.outputs) != Some(1) {
-            return Err(format!(
+            return Err(AgentError::Shape(format!(
                 "an afterstate value network maps {FEATURES} inputs to 1 output"
-            ));
+            )));
         }
         Ok(())
     }

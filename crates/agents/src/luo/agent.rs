@@ -5,32 +5,12 @@ use burnmate_encode::queen4x4::{FEATURES, encode};
 use burnmate_env::queen4x4::{ACTIONS, Position};
 use burnmate_models::{MlpWeights, TwoLayerMlp, TwoLayerMlpConfig, TwoLayerOutput};
 use rand::Rng;
-use thiserror::Error;
 
 use super::config::LuoConfig;
 use super::update::{StepSignal, step_chosen_output};
+use crate::error::AgentError;
 use crate::exploration::greedy;
 use crate::init::scaled_normal;
-
-/// Why an agent could not be built.
-#[derive(Debug, Error)]
-pub enum AgentError {
-    /// Loaded weights do not match the configured network shape.
-    #[error("checkpoint weights do not fit a {width}-{hidden}-{actions} network: {reason}")]
-    Weights {
-        /// Floats per encoded state.
-        width: usize,
-        /// Action count.
-        actions: usize,
-        /// Configured hidden units.
-        hidden: usize,
-        /// Which tensor mismatched.
-        reason: String,
-    },
-    /// A setting out of range (the message names it).
-    #[error("{0}")]
-    Setting(String),
-}
 
 /// One forward pass over a batch of encoded states.
 pub(crate) struct Forward {
@@ -95,7 +75,7 @@ impl LuoAgent {
         device: Device,
         rng: &mut impl Rng,
     ) -> Result<LuoAgent, AgentError> {
-        config.check().map_err(AgentError::Setting)?;
+        config.check()?;
         let h = config.hidden;
         let weights = MlpWeights {
             w1: scaled_normal(width * h, width, rng),
@@ -113,16 +93,15 @@ impl LuoAgent {
         weights: &MlpWeights,
         device: Device,
     ) -> Result<LuoAgent, AgentError> {
-        config.check().map_err(AgentError::Setting)?;
+        config.check()?;
         let hidden = config.hidden;
         let (width, actions) = (weights.w1.len() / hidden.max(1), weights.b2.len());
         let net = TwoLayerMlpConfig::new(width, hidden, actions, config.activation)
             .init_with(weights, &device)
-            .map_err(|reason| AgentError::Weights {
-                width,
-                actions,
-                hidden,
-                reason,
+            .map_err(|reason| {
+                AgentError::Shape(format!(
+                    "checkpoint weights do not fit a {width}-{hidden}-{actions} network: {reason}"
+                ))
             })?;
         Ok(LuoAgent {
             net: Some(net),

@@ -3,6 +3,8 @@
 use burnmate_models::OutputActivation;
 use serde::{Deserialize, Serialize};
 
+use crate::error::AgentError;
+
 /// Which TD algorithm learns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -71,15 +73,21 @@ impl Default for LuoConfig {
 impl LuoConfig {
     /// Checks the settings; the error names the setting. Every constructor of
     /// [`super::LuoAgent`] calls it.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), AgentError> {
         if !(self.eta > 0.0 && self.eta.is_finite()) {
-            return Err(format!("eta must be a positive number, not {}", self.eta));
+            return Err(AgentError::Setting(format!(
+                "eta must be a positive number, not {}",
+                self.eta
+            )));
         }
         if !(0.0..=1.0).contains(&self.gamma) {
-            return Err(format!("gamma must lie in [0, 1], not {}", self.gamma));
+            return Err(AgentError::Setting(format!(
+                "gamma must lie in [0, 1], not {}",
+                self.gamma
+            )));
         }
         if self.hidden == 0 {
-            return Err("hidden must be positive".into());
+            return Err(AgentError::Setting("hidden must be positive".into()));
         }
         Ok(())
     }

@@ -285,6 +285,61 @@ fn sampling_at_temperature_zero_takes_the_most_visited_move() {
 }
 
 #[test]
+fn settings_out_of_range_are_refused_with_their_name() {
+    assert!(SearchConfig::default().check().is_ok());
+    for (bad, named) in [
+        (
+            SearchConfig {
+                simulations: 0,
+                ..SearchConfig::default()
+            },
+            "simulations",
+        ),
+        (
+            SearchConfig {
+                discount: 1.5,
+                ..SearchConfig::default()
+            },
+            "discount",
+        ),
+        (
+            SearchConfig {
+                c_puct: f32::NAN,
+                ..SearchConfig::default()
+            },
+            "c_puct",
+        ),
+        (
+            SearchConfig {
+                moves_left_cap: -0.2,
+                ..SearchConfig::default()
+            },
+            "fpu_reduction (0), moves_left_slope (0) and moves_left_cap (-0.2)",
+        ),
+    ] {
+        let error = bad.check().unwrap_err();
+        assert!(
+            matches!(&error, AgentError::Setting(text) if text.starts_with(named)),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+#[should_panic(expected = "search settings: simulations must be at least 1")]
+fn a_search_of_zero_simulations_is_a_programming_error() {
+    let config = SearchConfig {
+        simulations: 0,
+        ..SearchConfig::default()
+    };
+    search_one(
+        &chess("8/8/8/3k4/8/8/8/R3K3 w - - 0 1"),
+        &config,
+        &mut UniformEvaluator,
+    );
+}
+
+#[test]
 fn a_time_limit_stops_a_search_that_would_not_end_in_a_day() {
     let position = chess("8/8/8/3k4/8/8/8/R3K3 w - - 0 1");
     let config = SearchConfig {

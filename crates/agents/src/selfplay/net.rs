@@ -11,6 +11,7 @@ use burnmate_models::{ConvSelector, ConvWeights, LayerWeights, SelectorPadding, 
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
+use crate::error::AgentError;
 use crate::optim::{adam_from_hex, optimizer_hex, pytorch_adam};
 
 /// Selectors per side: the piece selector, then one move selector per piece type.
@@ -161,14 +162,18 @@ impl SelectorSet {
         config: NetConfig,
         device: Device,
         weights: &[SelectorWeights],
-    ) -> Result<SelectorSet, String> {
+    ) -> Result<SelectorSet, AgentError> {
         if weights.len() != SELECTORS {
-            return Err(format!("{} selectors, expected {SELECTORS}", weights.len()));
+            return Err(AgentError::Shape(format!(
+                "{} selectors, expected {SELECTORS}",
+                weights.len()
+            )));
         }
         let nets = weights
             .iter()
             .map(|w| ConvSelector::from_weights(w, &device))
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(AgentError::Shape)?;
         Ok(SelectorSet {
             config,
             device,
@@ -181,7 +186,7 @@ impl SelectorSet {
     /// Everything training has changed: the selectors with their parameter ids, the
     /// persistent Adam states (none with `adam = "reference"`, which starts a new
     /// Adam every update) and the update count.
-    pub fn snapshot(&self) -> Result<SelectorSetState, String> {
+    pub fn snapshot(&self) -> Result<SelectorSetState, AgentError> {
         let optimizers = match self.config.adam {
             AdamMode::Reference => None,
             AdamMode::Persistent => Some(
@@ -204,20 +209,21 @@ impl SelectorSet {
         config: NetConfig,
         device: Device,
         state: &SelectorSetState,
-    ) -> Result<SelectorSet, String> {
+    ) -> Result<SelectorSet, AgentError> {
         let mut side = SelectorSet::new(config, device, &state.weights)?;
         if state.param_ids.len() != SELECTORS {
-            return Err(format!(
+            return Err(AgentError::Shape(format!(
                 "{} id lists, expected {SELECTORS}",
                 state.param_ids.len()
-            ));
+            )));
         }
         let nets = std::mem::take(&mut side.nets);
         side.nets = nets
             .into_iter()
             .zip(&state.param_ids)
             .map(|(net, ids)| with_param_ids(net, ids))
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, _>>()
+            .map_err(AgentError::Shape)?;
         if let Some(optimizers) = &state.optimizers {
             side.optimizers = optimizers
                 .iter()

@@ -70,6 +70,26 @@ fn self_play(envs: usize) -> SelfPlay {
         side(1, AdamMode::Reference),
         side(2, AdamMode::Reference),
     )
+    .unwrap()
+}
+
+#[test]
+fn self_play_with_no_games_side_by_side_is_refused() {
+    let config = SelfPlayConfig {
+        envs: 0,
+        ..self_play(1).config()
+    };
+    let error = SelfPlay::new(
+        config,
+        side(1, AdamMode::Reference),
+        side(2, AdamMode::Reference),
+    )
+    .err()
+    .unwrap();
+    assert_eq!(
+        error.to_string(),
+        "envs (0) and max_plies (30) must be positive"
+    );
 }
 
 #[test]
@@ -259,7 +279,8 @@ fn one_game(
         config,
         side(1, AdamMode::Reference),
         side(2, AdamMode::Reference),
-    );
+    )
+    .unwrap();
     let mut records = Vec::new();
     play.train(1, &mut ChaCha8Rng::seed_from_u64(0), |g| records.push(g));
     let [white, _] = play.into_sides();

@@ -9,6 +9,8 @@ use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Board, Chess, Color, Move, Position, Role};
 
+use crate::error::AgentError;
+
 use super::choice::{
     Combine, SelectorMove, choose, choose_scored, masks, pseudo_legal_moves, selectable_moves,
 };
@@ -99,6 +101,26 @@ pub struct SelfPlayConfig {
     pub order: UpdateOrder,
     /// How a game's last transitions are scored.
     pub game_end: GameEndRule,
+}
+
+impl SelfPlayConfig {
+    /// Checks the settings; the error names the setting. [`SelfPlay::new`] calls it.
+    pub fn check(&self) -> Result<(), AgentError> {
+        let setting = |text: String| Err(AgentError::Setting(text));
+        if !(0.0..=1.0).contains(&self.gamma) {
+            return setting(format!("gamma must lie in [0, 1], not {}", self.gamma));
+        }
+        if !(0.0..=1.0).contains(&self.epsilon) {
+            return setting(format!("epsilon must lie in [0, 1], not {}", self.epsilon));
+        }
+        if self.envs == 0 || self.max_plies == 0 {
+            return setting(format!(
+                "envs ({}) and max_plies ({}) must be positive",
+                self.envs, self.max_plies
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// A fixed opponent for evaluation.
@@ -273,11 +295,16 @@ pub struct SelfPlay {
 
 impl SelfPlay {
     /// The white and the black side.
-    pub fn new(config: SelfPlayConfig, white: SelectorSet, black: SelectorSet) -> SelfPlay {
-        SelfPlay {
+    pub fn new(
+        config: SelfPlayConfig,
+        white: SelectorSet,
+        black: SelectorSet,
+    ) -> Result<SelfPlay, AgentError> {
+        config.check()?;
+        Ok(SelfPlay {
             config,
             sides: [white, black],
-        }
+        })
     }
 
     /// The loop's settings.
@@ -304,7 +331,7 @@ impl SelfPlay {
         let config = self.config;
         let mut started = 0u64;
         let mut slots: Vec<Option<Slot>> = Vec::new();
-        while started < games && slots.len() < config.envs.max(1) {
+        while started < games && slots.len() < config.envs {
             slots.push(Some(Slot::new(config.max_plies)));
             started += 1;
         }
@@ -496,7 +523,7 @@ impl SelfPlay {
                 Color::Black
             }
         };
-        while next < games && slots.len() < config.envs.max(1) {
+        while next < games && slots.len() < config.envs {
             slots.push(Some((agent_color(next), Slot::new(config.max_plies))));
             next += 1;
         }

@@ -1,0 +1,20 @@
+//! The one error of the learning algorithms: every constructor, `check`, snapshot
+//! and restore of this crate returns it, and its message is a one-line sentence
+//! naming the setting or the part that is wrong.
+
+use thiserror::Error;
+
+/// Why a learner could not be built, saved or restored.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum AgentError {
+    /// A setting out of range (the message names it and its value).
+    #[error("{0}")]
+    Setting(String),
+    /// Weights, optimiser moments or a saved learner that do not fit the network
+    /// (the message says which part).
+    #[error("{0}")]
+    Shape(String),
+    /// Saved state that cannot be written or read back.
+    #[error("{0}")]
+    Saved(String),
+}
