@@ -54,6 +54,7 @@ mod backend_agreement;
 pub mod checkpoint;
 pub mod compare;
 pub mod config;
+pub mod driver;
 pub mod endgame;
 pub mod engine_cache;
 pub mod fault;

@@ -16,7 +16,7 @@ use crate::endgame::game::{Arena, mate_in};
 use crate::endgame::starts::shipped_start;
 use crate::endgame::study_plan::{CURVE_BUCKET, Cell, CellResult, StudyPlan};
 use crate::endgame::study_report::write_report;
-use crate::endgame::train::{EVAL_SEED_OFFSET, TableStart, evaluate, train_table};
+use crate::endgame::train::{EVAL_SEED_OFFSET, TrainingTable, evaluate};
 use crate::grid_dir::{GridDir, RESULTS_FILE, Shard, in_plan_order, merge, read_results};
 use crate::solve::load_or_build;
 
@@ -84,14 +84,15 @@ pub fn run_cell(plan: &StudyPlan, cell: &Cell, tablebase: &Tablebase) -> Result<
     let buckets = plan.matches.div_ceil(CURVE_BUCKET) as usize;
     let mut wins_per_bucket = vec![0u32; buckets];
     let mut training_wins = 0;
-    let from = TableStart::fresh(&arena);
-    let mut q = train_table(&arena, &start, from, &mut rng, |n, result, _, _, _| {
+    let mut table = TrainingTable::fresh(&arena);
+    for n in 0..config.episodes {
+        let (result, _) = table.train_match(&arena, &start, &mut rng)?;
         if result.end == MatchEnd::Checkmate {
             wins_per_bucket[(n / CURVE_BUCKET) as usize] += 1;
             training_wins += 1;
         }
-        Ok(())
-    })?;
+    }
+    let mut q = table.q;
     let eval = evaluate(
         &arena,
         &mut q,

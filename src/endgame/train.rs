@@ -2,7 +2,6 @@
 //! one run of matches.
 
 use std::path::Path;
-use std::time::Instant;
 
 use anyhow::Result;
 use burnmate_agents::endgame::{LeastBestQ, QEntry};
@@ -13,18 +12,17 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
 
 use crate::config::Experiment;
+use crate::driver::{Schedule, Trainer, drive};
 use crate::endgame::config::{EndgameConfig, Exploration, RewardKind};
 use crate::endgame::engine_audit::EngineAudit;
 use crate::endgame::game::{Arena, MatchResult, mate_in};
 use crate::endgame::starts::start_position;
 use crate::endgame::table_file::{load_run, save_table};
-use crate::fault::crash_point;
 use crate::files::{config_stem, create_run_dir};
 use crate::metrics::{EpisodeRow, TrainingStats};
 use crate::overrides::Overrides;
 use crate::pgn::fen_of;
 use crate::progress::{Progress, episode_bar};
-use crate::resume::resume_point_due;
 use crate::run::Run;
 use crate::solve::load_or_build;
 
@@ -82,8 +80,8 @@ pub struct Optimal {
     pub moves_to_mate: Option<u32>,
 }
 
-/// Where training a table (re)starts: the table, the matches played and won.
-pub struct TableStart {
+/// A table in training: the table, the matches played and won.
+pub struct TrainingTable {
     /// The table so far.
     pub q: LeastBestQ,
     /// Matches played.
@@ -92,39 +90,30 @@ pub struct TableStart {
     pub wins: u64,
 }
 
-impl TableStart {
+impl TrainingTable {
     /// A fresh table for `arena`'s endgame and settings.
-    pub fn fresh(arena: &Arena) -> TableStart {
-        TableStart {
+    pub fn fresh(arena: &Arena) -> TrainingTable {
+        TrainingTable {
             q: LeastBestQ::new(arena.endgame, arena.config.alpha, arena.config.gamma),
             matches: 0,
             wins: 0,
         }
     }
-}
 
-/// Trains the table of `from` up to `config.episodes` matches from `start`,
-/// calling `on_match(n, result, epsilon, table, rng)` after every match.
-pub fn train_table(
-    arena: &Arena,
-    start: &Chess,
-    from: TableStart,
-    rng: &mut ChaCha8Rng,
-    mut on_match: impl FnMut(u64, &MatchResult, f64, &LeastBestQ, &ChaCha8Rng) -> Result<()>,
-) -> Result<LeastBestQ> {
-    let config = arena.config;
-    let TableStart {
-        mut q,
-        matches,
-        mut wins,
-    } = from;
-    for n in matches..config.episodes {
-        let epsilon = config.epsilon_after(wins);
-        let result = arena.play(&mut q, start, epsilon, true, rng)?;
-        wins += u64::from(result.end == MatchEnd::Checkmate);
-        on_match(n, &result, epsilon, &q, rng)?;
+    /// Plays one training match from `start`, updating the table; returns the
+    /// match and the exploration rate it was played at.
+    pub fn train_match(
+        &mut self,
+        arena: &Arena,
+        start: &Chess,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<(MatchResult, f64)> {
+        let epsilon = arena.config.epsilon_after(self.wins);
+        let result = arena.play(&mut self.q, start, epsilon, true, rng)?;
+        self.matches += 1;
+        self.wins += u64::from(result.end == MatchEnd::Checkmate);
+        Ok((result, epsilon))
     }
-    Ok(q)
 }
 
 /// Lets the frozen greedy table play `games` games from `start`.
@@ -233,9 +222,9 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) 
         &Experiment::Endgame(config.clone()),
         &["excess_moves"],
     )?;
-    let from = TableStart::fresh(&arena);
+    let table = TrainingTable::fresh(&arena);
     let rng = ChaCha8Rng::seed_from_u64(config.seed);
-    continue_run(&arena, &start, run, from, rng, 0.0)
+    continue_run(&arena, &start, run, table, rng, 0.0)
 }
 
 /// `burnmate resume RUN` for a killed endgame run.
@@ -248,7 +237,7 @@ pub fn resume_command(dir: &Path, config: &EndgameConfig) -> Result<()> {
     let (run, point) = Run::resume::<EndgameResume>(dir, RESUME_FORMAT, &["excess_moves"])?;
     let q = LeastBestQ::from_entries(endgame, config.alpha, config.gamma, &point.trainer.table);
     *arena.audit.borrow_mut() = point.trainer.audit;
-    let from = TableStart {
+    let table = TrainingTable {
         q,
         matches: point.episodes,
         wins: point.wins,
@@ -257,41 +246,29 @@ pub fn resume_command(dir: &Path, config: &EndgameConfig) -> Result<()> {
         &arena,
         &start,
         run,
-        from,
+        table,
         point.rng.restore()?,
         point.wall_seconds,
     )
 }
 
-/// Trains from `from` to the configured matches with a resume point every
-/// `checkpoint_every` matches, then evaluates, writes the outputs and reports.
-fn continue_run(
-    arena: &Arena,
-    start: &Chess,
-    mut run: Run,
-    from: TableStart,
-    mut rng: ChaCha8Rng,
-    before: f64,
-) -> Result<()> {
-    let config = arena.config;
-    let dir = run.dir().to_path_buf();
-    let optimal = Optimal {
-        moves_to_mate: mate_in(arena.tablebase, start),
-    };
-    let stem = config_stem(&dir);
-    let bar = episode_bar(config.episodes, &stem);
-    bar.advance(from.matches);
-    let started = Instant::now();
-    let mut wins = from.wins;
-    let mut q = train_table(
-        arena,
-        start,
-        from,
-        &mut rng,
-        |n, result, epsilon, q, rng| {
+/// An endgame table as the study driver trains it.
+struct EndgameTrainer<'a> {
+    arena: &'a Arena<'a>,
+    start: &'a Chess,
+    table: TrainingTable,
+    optimal: Optimal,
+    progress: &'a dyn Progress,
+}
+
+impl Trainer for EndgameTrainer<'_> {
+    type Resume = EndgameResume;
+
+    fn train(&mut self, from: u64, to: u64, run: &mut Run, rng: &mut ChaCha8Rng) -> Result<()> {
+        for n in from..to {
+            let (result, epsilon) = self.table.train_match(self.arena, self.start, rng)?;
             let won = result.end == MatchEnd::Checkmate;
-            wins += u64::from(won);
-            let excess = match (won, optimal.moves_to_mate) {
+            let excess = match (won, self.optimal.moves_to_mate) {
                 (true, Some(best)) => f64::from(result.white_moves) - f64::from(best),
                 _ => f64::NAN,
             };
@@ -306,28 +283,61 @@ fn continue_run(
                 },
                 &[excess],
             )?;
-            if resume_point_due(n + 1, config.checkpoint_every, config.episodes) {
-                run.save_resume_point(
-                    RESUME_FORMAT,
-                    n + 1,
-                    before + started.elapsed().as_secs_f64(),
-                    rng,
-                    EndgameResume {
-                        table: q.entries(),
-                        audit: *arena.audit.borrow(),
-                    },
-                )?;
+            if (n + 1) % 100 == 0 || n + 1 == self.arena.config.episodes {
+                self.progress.advance((n % 100) + 1);
+                self.progress.note(&format!("won {}", self.table.wins));
             }
-            if (n + 1) % 100 == 0 || n + 1 == config.episodes {
-                bar.advance((n % 100) + 1);
-                bar.note(&format!("won {wins}"));
-            }
-            Ok(())
-        },
-    )?;
-    let wall_seconds = before + started.elapsed().as_secs_f64();
+        }
+        Ok(())
+    }
+
+    /// A table's values stay between its bounded rewards: nothing to check.
+    fn check_finite(&self, _done: u64) -> Result<()> {
+        Ok(())
+    }
+
+    fn resume_state(&self, _seconds: f64) -> Result<EndgameResume> {
+        Ok(EndgameResume {
+            table: self.table.q.entries(),
+            audit: *self.arena.audit.borrow(),
+        })
+    }
+}
+
+/// Trains `table` to the configured matches with a resume point every
+/// `checkpoint_every` matches, then evaluates, writes the outputs and reports.
+fn continue_run(
+    arena: &Arena,
+    start: &Chess,
+    mut run: Run,
+    table: TrainingTable,
+    mut rng: ChaCha8Rng,
+    before: f64,
+) -> Result<()> {
+    let config = arena.config;
+    let dir = run.dir().to_path_buf();
+    let optimal = Optimal {
+        moves_to_mate: mate_in(arena.tablebase, start),
+    };
+    let bar = episode_bar(config.episodes, &config_stem(&dir));
+    bar.advance(table.matches);
+    let schedule = Schedule {
+        done: table.matches,
+        total: config.episodes,
+        block: 1,
+        resume_every: Some(config.checkpoint_every),
+        seconds_before: before,
+    };
+    let mut trainer = EndgameTrainer {
+        arena,
+        start,
+        table,
+        optimal,
+        progress: &bar,
+    };
+    let wall_seconds = drive(&mut trainer, &mut run, RESUME_FORMAT, schedule, &mut rng)?;
     bar.finish_and_clear();
-    crash_point("trained");
+    let mut q = trainer.table.q;
     save_table(&dir, arena.endgame, &q)?;
 
     let eval = evaluate(

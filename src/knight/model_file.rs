@@ -94,6 +94,15 @@ impl Learner {
         })
     }
 
+    /// Whether the agent's outputs became NaN or infinite.
+    pub fn diverged(&self) -> bool {
+        match self {
+            Learner::Dqn(a) => a.diverged(),
+            Learner::ActorCritic(a) => a.diverged(),
+            Learner::Random(a) => a.diverged(),
+        }
+    }
+
     /// The agent the training loop drives.
     pub fn agent(&mut self) -> &mut dyn Agent {
         match self {

@@ -2,10 +2,8 @@
 
 use burnmate_env::environment::Outcome as _;
 use std::path::Path;
-use std::time::Instant;
 
 use anyhow::Result;
-use burnmate_agents::agent::Agent as _;
 use burnmate_agents::episode::{Mode, Play, play_episode};
 use burnmate_encode::knight::KnightEncoding;
 use burnmate_env::environment::Environment;
@@ -15,7 +13,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::Experiment;
-use crate::fault::crash_point;
+use crate::driver::{Schedule, Trainer, drive};
 use crate::files::{config_stem, create_run_dir};
 use crate::knight::config::{KnightAgentKind, KnightConfig};
 use crate::knight::eval::{evaluate, print_table};
@@ -25,7 +23,6 @@ use crate::knight::vector::train_vectorised;
 use crate::metrics::EpisodeRow;
 use crate::overrides::Overrides;
 use crate::progress::{Progress, episode_bar};
-use crate::resume::resume_point_due;
 use crate::run::Run;
 
 /// Seed offset of the evaluation games.
@@ -119,31 +116,31 @@ pub fn resume_command(dir: &Path, config: &KnightConfig) -> Result<()> {
 /// The knight study's extra metric columns.
 const COLUMNS: [&str; 2] = ["legal_moves", "illegal_moves"];
 
-/// Trains from episode `first` to the configured episodes (with a resume point
-/// every `checkpoint_every` episodes when not vectorised), then evaluates and
-/// writes the outputs.
-fn continue_run(
-    config: &KnightConfig,
-    mut run: Run,
-    mut learner: Learner,
-    first: u64,
-    before: f64,
-    mut rng: ChaCha8Rng,
-    progress: &dyn Progress,
-) -> Result<KnightSummary> {
-    let started = Instant::now();
-    if let (true, Learner::Dqn(dqn)) = (config.envs > 1, &mut learner) {
-        train_vectorised(config, dqn, &mut rng, &mut run.metrics, progress)?;
-        anyhow::ensure!(
-            !dqn.diverged(),
-            "training diverged: Q-values became NaN or infinite during the {} episodes; {}",
-            config.episodes,
-            learning_rate_hint(config)
-        );
-    } else {
-        for n in first..config.episodes {
+/// The knight learner as the study driver trains it.
+struct KnightTrainer<'a> {
+    config: &'a KnightConfig,
+    learner: Learner,
+    progress: &'a dyn Progress,
+}
+
+impl KnightTrainer<'_> {
+    /// Whether the run trains all its episodes at once in vectorised DQN.
+    fn vectorised(&self) -> bool {
+        self.config.envs > 1 && matches!(self.learner, Learner::Dqn(_))
+    }
+}
+
+impl Trainer for KnightTrainer<'_> {
+    type Resume = LearnerState;
+
+    fn train(&mut self, from: u64, to: u64, run: &mut Run, rng: &mut ChaCha8Rng) -> Result<()> {
+        let (config, progress) = (self.config, self.progress);
+        if let (true, Learner::Dqn(dqn)) = (self.vectorised(), &mut self.learner) {
+            return train_vectorised(config, dqn, rng, &mut run.metrics, progress);
+        }
+        for n in from..to {
             let epsilon = config.epsilon.at(n);
-            let start = KnightGame.reset(&mut rng);
+            let start = KnightGame.reset(rng);
             let mut legal = 0u32;
             let play = Play {
                 mode: Mode::Train { epsilon },
@@ -152,16 +149,11 @@ fn continue_run(
             let episode = play_episode(
                 &KnightGame,
                 &KnightEncoding,
-                learner.agent(),
+                self.learner.agent(),
                 start,
                 play,
-                &mut rng,
+                rng,
                 |state: &KnightState, action, _| legal += u32::from(state.target(action).is_some()),
-            );
-            anyhow::ensure!(
-                !learner.agent().diverged(),
-                "training diverged in episode {n}: the network's outputs became NaN or infinite; {}",
-                learning_rate_hint(config)
             );
             let (reward, outcome, illegal) =
                 (episode.reward, episode.outcome, episode.steps - legal);
@@ -176,24 +168,66 @@ fn continue_run(
                 },
                 &[f64::from(legal), f64::from(illegal)],
             )?;
-            if resume_point_due(n + 1, config.checkpoint_every, config.episodes) {
-                run.save_resume_point(
-                    RESUME_FORMAT,
-                    n + 1,
-                    before + started.elapsed().as_secs_f64(),
-                    &rng,
-                    learner.snapshot()?,
-                )?;
-            }
             if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
                 progress.advance((n % PROGRESS_EVERY) + 1);
                 let (r, m) = run.metrics.latest_ema();
                 progress.note(&format!("EMA reward {r:.2}, moves {m:.2}"));
             }
         }
+        Ok(())
     }
-    let wall_seconds = before + started.elapsed().as_secs_f64();
-    crash_point("trained");
+
+    fn check_finite(&self, done: u64) -> Result<()> {
+        let hint = learning_rate_hint(self.config);
+        anyhow::ensure!(
+            !self.learner.diverged(),
+            if self.vectorised() {
+                format!(
+                    "training diverged: Q-values became NaN or infinite during the {done} episodes; {hint}"
+                )
+            } else {
+                format!(
+                    "training diverged in episode {}: the network's outputs became NaN or infinite; {hint}",
+                    done - 1
+                )
+            }
+        );
+        Ok(())
+    }
+
+    fn resume_state(&self, _seconds: f64) -> Result<LearnerState> {
+        self.learner.snapshot()
+    }
+}
+
+/// Trains from episode `first` to the configured episodes (with a resume point
+/// every `checkpoint_every` episodes when not vectorised), then evaluates and
+/// writes the outputs.
+fn continue_run(
+    config: &KnightConfig,
+    mut run: Run,
+    learner: Learner,
+    first: u64,
+    before: f64,
+    mut rng: ChaCha8Rng,
+    progress: &dyn Progress,
+) -> Result<KnightSummary> {
+    let mut trainer = KnightTrainer {
+        config,
+        learner,
+        progress,
+    };
+    let vectorised = trainer.vectorised();
+    let schedule = Schedule {
+        done: first,
+        total: config.episodes,
+        block: if vectorised { config.episodes } else { 1 },
+        resume_every: (!vectorised).then_some(config.checkpoint_every),
+        seconds_before: before,
+    };
+    let wall_seconds = drive(&mut trainer, &mut run, RESUME_FORMAT, schedule, &mut rng)?;
+    let mut learner = trainer.learner;
+
     model_file::save(run.dir(), config, &learner)?;
     let summary = KnightSummary {
         study: "knight".into(),

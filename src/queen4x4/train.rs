@@ -2,7 +2,6 @@
 
 use burnmate_env::environment::Outcome as _;
 use std::path::Path;
-use std::time::Instant;
 
 use anyhow::Result;
 use burnmate_agents::luo::LuoAgent;
@@ -13,7 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::Experiment;
-use crate::fault::crash_point;
+use crate::driver::{Schedule, Trainer, drive};
 use crate::files::{config_stem, create_run_dir};
 use crate::metrics::EpisodeRow;
 use crate::overrides::Overrides;
@@ -22,7 +21,6 @@ use crate::queen4x4::config::Queen4x4Config;
 use crate::queen4x4::eval::evaluate;
 use crate::queen4x4::model_file;
 use crate::queen4x4::summary::{Summary, optimal_reward_and_moves, reported};
-use crate::resume::resume_point_due;
 use crate::run::Run;
 
 /// Seed offset of the evaluation games, so they never replay training's draws.
@@ -136,66 +134,95 @@ struct Start {
     rng: ChaCha8Rng,
 }
 
+/// The queen4x4 learner as the study driver trains it.
+struct Queen4x4Trainer<'a> {
+    config: &'a Queen4x4Config,
+    agent: LuoAgent,
+    progress: &'a dyn Progress,
+    show_metrics: bool,
+}
+
+impl Trainer for Queen4x4Trainer<'_> {
+    type Resume = MlpWeights;
+
+    fn train(&mut self, from: u64, to: u64, run: &mut Run, rng: &mut ChaCha8Rng) -> Result<()> {
+        let (config, cap) = (self.config, self.config.move_cap());
+        for n in from..to {
+            let epsilon = config.epsilon(n);
+            let start = random_start(rng);
+            let episode = self.agent.train_episode(start, epsilon, cap, rng);
+            run.metrics.record(
+                EpisodeRow {
+                    episode: n,
+                    reward: episode.reward,
+                    moves: episode.steps,
+                    outcome: if episode.steps == cap && !episode.outcome.is_terminal() {
+                        "capped"
+                    } else {
+                        episode.outcome.name()
+                    },
+                    epsilon,
+                    won: episode.outcome == burnmate_env::queen4x4::Outcome::Checkmate,
+                },
+                &[],
+            )?;
+            if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
+                self.progress.advance((n % PROGRESS_EVERY) + 1);
+                if self.show_metrics {
+                    let (reward, moves) = run.metrics.latest_ema();
+                    self.progress
+                        .note(&format!("EMA reward {reward:.3}, moves {moves:.2}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_finite(&self, done: u64) -> Result<()> {
+        anyhow::ensure!(
+            !self.agent.diverged(),
+            "training diverged in episode {}: the network's outputs became NaN or infinite; lower eta (now {})",
+            done - 1,
+            self.config.eta
+        );
+        Ok(())
+    }
+
+    fn resume_state(&self, _seconds: f64) -> Result<MlpWeights> {
+        Ok(self.agent.weights())
+    }
+}
+
 /// Trains from `start` to the configured episodes, leaving a resume point every
 /// `checkpoint_every` episodes, then evaluates and writes the outputs.
 fn continue_run(
     config: &Queen4x4Config,
     mut run: Run,
-    mut agent: LuoAgent,
+    agent: LuoAgent,
     start: Start,
     progress: &dyn Progress,
     show_metrics: bool,
 ) -> Result<Summary> {
     let Start {
-        episodes: first,
-        wall_seconds: before,
+        episodes,
+        wall_seconds,
         mut rng,
     } = start;
-    let cap = config.move_cap();
-    let started = Instant::now();
-    for n in first..config.episodes {
-        let epsilon = config.epsilon(n);
-        let start = random_start(&mut rng);
-        let episode = agent.train_episode(start, epsilon, cap, &mut rng);
-        anyhow::ensure!(
-            !agent.diverged(),
-            "training diverged in episode {n}: the network's outputs became NaN or infinite; lower eta (now {})",
-            config.eta
-        );
-        run.metrics.record(
-            EpisodeRow {
-                episode: n,
-                reward: episode.reward,
-                moves: episode.steps,
-                outcome: if episode.steps == cap && !episode.outcome.is_terminal() {
-                    "capped"
-                } else {
-                    episode.outcome.name()
-                },
-                epsilon,
-                won: episode.outcome == burnmate_env::queen4x4::Outcome::Checkmate,
-            },
-            &[],
-        )?;
-        if resume_point_due(n + 1, config.checkpoint_every, config.episodes) {
-            run.save_resume_point(
-                RESUME_FORMAT,
-                n + 1,
-                before + started.elapsed().as_secs_f64(),
-                &rng,
-                agent.weights(),
-            )?;
-        }
-        if (n + 1) % PROGRESS_EVERY == 0 || n + 1 == config.episodes {
-            progress.advance((n % PROGRESS_EVERY) + 1);
-            if show_metrics {
-                let (reward, moves) = run.metrics.latest_ema();
-                progress.note(&format!("EMA reward {reward:.3}, moves {moves:.2}"));
-            }
-        }
-    }
-    let wall_seconds = before + started.elapsed().as_secs_f64();
-    crash_point("trained");
+    let mut trainer = Queen4x4Trainer {
+        config,
+        agent,
+        progress,
+        show_metrics,
+    };
+    let schedule = Schedule {
+        done: episodes,
+        total: config.episodes,
+        block: 1,
+        resume_every: Some(config.checkpoint_every),
+        seconds_before: wall_seconds,
+    };
+    let wall_seconds = drive(&mut trainer, &mut run, RESUME_FORMAT, schedule, &mut rng)?;
+    let mut agent = trainer.agent;
 
     model_file::save(run.dir(), &agent)?;
     let eval = evaluate(

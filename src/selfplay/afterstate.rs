@@ -3,7 +3,7 @@
 //! against a random mover, a one-ply material-greedy mover and (optionally)
 //! Stockfish, each game adjudicated at the cap by material.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use crate::config::Experiment;
-use crate::fault::crash_point;
+use crate::driver::{Schedule, Trainer, drive};
 use crate::files::{StreamedFile, config_stem, create_run_dir, write_atomic};
 use crate::metrics::TrainingStats;
 use crate::overrides::Overrides;
@@ -197,41 +197,29 @@ fn evaluate(
     Ok(samples)
 }
 
-/// Trains to the configured games (a resume point and the last evaluation's sample
-/// games after every evaluation), then writes the outputs and reports.
-fn continue_run(
-    config: &SelfplayConfig,
-    mut learner: AfterstateLearner,
-    files: Files,
-    mut t: Tally,
-    mut rng: ChaCha8Rng,
-    mut stockfish: Option<StockfishMover>,
-) -> Result<()> {
-    let Files {
-        mut run,
-        mut pgn,
-        mut evals,
-    } = files;
-    let dir = run.dir().to_path_buf();
-    let bar = episode_bar(config.games, &config_stem(&dir));
-    bar.advance(t.done);
-    let started = Instant::now();
-    let settings = learner_config(config);
-    if t.curves[0].is_empty() {
-        evaluate(
-            config,
-            &learner,
-            &mut rng,
-            &mut stockfish,
-            &mut evals,
-            &mut t,
-        )?;
-    }
-    while t.done < config.games {
-        let chunk = config.eval_every.min(config.games - t.done);
+/// The afterstate learner as the study driver trains it.
+struct AfterstateTrainer<'a> {
+    config: &'a SelfplayConfig,
+    learner: AfterstateLearner,
+    pgn: StreamedFile,
+    evals: StreamedFile,
+    tally: Tally,
+    stockfish: Option<StockfishMover>,
+    /// Where the last evaluation's sample games go.
+    samples: PathBuf,
+    progress: &'a dyn Progress,
+}
+
+impl Trainer for AfterstateTrainer<'_> {
+    type Resume = AfterstateResume;
+
+    fn train(&mut self, from: u64, to: u64, run: &mut Run, rng: &mut ChaCha8Rng) -> Result<()> {
+        let settings = learner_config(self.config);
         let mut records = Vec::new();
-        learner.train(chunk, &mut rng, |record| records.push(record));
-        let loss = learner.last_loss().map_or(f64::NAN, f64::from);
+        self.learner
+            .train(to - from, rng, |record| records.push(record));
+        let loss = self.learner.last_loss().map_or(f64::NAN, f64::from);
+        let t = &mut self.tally;
         for record in records {
             let n = t.done;
             t.done += 1;
@@ -240,43 +228,112 @@ fn continue_run(
             count_ending(&mut t.endings, row.outcome);
             run.metrics
                 .record(row, &[f64::from(record.rewards[1]), loss])?;
-            if (n + 1).is_multiple_of(config.pgn_every) {
-                pgn.line(&training_pgn(n, &record, ["afterstate-td"; 2]))?;
+            if (n + 1).is_multiple_of(self.config.pgn_every) {
+                self.pgn
+                    .line(&training_pgn(n, &record, ["afterstate-td"; 2]))?;
             }
-            bar.advance(1);
+            self.progress.advance(1);
         }
+        Ok(())
+    }
+
+    /// Evaluates against every opponent and keeps the sample games.
+    fn end_block(&mut self, _done: u64, rng: &mut ChaCha8Rng) -> Result<()> {
         let samples = evaluate(
+            self.config,
+            &self.learner,
+            rng,
+            &mut self.stockfish,
+            &mut self.evals,
+            &mut self.tally,
+        )?;
+        write_atomic(&self.samples, samples.as_bytes())?;
+        self.pgn.flush()?;
+        self.evals.flush()
+    }
+
+    fn check_finite(&self, done: u64) -> Result<()> {
+        anyhow::ensure!(
+            self.learner
+                .net()
+                .weights()
+                .iter()
+                .all(LayerWeights::is_finite),
+            "training diverged by game {done}: the value net's weights became NaN or infinite; lower lr (now {})",
+            self.config.lr
+        );
+        Ok(())
+    }
+
+    fn resume_state(&self, seconds: f64) -> Result<AfterstateResume> {
+        Ok(AfterstateResume {
+            tally: Tally {
+                seconds_before: seconds,
+                pgn_lines: self.pgn.lines(),
+                eval_lines: self.evals.lines(),
+                ..self.tally.clone()
+            },
+            learner: self.learner.snapshot().map_err(|e| anyhow!(e))?,
+        })
+    }
+}
+
+/// Trains to the configured games (a resume point and the last evaluation's sample
+/// games after every evaluation), then writes the outputs and reports.
+fn continue_run(
+    config: &SelfplayConfig,
+    learner: AfterstateLearner,
+    files: Files,
+    mut tally: Tally,
+    mut rng: ChaCha8Rng,
+    mut stockfish: Option<StockfishMover>,
+) -> Result<()> {
+    let Files {
+        mut run,
+        pgn,
+        mut evals,
+    } = files;
+    let dir = run.dir().to_path_buf();
+    let bar = episode_bar(config.games, &config_stem(&dir));
+    bar.advance(tally.done);
+    let first_evaluation = Instant::now();
+    if tally.curves[0].is_empty() {
+        evaluate(
             config,
             &learner,
             &mut rng,
             &mut stockfish,
             &mut evals,
-            &mut t,
+            &mut tally,
         )?;
-        write_atomic(&dir.join("eval-games.pgn"), samples.as_bytes())?;
-        pgn.flush()?;
-        evals.flush()?;
-        let seconds = t.seconds_before + started.elapsed().as_secs_f64();
-        anyhow::ensure!(
-            learner.net().weights().iter().all(LayerWeights::is_finite),
-            "training diverged by game {}: the value net's weights became NaN or infinite; lower lr (now {})",
-            t.done,
-            config.lr
-        );
-        let trainer = AfterstateResume {
-            tally: Tally {
-                seconds_before: seconds,
-                pgn_lines: pgn.lines(),
-                eval_lines: evals.lines(),
-                ..t.clone()
-            },
-            learner: learner.snapshot().map_err(|e| anyhow!(e))?,
-        };
-        run.save_resume_point(RESUME_FORMAT, t.done, seconds, &rng, trainer)?;
     }
-    let wall_seconds = t.seconds_before + started.elapsed().as_secs_f64() - t.eval_seconds;
+    let schedule = Schedule {
+        done: tally.done,
+        total: config.games,
+        block: config.eval_every,
+        resume_every: Some(config.eval_every),
+        seconds_before: tally.seconds_before + first_evaluation.elapsed().as_secs_f64(),
+    };
+    let mut trainer = AfterstateTrainer {
+        config,
+        learner,
+        pgn,
+        evals,
+        tally,
+        stockfish,
+        samples: dir.join("eval-games.pgn"),
+        progress: &bar,
+    };
+    let seconds = drive(&mut trainer, &mut run, RESUME_FORMAT, schedule, &mut rng)?;
+    let AfterstateTrainer {
+        learner,
+        pgn,
+        evals,
+        tally: t,
+        ..
+    } = trainer;
+    let wall_seconds = seconds - t.eval_seconds;
     bar.finish_and_clear();
-    crash_point("trained");
     crate::checkpoint::save(
         &dir.join("checkpoint.json"),
         CHECKPOINT_FORMAT,

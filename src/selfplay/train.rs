@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use crate::config::Experiment;
-use crate::fault::crash_point;
+use crate::driver::{Schedule, Trainer, drive};
 use crate::files::{StreamedFile, config_stem, create_run_dir, write_atomic};
 use crate::metrics::TrainingStats;
 use crate::overrides::Overrides;
@@ -248,31 +248,26 @@ struct SelfplayResume {
     black: SelectorSetState,
 }
 
-/// Trains to the configured games (a resume point after every evaluation), then
-/// writes the outputs and reports.
-fn continue_run(
-    config: &SelfplayConfig,
-    mut play: SelfPlay,
-    files: Files,
-    mut t: Tally,
-    mut rng: ChaCha8Rng,
-    mut stockfish: Option<StockfishMover>,
-) -> Result<()> {
-    let Files {
-        mut run,
-        mut pgn,
-        mut evals,
-    } = files;
-    let dir = run.dir().to_path_buf();
-    let bar = episode_bar(config.games, &config_stem(&dir));
-    bar.advance(t.done);
-    let started = Instant::now();
-    let games_before = t.games_before;
-    while t.done < config.games {
-        let chunk = config.eval_every.min(config.games - t.done);
+/// The two learning sides as the study driver trains them.
+struct SelfplayTrainer<'a> {
+    config: &'a SelfplayConfig,
+    play: SelfPlay,
+    pgn: StreamedFile,
+    evals: StreamedFile,
+    tally: Tally,
+    stockfish: Option<StockfishMover>,
+    progress: &'a dyn Progress,
+}
+
+impl Trainer for SelfplayTrainer<'_> {
+    type Resume = SelfplayResume;
+
+    fn train(&mut self, from: u64, to: u64, run: &mut Run, rng: &mut ChaCha8Rng) -> Result<()> {
+        let (config, t, pgn, progress) =
+            (self.config, &mut self.tally, &mut self.pgn, self.progress);
         let mut failure = None;
-        play.train(chunk, &mut rng, |record| {
-            let n = games_before + t.done;
+        self.play.train(to - from, rng, |record| {
+            let n = t.games_before + t.done;
             t.done += 1;
             t.plies += u64::from(record.plies);
             let row = game_row(n, &record, config.epsilon);
@@ -291,37 +286,44 @@ fn continue_run(
             if let Err(e) = write() {
                 failure.get_or_insert(e);
             }
-            bar.advance(1);
+            progress.advance(1);
         });
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        let eval_started = Instant::now();
+        failure.map_or(Ok(()), Err)
+    }
+
+    /// Evaluates against the random and greedy movers (and Stockfish when set).
+    fn end_block(&mut self, _done: u64, rng: &mut ChaCha8Rng) -> Result<()> {
+        let (config, t) = (self.config, &mut self.tally);
+        let started = Instant::now();
         for k in 0..3 {
             let results = match k {
-                0 => play.evaluate(Mover::Random, config.eval_games, &mut rng),
-                1 => play.evaluate(Mover::Greedy, config.eval_games, &mut rng),
-                _ => match stockfish.as_mut() {
-                    Some(engine) => {
-                        play.evaluate_against(config.eval_games, |p| engine.choose(p))?
-                    }
+                0 => self.play.evaluate(Mover::Random, config.eval_games, rng),
+                1 => self.play.evaluate(Mover::Greedy, config.eval_games, rng),
+                _ => match self.stockfish.as_mut() {
+                    Some(engine) => self
+                        .play
+                        .evaluate_against(config.eval_games, |p| engine.choose(p))?,
                     None => continue,
                 },
             };
-            let e = summarise(games_before + t.done, &results);
+            let e = summarise(t.games_before + t.done, &results);
             let name = ["random", "greedy", "stockfish"][k];
-            evals.line(&format!(
+            self.evals.line(&format!(
                 "{},{name},{},{},{},{},{}",
                 e.after_games, e.games, e.win, e.draw, e.loss, e.mean_plies
             ))?;
             t.curves[k].push((e.after_games as f64, 100.0 * e.win));
             t.last[k] = Some(e);
         }
-        t.eval_seconds += eval_started.elapsed().as_secs_f64();
-        pgn.flush()?;
-        evals.flush()?;
+        t.eval_seconds += started.elapsed().as_secs_f64();
+        self.pgn.flush()?;
+        self.evals.flush()
+    }
+
+    fn check_finite(&self, _done: u64) -> Result<()> {
         let finite = [Color::White, Color::Black].iter().all(|&c| {
-            play.side(c)
+            self.play
+                .side(c)
                 .weights()
                 .iter()
                 .all(SelectorWeights::is_finite)
@@ -329,22 +331,77 @@ fn continue_run(
         anyhow::ensure!(
             finite,
             "training diverged by game {}: the selectors' weights became NaN or infinite; lower lr (now {})",
-            games_before + t.done,
-            config.lr
+            self.tally.games_before + self.tally.done,
+            self.config.lr
         );
-        let trainer = SelfplayResume {
-            tally: Tally {
-                seconds_before: t.seconds_before + started.elapsed().as_secs_f64(),
-                pgn_lines: pgn.lines(),
-                eval_lines: evals.lines(),
-                ..t.clone()
-            },
-            white: play.side(Color::White).snapshot().map_err(|e| anyhow!(e))?,
-            black: play.side(Color::Black).snapshot().map_err(|e| anyhow!(e))?,
-        };
-        let seconds = t.seconds_before + started.elapsed().as_secs_f64();
-        run.save_resume_point(RESUME_FORMAT, t.done, seconds, &rng, trainer)?;
+        Ok(())
     }
+
+    fn resume_state(&self, seconds: f64) -> Result<SelfplayResume> {
+        Ok(SelfplayResume {
+            tally: Tally {
+                seconds_before: seconds,
+                pgn_lines: self.pgn.lines(),
+                eval_lines: self.evals.lines(),
+                ..self.tally.clone()
+            },
+            white: self
+                .play
+                .side(Color::White)
+                .snapshot()
+                .map_err(|e| anyhow!(e))?,
+            black: self
+                .play
+                .side(Color::Black)
+                .snapshot()
+                .map_err(|e| anyhow!(e))?,
+        })
+    }
+}
+
+/// Trains to the configured games (a resume point after every evaluation), then
+/// writes the outputs and reports.
+fn continue_run(
+    config: &SelfplayConfig,
+    play: SelfPlay,
+    files: Files,
+    tally: Tally,
+    mut rng: ChaCha8Rng,
+    stockfish: Option<StockfishMover>,
+) -> Result<()> {
+    let Files {
+        mut run,
+        pgn,
+        evals,
+    } = files;
+    let dir = run.dir().to_path_buf();
+    let bar = episode_bar(config.games, &config_stem(&dir));
+    bar.advance(tally.done);
+    let schedule = Schedule {
+        done: tally.done,
+        total: config.games,
+        block: config.eval_every,
+        resume_every: Some(config.eval_every),
+        seconds_before: tally.seconds_before,
+    };
+    let mut trainer = SelfplayTrainer {
+        config,
+        play,
+        pgn,
+        evals,
+        tally,
+        stockfish,
+        progress: &bar,
+    };
+    let seconds = drive(&mut trainer, &mut run, RESUME_FORMAT, schedule, &mut rng)?;
+    let SelfplayTrainer {
+        play,
+        pgn,
+        evals,
+        tally: t,
+        ..
+    } = trainer;
+    let games_before = t.games_before;
     let Tally {
         done,
         plies,
@@ -353,9 +410,8 @@ fn continue_run(
         last,
         ..
     } = t.clone();
-    let wall_seconds = t.seconds_before + started.elapsed().as_secs_f64() - t.eval_seconds;
+    let wall_seconds = seconds - t.eval_seconds;
     bar.finish_and_clear();
-    crash_point("trained");
     model_file::save(
         &dir,
         SelfplayState {
