@@ -16,10 +16,8 @@ use burnmate::matrix::algorithm::Algorithm;
 use burnmate::matrix::game::{Game, StartSource};
 use burnmate::matrix::search_cell::MovesLeftTerm;
 use burnmate::overrides::Overrides;
-use burnmate::selfplay::config::SelfplayAlgorithm;
-use burnmate::{
-    compare, endgame, knight, match_play, matrix, queen4x4, selfplay, solve, throughput, uci_engine,
-};
+use burnmate::study::{EvalRequest, PlayRequest};
+use burnmate::{compare, endgame, match_play, matrix, queen4x4, solve, throughput, uci_engine};
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
 #[derive(Parser, Debug)]
@@ -355,30 +353,9 @@ enum StudyCommand {
 /// Runs one parsed command.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Train { config, overrides } => {
-            match (load_config_with(&config, &overrides.set)?, overrides.into()) {
-                (Experiment::Selfplay(study), overrides) => {
-                    selfplay::train_command(&config, study, &overrides)
-                }
-                (Experiment::Knight(study), overrides) if overrides.continue_from.is_none() => {
-                    knight::train::train_command(&config, study, &overrides)
-                }
-                (_, overrides) if overrides.envs.is_some() || overrides.continue_from.is_some() => {
-                    anyhow::bail!(
-                        "--envs applies to knight and selfplay configs, --continue-from to selfplay"
-                    )
-                }
-                (Experiment::Queen4x4(study), overrides) => {
-                    queen4x4::train::train_command(&config, study, &overrides)
-                }
-                (Experiment::Knight(study), overrides) => {
-                    knight::train::train_command(&config, study, &overrides)
-                }
-                (Experiment::Endgame(study), overrides) => {
-                    endgame::train::train_command(&config, study, &overrides)
-                }
-            }
-        }
+        Command::Train { config, overrides } => load_config_with(&config, &overrides.set)?
+            .study()
+            .train(&config, &overrides.into()),
         Command::Grid {
             config,
             beta,
@@ -444,30 +421,16 @@ pub fn run(cli: Cli) -> Result<()> {
             stockfish_skills,
             ..
         } => {
-            let seed = seed.unwrap_or(1);
-            match load_config(&run.join("config.toml"))? {
-                _ if games == 0 => anyhow::bail!("--games must be positive"),
-                Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
-                    selfplay::afterstate_eval::eval_command(
-                        &run,
-                        games,
-                        seed,
-                        backend,
-                        &stockfish_skills,
-                    )
-                }
-                _ if !stockfish_skills.is_empty() => anyhow::bail!(
-                    "--stockfish-skills applies to selfplay runs with algorithm = \"afterstate-td\""
-                ),
-                Experiment::Queen4x4(config) => {
-                    queen4x4::eval::eval_command(&run, &config, games, seed, backend)
-                }
-                Experiment::Knight(_) => knight::eval::eval_command(&run, games, seed, backend),
-                Experiment::Endgame(_) => endgame::train::eval_command(&run, games, seed),
-                Experiment::Selfplay(_) => anyhow::bail!(
-                    "selfplay runs of the study's algorithm are evaluated while training: see eval.csv and summary.json in the run"
-                ),
-            }
+            anyhow::ensure!(games > 0, "--games must be positive");
+            load_config(&run.join("config.toml"))?
+                .study()
+                .eval(&EvalRequest {
+                    run: &run,
+                    games,
+                    seed: seed.unwrap_or(1),
+                    backend,
+                    stockfish_skills: &stockfish_skills,
+                })
         }
         Command::Compare { runs } => compare::compare_command(&runs),
         Command::Solve {
@@ -491,43 +454,20 @@ pub fn run(cli: Cli) -> Result<()> {
             seed,
             max_moves,
         } => {
-            // A chess game from --fen: an endgame run's table, or a search net.
-            let chess_game = |player: &str| {
-                anyhow::ensure!(
-                    start.is_none() && max_moves.is_none(),
-                    "--start and --max-moves apply to queen4x4 runs; {player} takes --fen"
-                );
-                Ok(endgame::play::EndgamePlay {
-                    run: &run,
-                    fen: fen.as_deref(),
-                    seed,
-                    pgn: pgn.as_deref(),
-                })
+            let request = PlayRequest {
+                run: &run,
+                start: start.as_deref(),
+                fen: fen.as_deref(),
+                pgn: pgn.as_deref(),
+                seed,
+                max_moves,
             };
             if burnmate::matrix::search_net::is_search_net(&run) {
-                return endgame::play::play_search_net(&chess_game("a search net")?);
+                return endgame::play::play_search_net(&request);
             }
-            match load_config(&run.join("config.toml"))? {
-                Experiment::Queen4x4(_) => {
-                    anyhow::ensure!(
-                        fen.is_none() && pgn.is_none(),
-                        "--fen and --pgn apply to endgame runs; a queen4x4 run takes --start"
-                    );
-                    let start = start.as_deref().unwrap_or("Qa1 Ka2 / Kc2");
-                    queen4x4::play::play_command(&run, start, seed, max_moves.unwrap_or(50))
-                }
-                Experiment::Endgame(_) => {
-                    endgame::play::play_command(&chess_game("an endgame run")?)
-                }
-                Experiment::Knight(_) => {
-                    anyhow::bail!("play shows queen4x4 and endgame runs; use eval for knight runs")
-                }
-                Experiment::Selfplay(_) => {
-                    anyhow::bail!(
-                        "play shows queen4x4 and endgame runs; selfplay runs keep sample games in games.pgn"
-                    )
-                }
-            }
+            load_config(&run.join("config.toml"))?
+                .study()
+                .play(&request)
         }
         Command::Bench {
             backend,
@@ -580,12 +520,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let shard = shard.as_deref().map(Shard::parse).transpose()?;
             matrix::matrix_command(&out, &plan, shard, jobs_or_cores(jobs)?)
         }
-        Command::Resume { run } => match load_config(&run.join("config.toml"))? {
-            Experiment::Queen4x4(config) => queen4x4::train::resume_command(&run, &config),
-            Experiment::Endgame(config) => endgame::train::resume_command(&run, &config),
-            Experiment::Knight(config) => knight::train::resume_command(&run, &config),
-            Experiment::Selfplay(config) => selfplay::resume_command(&run, &config),
-        },
+        Command::Resume { run } => load_config(&run.join("config.toml"))?.study().resume(&run),
         Command::Match {
             run,
             out,

@@ -11,3 +11,31 @@ pub mod study_plan;
 pub mod study_report;
 pub mod table_file;
 pub mod train;
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use crate::overrides::Overrides;
+use crate::study::{EvalRequest, PlayRequest, Study, refuse_overrides, refuse_stockfish_skills};
+use config::EndgameConfig;
+
+impl Study for EndgameConfig {
+    fn train(&self, path: &Path, overrides: &Overrides) -> Result<()> {
+        refuse_overrides(overrides, false, false)?;
+        train::train_command(path, self.clone(), overrides)
+    }
+
+    fn resume(&self, run: &Path) -> Result<()> {
+        train::resume_command(run, self)
+    }
+
+    fn eval(&self, request: &EvalRequest) -> Result<()> {
+        refuse_stockfish_skills(request)?;
+        train::eval_command(request.run, request.games, request.seed)
+    }
+
+    fn play(&self, request: &PlayRequest) -> Result<()> {
+        play::play_command(request)
+    }
+}

@@ -76,6 +76,7 @@ pub mod run;
 pub mod search_throughput;
 pub mod selfplay;
 pub mod solve;
+pub mod study;
 #[cfg(test)]
 #[path = "../tests/common/temp_dir.rs"]
 mod temp_dir;

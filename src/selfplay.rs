@@ -7,6 +7,7 @@ use std::path::Path;
 use anyhow::Result;
 
 use crate::overrides::Overrides;
+use crate::study::{EvalRequest, PlayRequest, Study, refuse_stockfish_skills};
 use config::{SelfplayAlgorithm, SelfplayConfig};
 
 pub mod afterstate;
@@ -18,18 +19,48 @@ pub mod model_file;
 pub mod stockfish;
 pub mod train;
 
-/// `burnmate train CONFIG` for a selfplay config, by its algorithm.
-pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides) -> Result<()> {
-    match config.algorithm {
-        SelfplayAlgorithm::Reference => train::train_command(path, config, overrides),
-        SelfplayAlgorithm::AfterstateTd => afterstate::train_command(path, config, overrides),
+impl Study for SelfplayConfig {
+    /// A new run of the config's algorithm.
+    fn train(&self, path: &Path, overrides: &Overrides) -> Result<()> {
+        match self.algorithm {
+            SelfplayAlgorithm::Reference => train::train_command(path, self.clone(), overrides),
+            SelfplayAlgorithm::AfterstateTd => {
+                afterstate::train_command(path, self.clone(), overrides)
+            }
+        }
     }
-}
 
-/// `burnmate resume RUN` for a killed selfplay run, by its algorithm.
-pub fn resume_command(dir: &Path, config: &SelfplayConfig) -> Result<()> {
-    match config.algorithm {
-        SelfplayAlgorithm::Reference => train::resume_command(dir, config),
-        SelfplayAlgorithm::AfterstateTd => afterstate::resume_command(dir, config),
+    /// Resumes a killed run of the config's algorithm.
+    fn resume(&self, run: &Path) -> Result<()> {
+        match self.algorithm {
+            SelfplayAlgorithm::Reference => train::resume_command(run, self),
+            SelfplayAlgorithm::AfterstateTd => afterstate::resume_command(run, self),
+        }
+    }
+
+    /// The afterstate learner against fixed movers; the study's algorithm is
+    /// evaluated while it trains.
+    fn eval(&self, request: &EvalRequest) -> Result<()> {
+        match self.algorithm {
+            SelfplayAlgorithm::AfterstateTd => afterstate_eval::eval_command(
+                request.run,
+                request.games,
+                request.seed,
+                request.backend,
+                request.stockfish_skills,
+            ),
+            SelfplayAlgorithm::Reference => {
+                refuse_stockfish_skills(request)?;
+                anyhow::bail!(
+                    "selfplay runs of the study's algorithm are evaluated while training: see eval.csv and summary.json in the run"
+                )
+            }
+        }
+    }
+
+    fn play(&self, _: &PlayRequest) -> Result<()> {
+        anyhow::bail!(
+            "play shows queen4x4 and endgame runs; selfplay runs keep sample games in games.pgn"
+        )
     }
 }

@@ -586,6 +586,20 @@ fn knight_agents_train_evaluate_and_compare() {
     let eval = burnmate(&["eval", runs[0].to_str().unwrap(), "--games", "20"]);
     assert!(eval.status.success(), "{}", stderr(&eval));
     assert!(stdout(&eval).contains("over 20 games"));
+    let dqn = runs[0].to_str().unwrap();
+    for (args, error) in [
+        (
+            vec!["eval", dqn, "--stockfish-skills", "0"],
+            "--stockfish-skills applies to selfplay runs",
+        ),
+        (vec!["play", dqn], "use eval for knight runs"),
+        (
+            vec!["eval", dqn, "--games", "0"],
+            "--games must be positive",
+        ),
+    ] {
+        assert_one_line_error(&burnmate(&args), error);
+    }
     let args: Vec<&str> = std::iter::once("compare")
         .chain(runs.iter().map(|r| r.to_str().unwrap()))
         .collect();

@@ -24,21 +24,20 @@ use crate::matrix::search_net;
 use crate::pgn::fen_of;
 use crate::pgn::{game_pgn, write_pgn};
 use crate::solve::load_or_build;
+use crate::study::PlayRequest;
 
-/// What to play: the run, an optional other start, the defender's seed, a PGN path.
-pub struct EndgamePlay<'a> {
-    /// The run directory.
-    pub run: &'a Path,
-    /// A start FEN (white to move) instead of the run's own start.
-    pub fen: Option<&'a str>,
-    /// Seed of the defender's tie breaks.
-    pub seed: u64,
-    /// Where to save the game as PGN.
-    pub pgn: Option<&'a Path>,
+/// Refuses the queen4x4 options in a request that plays chess from a FEN.
+fn refuse_queen4x4_options(request: &PlayRequest, player: &str) -> Result<()> {
+    anyhow::ensure!(
+        request.start.is_none() && request.max_moves.is_none(),
+        "--start and --max-moves apply to queen4x4 runs; {player} takes --fen"
+    );
+    Ok(())
 }
 
 /// Plays and prints one game; the PGN is written only after the game ended.
-pub fn play_command(request: &EndgamePlay) -> Result<()> {
+pub fn play_command(request: &PlayRequest) -> Result<()> {
+    refuse_queen4x4_options(request, "an endgame run")?;
     let (config, endgame, mut q) = load_run(request.run)?;
     let start: Chess = match request.fen {
         Some(fen) => parse_start(endgame, fen)?,
@@ -67,7 +66,8 @@ pub fn play_command(request: &EndgamePlay) -> Result<()> {
 /// `burnmate play NET --fen FEN` for a matrix's search net: one game of its search
 /// (as the matrix evaluated it) against the perfect defender, from `fen` (white to
 /// move, the net's endgame).
-pub fn play_search_net(request: &EndgamePlay) -> Result<()> {
+pub fn play_search_net(request: &PlayRequest) -> Result<()> {
+    refuse_queen4x4_options(request, "a search net")?;
     let net = search_net::load(request.run, BackendChoice::Flex.device()?)?;
     let endgame = net.file.endgame;
     let fen = request.fen.with_context(|| {
