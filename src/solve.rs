@@ -12,7 +12,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use burnmate_env::endgame::{parse_start, random_start};
 use burnmate_oracle::pawnless::{DtmTable, Material};
-use burnmate_oracle::tablebase::{Endgame, Side, Tablebase, Verdict};
+use burnmate_oracle::tablebase::{Endgame, Placement, Side, Tablebase, Verdict};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::san::San;
@@ -193,29 +193,24 @@ pub fn solve_command(request: &SolveRequest) -> Result<()> {
         return Ok(());
     }
     let cache_dir = request.cache_dir;
-    let mut legal = [0u64; 2];
-    let mut wins = [0u64; 2];
+    let [white, black] = tb.placement_stats();
+    let legal = [white.legal, black.legal];
+    // Black has a lone king: white wins where white to move wins or black to move loses.
+    let wins = [white.wins, black.losses];
     let mut histogram = vec![0u64; 64];
-    let mut longest: Option<(u32, String)> = None;
-    for (placement, verdict) in tb.entries() {
-        let side = usize::from(placement.side == Side::Black);
-        match verdict {
-            Verdict::Illegal => continue,
-            // Black mates only where it has a piece: not these lone-king endgames.
-            Verdict::Draw | Verdict::BlackMatesInPlies(_) => {}
-            Verdict::MateInPlies(plies) => {
-                wins[side] += 1;
-                if placement.side == Side::White {
-                    let moves = plies.div_ceil(2);
-                    histogram[moves as usize] += 1;
-                    if longest.as_ref().is_none_or(|(m, _)| moves > *m) {
-                        longest = Some((moves, placement.fen(endgame)));
-                    }
-                }
-            }
-        }
-        legal[side] += 1;
+    for (plies, count) in white.win_plies.iter().enumerate() {
+        histogram[(plies as u32).div_ceil(2) as usize] += count;
     }
+    let longest = white.longest_win.map(|(plies, squares)| {
+        let placement = Placement {
+            side: Side::White,
+            white_king: squares[0],
+            black_king: squares[1],
+            pieces: squares[2..].to_vec(),
+            defenders: vec![],
+        };
+        (plies.div_ceil(2), placement.fen(endgame))
+    });
     say!("endgame          {}", endgame.name().to_uppercase());
     say!(
         "cache            {}",

@@ -71,6 +71,24 @@ pub struct SideStats {
     pub longest_win: Option<(u32, usize)>,
 }
 
+/// Counts of one side to move's legal placements: every assignment of the pieces to
+/// squares (no symmetry reduction; like pieces in every order), as a table of all
+/// 64^n placements would count them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlacementStats {
+    /// Legal placements.
+    pub legal: u64,
+    /// Placements the side to move wins.
+    pub wins: u64,
+    /// Placements the side to move loses.
+    pub losses: u64,
+    /// Won placements by plies to mate (index: plies).
+    pub win_plies: Vec<u64>,
+    /// The longest win in plies, with its first placement in [`Indexer::raw_index`]
+    /// order.
+    pub longest_win: Option<(u32, Vec<Square>)>,
+}
+
 /// A solved pawnless material: one byte per stored position and side to move.
 pub struct DtmTable {
     material: Material,
@@ -186,6 +204,56 @@ impl DtmTable {
             }
             stats
         })
+    }
+
+    /// [`PlacementStats`] of each side to move (white first), each stored position
+    /// weighed by the placements it stands for.
+    pub fn placement_stats(&self) -> [PlacementStats; 2] {
+        let per_side = self.indexer.per_side();
+        let mut stats = [PlacementStats::default(), PlacementStats::default()];
+        let mut longest_raw = [usize::MAX; 2];
+        let mut placements = Vec::new();
+        for i in 0..per_side {
+            let values = [self.values[i], self.values[per_side + i]];
+            if values == [ILLEGAL; 2] {
+                continue;
+            }
+            let squares = self.indexer.squares(i);
+            self.indexer.placements(&squares, &mut placements);
+            let weight = placements.len() as u64;
+            for (side, stats) in stats.iter_mut().enumerate() {
+                match Dtm::stored(values[side]) {
+                    Dtm::Illegal => continue,
+                    Dtm::Draw => {}
+                    Dtm::Loss(_) => stats.losses += weight,
+                    Dtm::Win(plies) => {
+                        stats.wins += weight;
+                        let at = plies as usize;
+                        stats.win_plies.resize(stats.win_plies.len().max(at + 1), 0);
+                        stats.win_plies[at] += weight;
+                        let best = stats.longest_win.as_ref().map(|(p, _)| *p);
+                        if best.is_none_or(|b| plies >= b) {
+                            let first = placements
+                                .iter()
+                                .min_by_key(|p| self.indexer.raw_index(p))
+                                .expect("a position stands for itself");
+                            let raw = self.indexer.raw_index(first);
+                            if best != Some(plies) || raw < longest_raw[side] {
+                                longest_raw[side] = raw;
+                                let slots = self.material.slots();
+                                let squares = first[..slots]
+                                    .iter()
+                                    .map(|&sq| Square::new(u32::from(sq)))
+                                    .collect();
+                                stats.longest_win = Some((plies, squares));
+                            }
+                        }
+                    }
+                }
+                stats.legal += weight;
+            }
+        }
+        stats
     }
 
     /// The FEN of stored index `i` with `turn` to move (no castling, no en passant).

@@ -14,7 +14,7 @@ use shakmaty::{Chess, Color, File, Move, Position, Rank, Square};
 use burnmate_env::endgame_game::Defender;
 use rand::{Rng, RngExt};
 
-use crate::pawnless::{Dtm, DtmTable, MAX_PIECES, Material};
+use crate::pawnless::{Dtm, DtmTable, MAX_PIECES, Material, PlacementStats};
 
 pub use burnmate_env::endgame::Endgame;
 
@@ -121,6 +121,12 @@ impl Tablebase {
     /// The endgame this table solves.
     pub fn endgame(&self) -> Endgame {
         self.endgame
+    }
+
+    /// Legal, won and lost placements of each side to move (white first), counted
+    /// from the stored positions (as [`Tablebase::entries`] would count them, faster).
+    pub fn placement_stats(&self) -> [PlacementStats; 2] {
+        self.own.placement_stats()
     }
 
     /// The verdict for a placement.

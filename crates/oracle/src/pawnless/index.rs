@@ -229,9 +229,64 @@ impl Indexer {
         !king_tables().on_diagonal[i / self.per_pair] || self.index(squares) == i
     }
 
+    /// Every placement the stored position on `squares` stands for: its images
+    /// under the 8 board symmetries, each with its like pieces in every order, as
+    /// square tuples (white king, black king, then the material's pieces), each once.
+    pub fn placements(&self, squares: &Squares, out: &mut Vec<Squares>) {
+        out.clear();
+        for map in &king_tables().sym {
+            let mut image = [0u8; MAX_PIECES];
+            for k in 0..self.slots {
+                image[k] = map[usize::from(squares[k])];
+            }
+            for &(start, end) in &self.like {
+                image[start..end].sort_unstable();
+            }
+            self.push_orders(image, 0, out);
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Pushes `image` with the like groups from `group` on in every order.
+    fn push_orders(&self, mut image: Squares, group: usize, out: &mut Vec<Squares>) {
+        let Some(&(start, end)) = self.like.get(group) else {
+            out.push(image);
+            return;
+        };
+        loop {
+            self.push_orders(image, group + 1, out);
+            if !next_permutation(&mut image[start..end]) {
+                return;
+            }
+        }
+    }
+
+    /// A placement's index among all square tuples (6 bits a slot, white king first).
+    pub fn raw_index(&self, squares: &Squares) -> usize {
+        squares[..self.slots]
+            .iter()
+            .fold(0, |i, &sq| i << 6 | usize::from(sq))
+    }
+
     /// Whether a symmetry of the board can fix `king` (it stands on a long diagonal):
     /// only then can two moves of the other side lead to one stored position.
     pub fn symmetric_about(king: u8) -> bool {
         rank(king) == file(king) || rank(king) + file(king) == 7
     }
+}
+
+/// Rearranges `items` into the next larger order; false (and sorted) after the largest.
+fn next_permutation(items: &mut [u8]) -> bool {
+    let Some(pivot) = items.windows(2).rposition(|w| w[0] < w[1]) else {
+        items.reverse();
+        return false;
+    };
+    let successor = items
+        .iter()
+        .rposition(|&x| x > items[pivot])
+        .expect("a larger item after the pivot");
+    items.swap(pivot, successor);
+    items[pivot + 1..].reverse();
+    true
 }

@@ -205,3 +205,47 @@ fn probing_another_material_or_overlapping_squares_is_refused() {
         Dtm::Loss(_) | Dtm::Draw
     ));
 }
+
+/// [`PlacementStats`] counted the slow way: every tuple of squares probed.
+fn placement_stats_by_probing(table: &DtmTable) -> [PlacementStats; 2] {
+    let slots = table.material().slots();
+    let mut stats = [PlacementStats::default(), PlacementStats::default()];
+    for raw in 0..1usize << (6 * slots) {
+        let squares: Vec<Square> = (0..slots)
+            .map(|k| Square::new(((raw >> (6 * (slots - 1 - k))) & 63) as u32))
+            .collect();
+        for (turn, stats) in [Color::White, Color::Black].into_iter().zip(&mut stats) {
+            match table.probe(turn, &squares) {
+                Dtm::Illegal => continue,
+                Dtm::Draw => {}
+                Dtm::Loss(_) => stats.losses += 1,
+                Dtm::Win(plies) => {
+                    stats.wins += 1;
+                    let at = plies as usize;
+                    stats.win_plies.resize(stats.win_plies.len().max(at + 1), 0);
+                    stats.win_plies[at] += 1;
+                    if stats.longest_win.as_ref().is_none_or(|(p, _)| plies > *p) {
+                        stats.longest_win = Some((plies, squares.clone()));
+                    }
+                }
+            }
+            stats.legal += 1;
+        }
+    }
+    stats
+}
+
+/// The stored positions weighed by their symmetric images and like-piece orders
+/// count exactly what probing every placement counts (KBBK: two like bishops;
+/// KRKN: a defender with a piece), the longest win's first placement included.
+#[test]
+fn weighed_stored_positions_count_every_placement() {
+    for name in ["kqk", "kbbk", "krkn"] {
+        let table = solved(name);
+        assert_eq!(
+            table.placement_stats(),
+            placement_stats_by_probing(&table),
+            "{name}"
+        );
+    }
+}
