@@ -1,7 +1,7 @@
 //! Tablebase build time per endgame (the four lone-king mates, KQKR and KRKB, and
-//! every pawnless 3- and 4-piece table one after another), probe throughput, and the
-//! endgame study's environment step (a legal move played in a match, with its end
-//! checks). The solver uses every core it is given: run under `taskset -c 0` for
+//! every pawnless 3- and 4-piece table one after another), probe throughput, `solve`'s
+//! placement counts, and the endgame study's environment step (a legal move played in
+//! a match, with its end checks). The solver uses every core it is given: run under `taskset -c 0` for
 //! one core. The external anchor, syzygy1/tb's `rtbgen -g` on the same machine, is
 //! run by hand (benches/README.md).
 
@@ -65,6 +65,24 @@ fn probe() {
     });
 }
 
+/// `solve`'s report of KBNK: every placement counted from the stored positions
+/// weighed by their images, beside the count that probes all 2 x 64^4 placements.
+fn placement_stats() {
+    let tb = Tablebase::solve(Endgame::Kbnk);
+    measure("tablebase KBNK placement stats (weighed)", 1, || {
+        tb.placement_stats()
+    });
+    measure(
+        "tablebase KBNK placement stats (probing every placement)",
+        1,
+        || {
+            tb.entries()
+                .filter(|(_, v)| matches!(v, burnmate_oracle::tablebase::Verdict::MateInPlies(_)))
+                .count()
+        },
+    );
+}
+
 /// One ply of a random KRK match: legal moves, a random one played, the end checks
 /// (mate, stalemate, lost piece, repetition, 50 moves, cap); a new match when it ends.
 fn env_step() {
@@ -85,5 +103,6 @@ fn main() {
     println!("{HEADER}");
     build();
     probe();
+    placement_stats();
     env_step();
 }
