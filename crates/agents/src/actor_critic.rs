@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::adam::Adam;
 use crate::agent::Agent;
-use crate::error::AgentError;
+use crate::error::{AgentError, unit_interval};
 use crate::optim::TrainedNet;
 use crate::transition::Transition;
 
@@ -68,12 +68,7 @@ impl ActorCriticConfig {
                 )));
             }
         }
-        if !(0.0..=1.0).contains(&self.gamma) {
-            return Err(AgentError::Setting(format!(
-                "gamma must lie in [0, 1], not {}",
-                self.gamma
-            )));
-        }
+        unit_interval("gamma", self.gamma)?;
         Ok(())
     }
 }

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::adam::Adam;
 use crate::agent::Agent;
 use crate::beside::Beside;
-use crate::error::AgentError;
+use crate::error::{AgentError, unit_interval};
 use crate::exploration::{epsilon_greedy, greedy};
 use crate::host_memory::{host, in_host_memory};
 use crate::optim::TrainedNet;
@@ -91,12 +91,7 @@ impl DqnConfig {
                 self.lr
             )));
         }
-        if !(0.0..=1.0).contains(&self.gamma) {
-            return Err(AgentError::Setting(format!(
-                "gamma must lie in [0, 1], not {}",
-                self.gamma
-            )));
-        }
+        unit_interval("gamma", self.gamma)?;
         if self.batch_size == 0 || self.replay_capacity <= self.batch_size {
             return Err(AgentError::Setting(format!(
                 "replay_capacity ({}) must exceed a positive batch_size ({})",

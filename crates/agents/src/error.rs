@@ -18,3 +18,18 @@ pub enum AgentError {
     #[error("{0}")]
     Saved(String),
 }
+
+/// Checks that the setting `name` lies in [0, 1] (a discount, an exploration rate,
+/// a mixing weight); the error names it and its value.
+pub fn unit_interval<T: Into<f64> + std::fmt::Display + Copy>(
+    name: &str,
+    value: T,
+) -> Result<(), AgentError> {
+    if (0.0..=1.0).contains(&value.into()) {
+        Ok(())
+    } else {
+        Err(AgentError::Setting(format!(
+            "{name} must lie in [0, 1], not {value}"
+        )))
+    }
+}

@@ -38,7 +38,7 @@ use burnmate_models::LayerWeights;
 use serde::{Deserialize, Serialize};
 
 use crate::adam::SavedMoments;
-use crate::error::AgentError;
+use crate::error::{AgentError, unit_interval};
 use crate::policy_value::{NetEvaluator, PolicyTarget, PolicyValueNet, ValueTarget};
 use crate::search::{SearchConfig, search};
 
@@ -85,12 +85,7 @@ impl SearchLearnerConfig {
         if !(self.lr > 0.0 && self.lr.is_finite()) {
             return setting(format!("lr must be a positive number, not {}", self.lr));
         }
-        if !(0.0..=1.0).contains(&self.search_value_weight) {
-            return setting(format!(
-                "search_value_weight must lie in [0, 1], not {}",
-                self.search_value_weight
-            ));
-        }
+        unit_interval("search_value_weight", self.search_value_weight)?;
         Ok(())
     }
 }

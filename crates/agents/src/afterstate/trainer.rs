@@ -11,7 +11,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use super::rewards::{bootstraps, move_reward};
 use super::value_net::ValueNet;
-use crate::error::AgentError;
+use crate::error::{AgentError, unit_interval};
 use crate::optim::TrainedNet;
 use crate::replay::ReplayBuffer;
 use crate::selfplay::trainer::GameRecord;
@@ -44,17 +44,9 @@ impl AfterstateConfig {
     /// and [`AfterstateLearner::restore`] call it.
     pub fn check(&self) -> Result<(), AgentError> {
         let setting = |text: String| Err(AgentError::Setting(text));
-        if !(0.0..=1.0).contains(&self.gamma) {
-            return setting(format!("gamma must lie in [0, 1], not {}", self.gamma));
-        }
-        for (name, epsilon) in [
-            ("epsilon_start", self.epsilon_start),
-            ("epsilon_end", self.epsilon_end),
-        ] {
-            if !(0.0..=1.0).contains(&epsilon) {
-                return setting(format!("{name} must lie in [0, 1], not {epsilon}"));
-            }
-        }
+        unit_interval("gamma", self.gamma)?;
+        unit_interval("epsilon_start", self.epsilon_start)?;
+        unit_interval("epsilon_end", self.epsilon_end)?;
         if self.envs == 0 || self.max_plies == 0 {
             return setting(format!(
                 "envs ({}) and max_plies ({}) must be positive",

@@ -3,7 +3,7 @@
 use burnmate_models::OutputActivation;
 use serde::{Deserialize, Serialize};
 
-use crate::error::AgentError;
+use crate::error::{AgentError, unit_interval};
 
 /// Which TD algorithm learns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,12 +80,7 @@ impl LuoConfig {
                 self.eta
             )));
         }
-        if !(0.0..=1.0).contains(&self.gamma) {
-            return Err(AgentError::Setting(format!(
-                "gamma must lie in [0, 1], not {}",
-                self.gamma
-            )));
-        }
+        unit_interval("gamma", self.gamma)?;
         if self.hidden == 0 {
             return Err(AgentError::Setting("hidden must be positive".into()));
         }

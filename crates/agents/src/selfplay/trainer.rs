@@ -9,7 +9,7 @@ use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Board, Chess, Color, Move, Position, Role};
 
-use crate::error::AgentError;
+use crate::error::{AgentError, unit_interval};
 
 use super::choice::{
     Combine, SelectorMove, choose, choose_scored, masks, pseudo_legal_moves, selectable_moves,
@@ -107,12 +107,8 @@ impl SelfPlayConfig {
     /// Checks the settings; the error names the setting. [`SelfPlay::new`] calls it.
     pub fn check(&self) -> Result<(), AgentError> {
         let setting = |text: String| Err(AgentError::Setting(text));
-        if !(0.0..=1.0).contains(&self.gamma) {
-            return setting(format!("gamma must lie in [0, 1], not {}", self.gamma));
-        }
-        if !(0.0..=1.0).contains(&self.epsilon) {
-            return setting(format!("epsilon must lie in [0, 1], not {}", self.epsilon));
-        }
+        unit_interval("gamma", self.gamma)?;
+        unit_interval("epsilon", self.epsilon)?;
         if self.envs == 0 || self.max_plies == 0 {
             return setting(format!(
                 "envs ({}) and max_plies ({}) must be positive",
