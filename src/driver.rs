@@ -159,6 +159,16 @@ mod tests {
         Run::start(dir, &config, &[]).expect("a run")
     }
 
+    /// Drives a fresh [`Counter`] through `schedule` in a new run directory.
+    fn drive_counter(diverges_after: u64, schedule: Schedule) -> (TempDir, Counter, Result<f64>) {
+        let dir = TempDir::new();
+        let mut run = run_in(dir.path());
+        let mut trainer = counter(diverges_after);
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let driven = drive(&mut trainer, &mut run, FORMAT, schedule, &mut rng);
+        (dir, trainer, driven)
+    }
+
     fn schedule(done: u64, total: u64, block: u64, resume_every: Option<u64>) -> Schedule {
         Schedule {
             done,
@@ -171,18 +181,8 @@ mod tests {
 
     #[test]
     fn blocks_run_to_the_total_and_the_last_resume_point_is_the_end() {
-        let dir = TempDir::new();
-        let mut run = run_in(dir.path());
-        let mut trainer = counter(u64::MAX);
-        let mut rng = ChaCha8Rng::seed_from_u64(0);
-        drive(
-            &mut trainer,
-            &mut run,
-            FORMAT,
-            schedule(0, 10, 4, Some(4)),
-            &mut rng,
-        )
-        .unwrap();
+        let (dir, trainer, driven) = drive_counter(u64::MAX, schedule(0, 10, 4, Some(4)));
+        driven.unwrap();
         assert_eq!(trainer.blocks, [(0, 4), (4, 8), (8, 10)]);
         assert_eq!(trainer.evaluated, [4, 8, 10]);
         assert_eq!(saved_units(dir.path()), 10);
@@ -190,37 +190,16 @@ mod tests {
 
     #[test]
     fn a_block_that_diverges_keeps_the_resume_point_before_it() {
-        let dir = TempDir::new();
-        let mut run = run_in(dir.path());
-        let mut trainer = counter(5);
-        let mut rng = ChaCha8Rng::seed_from_u64(0);
-        let error = drive(
-            &mut trainer,
-            &mut run,
-            FORMAT,
-            schedule(0, 10, 1, Some(4)),
-            &mut rng,
-        )
-        .unwrap_err();
-        assert_eq!(error.to_string(), "diverged by unit 6");
+        let (dir, trainer, driven) = drive_counter(5, schedule(0, 10, 1, Some(4)));
+        assert_eq!(driven.unwrap_err().to_string(), "diverged by unit 6");
         assert_eq!(trainer.blocks.last(), Some(&(5, 6)));
         assert_eq!(saved_units(dir.path()), 4);
     }
 
     #[test]
     fn a_run_without_resume_points_saves_none() {
-        let dir = TempDir::new();
-        let mut run = run_in(dir.path());
-        let mut trainer = counter(u64::MAX);
-        let mut rng = ChaCha8Rng::seed_from_u64(0);
-        drive(
-            &mut trainer,
-            &mut run,
-            FORMAT,
-            schedule(3, 7, 7, None),
-            &mut rng,
-        )
-        .unwrap();
+        let (dir, trainer, driven) = drive_counter(u64::MAX, schedule(3, 7, 7, None));
+        driven.unwrap();
         assert_eq!(trainer.blocks, [(3, 7)]);
         assert!(!dir.path().join(RESUME_FILE).exists());
     }
