@@ -258,6 +258,10 @@ enum Command {
         /// afterstate-td runs: plies of full-width search on the learned values.
         #[arg(long, default_value_t = 1)]
         plies: u32,
+        /// afterstate-td runs: an alpha-beta search with quiescence on the learned
+        /// values, this many positions a move (instead of --plies; `go` limits it).
+        #[arg(long)]
+        nodes: Option<u64>,
     },
     /// Play a trained run against a UCI engine or another run and report its Elo
     /// (resumable: rerun the same command).
@@ -296,6 +300,10 @@ enum Command {
         /// afterstate-td runs: plies of full-width search on the learned values.
         #[arg(long, default_value_t = 1)]
         plies: u32,
+        /// afterstate-td runs: an alpha-beta search with quiescence on the learned
+        /// values, this many positions a move (instead of --plies; `go` limits it).
+        #[arg(long)]
+        nodes: Option<u64>,
         /// Stop when an SPRT of elo0 against elo1 (α = β = 0.05) decides, e.g. 0,50.
         #[arg(long, value_delimiter = ',', num_args = 1, value_name = "ELO0,ELO1")]
         sprt: Vec<f64>,
@@ -533,6 +541,7 @@ pub fn run(cli: Cli) -> Result<()> {
             openings,
             max_plies,
             plies,
+            nodes,
             sprt,
             jobs,
         } => {
@@ -553,13 +562,15 @@ pub fn run(cli: Cli) -> Result<()> {
                 openings,
                 max_plies,
                 plies,
+                nodes,
                 sprt,
             };
             let jobs = jobs_or_cores(jobs)?;
             match_play::match_command(&settings, &out, jobs).map(|_| ())
         }
-        Command::Uci { run, plies } => {
-            let mut player = uci_engine::players::load_player(&run, plies)?;
+        Command::Uci { run, plies, nodes } => {
+            let search = uci_engine::players::PlaySearch::of(plies, nodes)?;
+            let mut player = uci_engine::players::load_player(&run, search)?;
             uci_engine::serve(player.as_mut(), std::io::stdin().lock(), std::io::stdout())
         }
         Command::Merge { out, dirs } => {

@@ -21,7 +21,7 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::fault::crash_point;
 use crate::files::{lock_dir, write_atomic};
-use crate::uci_engine::players::load_player;
+use crate::uci_engine::players::{PlaySearch, load_player};
 use elo::{EloEstimate, Sprt, SprtDecision, Tally, elo_estimate, ladder_fit};
 use game::{Adjudicator, EnginePlayer, GameResult, Player, RunPlayer, legal_move, play_game};
 use record::{Row, RowWriter, check_numbers, read_rows};
@@ -72,7 +72,9 @@ impl Opponent {
 
     fn start(&self, limit: &str) -> Result<Box<dyn Player>> {
         Ok(match self {
-            Opponent::Run { run } => Box::new(RunPlayer(load_player(run, 1)?)),
+            Opponent::Run { run } => {
+                Box::new(RunPlayer(load_player(run, PlaySearch::FullWidth(1))?))
+            }
             Opponent::Engine {
                 engine, options, ..
             } => {
@@ -143,6 +145,10 @@ pub struct MatchSettings {
     pub max_plies: u32,
     /// Plies the run under test searches (afterstate-td runs; others play one).
     pub plies: u32,
+    /// Positions a move of the run's alpha-beta search, instead of `plies`
+    /// (afterstate-td runs; absent in matches from before it existed).
+    #[serde(default)]
+    pub nodes: Option<u64>,
     /// The SPRT's (elo0, elo1), if one may stop the match.
     pub sprt: Option<(f64, f64)>,
 }
@@ -159,6 +165,7 @@ impl MatchSettings {
         if self.opponents.is_empty() {
             bail!("a match needs an opponent");
         }
+        self.search()?;
         if self.sprt.is_some() && self.opponents.len() > 1 {
             bail!(
                 "--sprt needs one opponent, not a ladder of {}",
@@ -171,11 +178,18 @@ impl MatchSettings {
         Ok(())
     }
 
-    /// The run's name in reports and PGN, with its search depth when it searches.
+    /// How the run under test searches.
+    fn search(&self) -> Result<PlaySearch> {
+        PlaySearch::of(self.plies, self.nodes)
+    }
+
+    /// The run's name in reports and PGN, with its search when it searches.
     fn run_label(&self) -> String {
-        match self.plies {
-            1 => run_label(&self.run),
-            plies => format!("{} ({plies} plies)", run_label(&self.run)),
+        match self.search() {
+            Ok(search) if search.searches() => {
+                format!("{} ({})", run_label(&self.run), search.label())
+            }
+            _ => run_label(&self.run),
         }
     }
 
@@ -232,10 +246,10 @@ pub fn match_command(settings: &MatchSettings, out: &Path, jobs: usize) -> Resul
     settings.check()?;
     let openings = openings::load(settings.openings.as_deref())?;
     // Players that cannot start are refused before the directory is touched.
-    load_player(&settings.run, settings.plies)?;
+    load_player(&settings.run, settings.search()?)?;
     for opponent in &settings.opponents {
         match opponent {
-            Opponent::Run { run } => drop(load_player(run, 1)?),
+            Opponent::Run { run } => drop(load_player(run, PlaySearch::FullWidth(1))?),
             Opponent::Engine { engine, .. } => drop(burnmate_oracle::uci::locate(engine)?),
         }
     }
@@ -362,7 +376,7 @@ impl Worker<'_> {
     }
 
     fn play_pending(&self) -> Result<()> {
-        let mut run = RunPlayer(load_player(&self.settings.run, self.settings.plies)?);
+        let mut run = RunPlayer(load_player(&self.settings.run, self.settings.search()?)?);
         let mut opponents: Vec<Option<Box<dyn Player>>> =
             self.settings.opponents.iter().map(|_| None).collect();
         loop {

@@ -3,8 +3,9 @@
 //!
 //! Understood: `uci`, `isready`, `ucinewgame`, `position startpos|fen FEN [moves
 //! ...]` (any legal move, under-promotions included), `go` (every argument accepted;
-//! `nodes` sets a search net's simulations, `depth` lowers an afterstate net's
-//! plies; a search net also stops at `movetime`, or at its share of the clock
+//! `nodes` sets a search net's simulations or an alpha-beta afterstate net's
+//! positions, `depth` lowers an afterstate net's plies or alpha-beta depth; a search
+//! net and an alpha-beta afterstate net also stop at `movetime`, or at their share of the clock
 //! (`wtime`/`btime` over `movestogo`, 30 if not given, plus 3/4 of the increment,
 //! at most 3/4 of the clock); other players answer within their own budget; after
 //! `go infinite` or `go ponder`
@@ -37,9 +38,10 @@ pub trait UciPlayer {
 /// The limits of a `go` command a searching player honours.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GoLimit {
-    /// `go nodes N`: a search net's simulations.
+    /// `go nodes N`: a search net's simulations, an alpha-beta player's positions.
     pub nodes: Option<u64>,
-    /// `go depth N`: an afterstate net's plies (at most its `--plies`).
+    /// `go depth N`: an afterstate net's plies (at most its `--plies`), or its
+    /// alpha-beta depth.
     pub depth: Option<u32>,
     /// `go movetime N`: milliseconds for this move.
     pub movetime: Option<u64>,

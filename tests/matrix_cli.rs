@@ -331,7 +331,7 @@ fn the_saved_net_plays_and_serves_uci(net: &std::path::Path) {
     );
     assert_one_line_error(
         &burnmate(&["uci", net, "--plies", "2"]),
-        "a search net searches by simulations, not plies",
+        "a search net searches by simulations",
     );
     let dir = std::path::Path::new(net).parent().unwrap();
     let broken = dir.join("broken.json");

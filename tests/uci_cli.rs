@@ -136,6 +136,52 @@ fn an_afterstate_run_searches_its_plies_or_the_fewer_that_go_depth_asks() {
     engine.quit();
 }
 
+/// The number after `key` in an `info` line.
+fn info_number(info: &str, key: &str) -> u64 {
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == key).unwrap();
+    words[at + 1].parse().unwrap()
+}
+
+#[test]
+fn an_afterstate_run_searches_alpha_beta_within_its_nodes_or_go_limits() {
+    let tmp = TempDir::new();
+    let run = afterstate_run(tmp.path());
+    let mut engine = Engine::start_with(&run, &["--nodes", "3000"]);
+    engine.send("position startpos moves e2e4 e7e5");
+    // `go depth 2` finishes depth 2; a node budget stops deepening between 2 and the
+    // default's 64 (depth 1 always finishes, so the count may pass the budget there).
+    for (go, most_nodes) in [
+        ("go depth 2", u64::MAX),
+        ("go", 3001),
+        ("go nodes 400", 401),
+    ] {
+        engine.send(go);
+        let lines = engine.until("bestmove ");
+        let info = &lines[lines.len() - 2];
+        let (depth, nodes) = (info_number(info, "depth"), info_number(info, "nodes"));
+        match go {
+            "go depth 2" => assert_eq!(depth, 2, "{lines:?}"),
+            _ => assert!(
+                (1..64).contains(&depth) && nodes <= most_nodes,
+                "{go}: {lines:?}"
+            ),
+        }
+    }
+    engine.quit();
+    assert_one_line_error(
+        &burnmate(&[
+            "uci",
+            run.to_str().unwrap(),
+            "--plies",
+            "2",
+            "--nodes",
+            "10",
+        ]),
+        "--plies 2 and --nodes: choose one search",
+    );
+}
+
 #[test]
 fn an_afterstate_run_answers_a_scripted_session_and_plays_a_game_against_stockfish() {
     let tmp = TempDir::new();

@@ -5,6 +5,8 @@
 use std::path::Path;
 
 use anyhow::{Result, bail};
+use burnmate_agents::afterstate::alpha_beta::{self, QUIESCENCE_PLIES, SearchLimit};
+use burnmate_agents::afterstate::host_value::HostValueNet;
 use burnmate_agents::afterstate::trainer::{AfterstateLearner, best_index};
 use burnmate_agents::endgame::LeastBestQ;
 use burnmate_agents::selfplay::trainer::SelfPlay;
@@ -54,13 +56,78 @@ impl UciPlayer for SelfplayPlayer {
     }
 }
 
-/// An afterstate run's value network: the side to move plays the best move of a
-/// full-width search of `plies` plies on the learned values (1: its greedy move; the
-/// position's history is not known, so repetitions are not foreseen).
+/// How an afterstate run searches its learned values at play time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaySearch {
+    /// A full-width search of this many plies (1: the greedy move).
+    FullWidth(u32),
+    /// Iterative-deepening alpha-beta with quiescence
+    /// ([`burnmate_agents::afterstate::alpha_beta`]), this many positions a move
+    /// unless `go` limits it (`nodes`, `depth`, `movetime`, the clock).
+    AlphaBeta(u64),
+}
+
+impl PlaySearch {
+    /// The search of `--plies` and `--nodes` (one of them), refused in one line
+    /// when both or none is meaningful.
+    pub fn of(plies: u32, nodes: Option<u64>) -> Result<PlaySearch> {
+        match (plies, nodes) {
+            (0, _) => bail!("--plies must be at least 1"),
+            (_, Some(0)) => bail!("--nodes must be at least 1"),
+            (1, Some(n)) => Ok(PlaySearch::AlphaBeta(n)),
+            (p, Some(_)) => {
+                bail!("--plies {p} and --nodes: choose one search (full width or alpha-beta)")
+            }
+            (p, None) => Ok(PlaySearch::FullWidth(p)),
+        }
+    }
+
+    /// Whether the run plays more than its greedy move.
+    pub fn searches(self) -> bool {
+        self != PlaySearch::FullWidth(1)
+    }
+
+    /// How reports name it, e.g. "3 plies" or "alpha-beta 20000 nodes".
+    pub fn label(self) -> String {
+        match self {
+            PlaySearch::FullWidth(p) => format!("{p} plies"),
+            PlaySearch::AlphaBeta(n) => format!("alpha-beta {n} nodes"),
+        }
+    }
+}
+
+/// Deepest iteration an alpha-beta player starts when `go` gives no depth.
+const MAX_ALPHA_BETA_DEPTH: u32 = 64;
+
+/// An afterstate run's value network: the side to move plays the best move of its
+/// [`PlaySearch`] on the learned values (the position's history is not known, so
+/// repetitions before the search's root are not foreseen).
 pub struct AfterstatePlayer {
     learner: AfterstateLearner,
-    plies: u32,
+    host: HostValueNet,
+    search: PlaySearch,
     name: String,
+}
+
+impl AfterstatePlayer {
+    fn alpha_beta(&self, position: &Chess, among: &[Move], nodes: u64, limit: &GoLimit) -> Choice {
+        let limit = SearchLimit {
+            depth: limit.depth.unwrap_or(MAX_ALPHA_BETA_DEPTH),
+            quiescence: QUIESCENCE_PLIES,
+            nodes: limit.nodes.unwrap_or(nodes),
+            time: limit.time_for(position.turn().is_white()),
+        };
+        let gamma = self.learner.config().gamma;
+        let answer = alpha_beta::search(&self.host, gamma, position, among, limit)
+            .expect("a position with listed moves");
+        Choice {
+            mv: answer.best,
+            value: Some(f64::from(answer.value)),
+            note: None,
+            nodes: answer.nodes,
+            depth: answer.depth,
+        }
+    }
 }
 
 impl UciPlayer for AfterstatePlayer {
@@ -69,8 +136,12 @@ impl UciPlayer for AfterstatePlayer {
     }
 
     fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice {
+        let plies = match self.search {
+            PlaySearch::AlphaBeta(nodes) => return self.alpha_beta(position, among, nodes, limit),
+            PlaySearch::FullWidth(plies) => plies,
+        };
         let game = FullGame::from_position(position.clone(), u32::MAX);
-        let plies = limit.depth.map_or(self.plies, |d| d.min(self.plies));
+        let plies = limit.depth.map_or(plies, |d| d.min(plies));
         let mut moves = self.learner.search_values(&[&game], plies).remove(0);
         moves.retain(|m| among.contains(&m.mv));
         let best = &moves[best_index(&moves)];
@@ -189,21 +260,19 @@ impl UciPlayer for SearchPlayer {
 }
 
 /// The player of `run`: a selfplay run, an endgame run, or a matrix's search net
-/// file; an afterstate run searches `plies` plies, other runs play one (they have
-/// no search; a search net searches as the matrix evaluated it).
-pub fn load_player(run: &Path, plies: u32) -> Result<Box<dyn UciPlayer>> {
-    if plies == 0 {
-        bail!("--plies must be at least 1");
-    }
+/// file; an afterstate run searches as `search` says, other runs play one ply (they
+/// have no search; a search net searches as the matrix evaluated it).
+pub fn load_player(run: &Path, search: PlaySearch) -> Result<Box<dyn UciPlayer>> {
     let name = format!(
         "burnmate {}",
         run.file_name()
             .map_or("run".into(), |n| n.to_string_lossy())
     );
     if is_search_net(run) {
-        if plies > 1 {
+        if search.searches() {
             bail!(
-                "--plies {plies}: a search net searches by simulations, not plies; {} takes no --plies",
+                "{}: a search net searches by simulations; {} takes no --plies or --nodes",
+                search.label(),
                 run.display()
             );
         }
@@ -214,13 +283,15 @@ pub fn load_player(run: &Path, plies: u32) -> Result<Box<dyn UciPlayer>> {
         Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
             let (_, learner) = crate::selfplay::afterstate_file::load_run(run, None)?;
             Ok(Box::new(AfterstatePlayer {
+                host: HostValueNet::new(learner.net().weights()),
                 learner,
-                plies,
+                search,
                 name,
             }))
         }
-        _ if plies > 1 => bail!(
-            "--plies {plies}: only afterstate-td runs search; {} plays one ply",
+        _ if search.searches() => bail!(
+            "{}: only afterstate-td runs search; {} plays one ply",
+            search.label(),
             run.display()
         ),
         Experiment::Selfplay(_) => {

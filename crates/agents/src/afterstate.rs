@@ -25,8 +25,12 @@
 //! error (the stored targets play the role of a target network: an update never
 //! bootstraps from the weights it changes).
 
+pub mod alpha_beta;
 pub mod evaluate;
+pub mod host_value;
 pub mod rewards;
+#[cfg(test)]
+mod search_tests;
 #[cfg(test)]
 mod tests;
 pub mod trainer;

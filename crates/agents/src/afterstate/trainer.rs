@@ -259,6 +259,11 @@ impl AfterstateLearner {
         })
     }
 
+    /// Its settings.
+    pub fn config(&self) -> &AfterstateConfig {
+        &self.config
+    }
+
     /// The value network.
     pub fn net(&self) -> &ValueNet {
         &self.net
