@@ -59,3 +59,40 @@ mod retro_difficulty {
         print_table(10);
     }
 }
+
+mod elo_curve {
+    include!("../examples/elo_curve.rs");
+
+    #[test]
+    fn the_elo_curve_reads_match_summaries_into_a_table_and_a_chart() {
+        let dir = std::env::temp_dir().join(format!("burnmate-elo-curve-{}", std::process::id()));
+        let summary = |name: &str, rating: &str| {
+            let match_dir = dir.join(name);
+            std::fs::create_dir_all(&match_dir).unwrap();
+            let text = format!(r#"{{"run": "burnmate {name}", "rating": {rating}}}"#);
+            std::fs::write(match_dir.join("summary.json"), text).unwrap();
+            match_dir
+        };
+        let early = read_point(42.0, &summary("early", "[1290.4, 1223.0, 1358.0]")).unwrap();
+        let late = read_point(600.0, &summary("late", "[1611.6, 1540.2, null]")).unwrap();
+        assert_eq!(early.rating, [1290.4, 1223.0, 1358.0]);
+        assert!(late.rating[2].is_nan(), "an unbounded end stays unknown");
+        let (table, chart) = render(&[early, late]);
+        assert!(
+            table.contains("| 0.7 min | burnmate early | 1290 [1223, 1358] |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| 10.0 min | burnmate late | 1612 [1540, unbounded] |"),
+            "{table}"
+        );
+        assert!(
+            chart.starts_with("<svg") && chart.contains("95 % low"),
+            "{chart}"
+        );
+        let bad = summary("none", "null");
+        let err = read_point(1.0, &bad).unwrap_err().to_string();
+        assert!(err.ends_with("summary.json: no fitted rating"), "{err}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

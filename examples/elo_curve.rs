@@ -1,0 +1,99 @@
+// A learner's Elo against its training time: the ratings `burnmate match` fitted for
+// nets trained for different times, as a markdown table and an SVG chart.
+//
+// cargo run --release --example elo_curve -- OUT.svg SECONDS=MATCH_DIR ...
+//
+// Each MATCH_DIR is a finished `burnmate match` (a ladder or one UCI_Elo level, so
+// its summary.json has a rating); SECONDS is the net's training time. The chart
+// draws the rating and its 95 % interval's ends against training minutes.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use burnmate::plot::{Series, line_chart};
+
+/// One net's rating: training seconds, rating, 95 % interval.
+#[derive(Debug, PartialEq)]
+pub struct Point {
+    /// Training time in seconds.
+    pub seconds: f64,
+    /// The fitted rating and its interval's ends.
+    pub rating: [f64; 3],
+    /// The run as the match named it.
+    pub run: String,
+}
+
+/// The rating `burnmate match` wrote in `dir/summary.json`.
+pub fn read_point(seconds: f64, dir: &Path) -> Result<Point> {
+    let path = dir.join("summary.json");
+    let text = std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
+    let summary: serde_json::Value = serde_json::from_str(&text)?;
+    let rating = summary["rating"]
+        .as_array()
+        .filter(|r| r.len() == 3)
+        .with_context(|| format!("{}: no fitted rating", path.display()))?;
+    let number = |i: usize| rating[i].as_f64().unwrap_or(f64::NAN);
+    Ok(Point {
+        seconds,
+        rating: [number(0), number(1), number(2)],
+        run: summary["run"].as_str().unwrap_or("").to_string(),
+    })
+}
+
+/// The markdown table and the SVG chart of `points` (in training order).
+pub fn render(points: &[Point]) -> (String, String) {
+    let mut table = String::from("| training | run | rating (95 %) |\n|---:|---|---:|\n");
+    let shown = |v: f64| {
+        if v.is_finite() {
+            format!("{v:.0}")
+        } else {
+            "unbounded".into()
+        }
+    };
+    for p in points {
+        table += &format!(
+            "| {:.1} min | {} | {} [{}, {}] |\n",
+            p.seconds / 60.0,
+            p.run,
+            shown(p.rating[0]),
+            shown(p.rating[1]),
+            shown(p.rating[2])
+        );
+    }
+    let line = |name: &str, k: usize| Series {
+        name: name.into(),
+        points: points
+            .iter()
+            .filter(|p| p.rating[k].is_finite())
+            .map(|p| (p.seconds / 60.0, p.rating[k]))
+            .collect(),
+    };
+    let chart = line_chart(
+        "Elo against training time",
+        "training (minutes)",
+        "rating on Stockfish's UCI_Elo scale",
+        &[line("rating", 0), line("95 % low", 1), line("95 % high", 2)],
+    );
+    (table, chart)
+}
+
+#[cfg_attr(test, allow(dead_code))]
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((out, pairs)) = args.split_first() else {
+        bail!("usage: elo_curve OUT.svg SECONDS=MATCH_DIR ...");
+    };
+    let points = pairs
+        .iter()
+        .map(|pair| {
+            let (seconds, dir) = pair
+                .split_once('=')
+                .with_context(|| format!("'{pair}': expected SECONDS=MATCH_DIR"))?;
+            read_point(seconds.parse()?, Path::new(dir))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let (table, chart) = render(&points);
+    std::fs::write(out, chart)?;
+    print!("{table}");
+    Ok(())
+}
