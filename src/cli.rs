@@ -219,9 +219,10 @@ enum Command {
         /// Multiplies every cell's training episodes.
         #[arg(long, default_value_t = 1.0)]
         budget: f64,
-        /// Endgame starts: won (drawn from all won positions), shipped (the study's 10)
-        /// or retro (training starts grown backwards from mate, rules only; evaluation
-        /// as won).
+        /// Endgame starts: won (drawn from all won positions), shipped (the study's 10),
+        /// retro (training starts grown backwards from mate, rules only; evaluation as
+        /// won) or frontier (mcts only: training starts walked back from its own mates,
+        /// rules only; evaluation as won).
         #[arg(long, value_enum, default_value = "won")]
         starts: StartSource,
         /// Burn backend of the neural learners.

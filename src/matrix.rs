@@ -9,6 +9,7 @@
 pub mod algorithm;
 pub mod cell;
 pub mod curriculum;
+pub mod frontier;
 pub mod game;
 pub mod report;
 pub mod search_cell;
@@ -88,6 +89,13 @@ impl MatrixPlan {
             bail!(
                 "--starts shipped: {} has no shipped starts (the study's endgames and kbnk do)",
                 g.name()
+            );
+        }
+        let not_search = self.algorithms.iter().find(|&&a| a != Algorithm::Mcts);
+        if let (StartSource::Frontier, Some(a)) = (self.starts, not_search) {
+            bail!(
+                "--starts frontier: only mcts trains from its own mates, not {}",
+                a.name()
             );
         }
         if !(self.budget > 0.0 && self.budget.is_finite()) {
@@ -207,6 +215,7 @@ pub fn run_cell(
                 episodes,
                 &device,
                 &search_training::resume_path(dir, &cell),
+                plan.starts,
             )?;
             let tablebase = oracles.tablebase(endgame)?;
             let scenario = game::endgame(endgame, tablebase, plan.starts)?;

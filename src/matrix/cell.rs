@@ -103,6 +103,10 @@ pub struct CellResult {
     /// `2 level + 1` un-moves from mate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub curriculum_level: Option<u32>,
+    /// The search learner's frontier at the end (`--starts frontier`): the mean plies
+    /// its seeds took to mate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frontier_plies: Option<f64>,
     /// Training wall time in seconds (the only field that differs between reruns).
     pub train_seconds: f64,
 }
@@ -330,6 +334,7 @@ pub fn run_neural<E: Environment, X: Encoder<E::State>>(
         raw_policy: None,
         curve: Vec::new(),
         curriculum_level: scenario.curriculum.then(|| curriculum.level()),
+        frontier_plies: None,
         train_seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -370,6 +375,7 @@ pub fn run_tabular<X: Encoder<burnmate_env::endgame::Match>>(
         raw_policy: None,
         curve: Vec::new(),
         curriculum_level: scenario.curriculum.then(|| curriculum.level()),
+        frontier_plies: None,
         train_seconds,
     })
 }

@@ -104,6 +104,10 @@ pub enum StartSource {
     /// Training starts grown backwards from mate on the rules alone, lengthened as
     /// the learner wins ([`crate::matrix::curriculum`]); evaluation as `won`.
     Retro,
+    /// The search learner (`mcts`) only: training starts walked back from the starts
+    /// it has mated from, rules only ([`crate::matrix::frontier`]); evaluation as
+    /// `won`.
+    Frontier,
 }
 
 /// The exact optimum from one evaluation start.
@@ -195,10 +199,11 @@ pub fn endgame<'a>(
     use burnmate_env::endgame::MatchEnd;
     use burnmate_env::endgame_game::{EndgameGame, EndgameOutcome};
     let starts = match source {
-        StartSource::Won | StartSource::Retro => tablebase.random_won_starts(
-            ENDGAME_EVAL_GAMES,
-            &mut ChaCha8Rng::seed_from_u64(EVAL_STARTS_SEED),
-        ),
+        StartSource::Won | StartSource::Retro | StartSource::Frontier => tablebase
+            .random_won_starts(
+                ENDGAME_EVAL_GAMES,
+                &mut ChaCha8Rng::seed_from_u64(EVAL_STARTS_SEED),
+            ),
         StartSource::Shipped => {
             let shipped = (0..SHIPPED_STARTS)
                 .map(|i| shipped_start(endgame, i))
@@ -226,7 +231,9 @@ pub fn endgame<'a>(
         })
         .collect();
     let train_start: StartDraw<'a, Match> = match source {
-        StartSource::Won => Box::new(move |rng, _| {
+        // The search learner draws its frontier's starts itself; `MatrixPlan::validate`
+        // keeps every other algorithm off that source.
+        StartSource::Won | StartSource::Frontier => Box::new(move |rng, _| {
             let start = tablebase.random_won_starts(1, rng).remove(0);
             Match::new(endgame, start, ENDGAME_MOVE_CAP)
         }),

@@ -136,6 +136,10 @@ pub fn markdown(plan: &MatrixPlan, rows: &[MatrixRow]) -> String {
             "1000 won positions drawn uniformly (fixed seed), after training from starts \
              grown backwards from mate (rules only)"
         }
+        StartSource::Frontier => {
+            "1000 won positions drawn uniformly (fixed seed), after training from starts \
+             walked back from the learner's own mates (rules only)"
+        }
     };
     let _ = writeln!(
         md,

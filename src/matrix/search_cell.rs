@@ -159,7 +159,8 @@ pub fn evaluate_trained(
         )),
         eval,
         curve,
-        curriculum_level: Some(trained.level),
+        curriculum_level: trained.level,
+        frontier_plies: trained.frontier_plies,
         train_seconds: trained.seconds,
     })
 }

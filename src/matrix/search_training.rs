@@ -1,9 +1,9 @@
 //! The training of a matrix's search learner, resumable: self-play from starts grown
 //! backwards from mate (rules only, no tablebase), in blocks of `parallel` games.
 //! After the first block, then at least every [`RESUME_SECONDS`] and after the last
-//! block, the whole state (net, Adam, replay, generator, curriculum, snapshots) goes
-//! to a resume file beside the cell's net; a killed cell goes on from there and ends
-//! with the bytes of an uninterrupted one.
+//! block, the whole state (net, Adam, replay, generator, curriculum or frontier,
+//! snapshots) goes to a resume file beside the cell's net; a killed cell goes on from
+//! there and ends with the bytes of an uninterrupted one.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -28,6 +28,8 @@ use crate::fault::crash_point;
 use crate::matrix::algorithm::{SEARCH_HIDDEN, SEARCH_MOVES_LEFT_HEAD, search_learner_config};
 use crate::matrix::cell::Cell;
 use crate::matrix::curriculum::{Curriculum, retro_curriculum_start};
+use crate::matrix::frontier::Frontier;
+use crate::matrix::game::StartSource;
 use crate::matrix::search_net::NETS_DIR;
 use crate::resume::RngState;
 
@@ -60,8 +62,11 @@ pub struct Trained {
     pub snapshots: Vec<Snapshot>,
     /// The share of self-play games white mated.
     pub mate_rate: f64,
-    /// The curriculum's level at the end.
-    pub level: u32,
+    /// The level curriculum's level at the end (`None` with the frontier's starts).
+    pub level: Option<u32>,
+    /// The frontier's mean plies of its seeds' wins at the end (`None` with the level
+    /// curriculum's starts).
+    pub frontier_plies: Option<f64>,
     /// Seconds of training (summed over a killed run's parts).
     pub seconds: f64,
     /// Self-play games played.
@@ -77,6 +82,8 @@ struct Progress {
     seconds: f64,
     rng: RngState,
     curriculum: Curriculum,
+    #[serde(default)]
+    frontier: Frontier,
     snapshots: Vec<Snapshot>,
     learner: SearchLearnerState,
 }
@@ -89,7 +96,9 @@ pub fn resume_path(dir: &Path, cell: &Cell) -> PathBuf {
 }
 
 /// Trains the search learner for `games` self-play games on `endgame` from the
-/// curriculum's starts, seeded by `seed`: the rules alone (no tablebase reaches it).
+/// curriculum's starts (`starts`: [`StartSource::Frontier`] for the frontier's, any
+/// other for the level curriculum's), seeded by `seed`: the rules alone (no tablebase
+/// reaches it).
 /// Goes on from `resume` when it holds a resume point, and keeps one there.
 pub fn train_search(
     endgame: Endgame,
@@ -97,6 +106,7 @@ pub fn train_search(
     games: u64,
     device: &Device,
     resume: &Path,
+    starts: StartSource,
 ) -> Result<Trained> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let config = search_learner_config();
@@ -116,6 +126,8 @@ pub fn train_search(
         });
     let (mut played, mut wins, mut earlier_seconds) = (0u64, 0u64, 0.0);
     let mut curriculum = Curriculum::default();
+    let mut frontier = Frontier::default();
+    let use_frontier = starts == StartSource::Frontier;
     let mut snapshots = Vec::new();
     if resume.exists() {
         let saved: Progress = crate::checkpoint::load(resume, RESUME_FORMAT)?;
@@ -125,6 +137,7 @@ pub fn train_search(
         rng = saved.rng.restore()?;
         (played, wins, earlier_seconds) = (saved.played, saved.wins, saved.seconds);
         (curriculum, snapshots) = (saved.curriculum, saved.snapshots);
+        frontier = saved.frontier;
     }
     if let Some(folder) = resume.parent() {
         std::fs::create_dir_all(folder)
@@ -136,15 +149,29 @@ pub fn train_search(
     while played < games {
         let block = (config.parallel as u64).min(games - played) as usize;
         let level = curriculum.level();
+        // The frontier's starts of this block, to seed it with those mated from.
+        let mut issued = Vec::new();
         let records = learner.self_play(
             block,
-            |rng| retro_curriculum_start(endgame, level, rng),
+            |rng| {
+                if use_frontier {
+                    let start = frontier.start(endgame, rng);
+                    let cap = start.ply_cap;
+                    issued.push(start.clone());
+                    (start.position, cap)
+                } else {
+                    retro_curriculum_start(endgame, level, rng)
+                }
+            },
             &mut rng,
         );
         for record in &records {
             let mated = record.end == SelfPlayEnd::Mate { first_won: true };
             wins += u64::from(mated);
             curriculum.record(mated);
+            if let Some(start) = issued.get(record.start).filter(|s| mated && s.seeds) {
+                frontier.mated_from(&start.position, record.plies);
+            }
         }
         played += block as u64;
         let due = (snapshots.len() as u64 + 1) * games / SNAPSHOTS;
@@ -163,6 +190,7 @@ pub fn train_search(
                 seconds: now,
                 rng: RngState::of(&rng),
                 curriculum: curriculum.clone(),
+                frontier: frontier.clone(),
                 snapshots: snapshots.clone(),
                 learner: learner.state(),
             };
@@ -175,7 +203,8 @@ pub fn train_search(
         learner,
         snapshots,
         mate_rate: wins as f64 / games.max(1) as f64,
-        level: curriculum.level(),
+        level: (!use_frontier).then(|| curriculum.level()),
+        frontier_plies: use_frontier.then(|| frontier.mean_plies()),
         seconds: seconds(&started),
         games,
     })

@@ -134,6 +134,21 @@ fn the_plan_skips_cells_that_do_not_apply_and_refuses_bad_settings() {
         })
         .contains("--budget")
     );
+    assert_eq!(
+        err(MatrixPlan {
+            starts: StartSource::Frontier,
+            ..plan(
+                &[Game::Endgame(Endgame::Kqk)],
+                &[Algorithm::Mcts, Algorithm::Td]
+            )
+        }),
+        "--starts frontier: only mcts trains from its own mates, not td"
+    );
+    let frontier = MatrixPlan {
+        starts: StartSource::Frontier,
+        ..plan(&[Game::Endgame(Endgame::Kqk)], &[Algorithm::Mcts])
+    };
+    assert!(frontier.validate().is_ok());
     let half = MatrixPlan {
         budget: 0.5,
         ..p.clone()
@@ -180,6 +195,7 @@ fn result(seed: u64, win_rate: f64, moves: Option<f64>) -> CellResult {
         raw_policy: None,
         curve: Vec::new(),
         curriculum_level: None,
+        frontier_plies: None,
         train_seconds: 1.0,
     }
 }
@@ -290,6 +306,7 @@ fn search_rows_give_ratios_over_the_optimum_and_the_first_time_at_99_percent() {
             })
             .collect(),
         curriculum_level: Some(3),
+        frontier_plies: None,
         train_seconds: 40.0 + seed as f64,
     };
     let results = [

@@ -107,6 +107,8 @@ pub enum SelfPlayEnd {
 /// One finished self-play game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SelfPlayGame {
+    /// Which start it was played from: the n-th the start function gave (from 0).
+    pub start: usize,
     /// Plies played.
     pub plies: u32,
     /// How it ended.
@@ -137,6 +139,7 @@ pub struct Sample {
 /// A game in progress: its position, plies, ply cap, and its positions awaiting a
 /// value.
 struct Running<P> {
+    start: usize,
     position: P,
     plies: u32,
     max_plies: u32,
@@ -379,9 +382,14 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
                 let (position, max_plies) = start(rng);
                 started += 1;
                 if let Some(end) = self.finished(&position, 0, max_plies) {
-                    records.push(SelfPlayGame { plies: 0, end });
+                    records.push(SelfPlayGame {
+                        start: started - 1,
+                        plies: 0,
+                        end,
+                    });
                 } else {
                     running.push(Running {
+                        start: started - 1,
                         position,
                         plies: 0,
                         max_plies,
@@ -400,6 +408,7 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
                     Some(end) => {
                         let game = running.swap_remove(k);
                         records.push(SelfPlayGame {
+                            start: game.start,
                             plies: game.plies,
                             end,
                         });
