@@ -9,8 +9,8 @@
 //!               (ply cap 2 * ENDGAME_MOVE_CAP);
 //!               else, while fewer than BOOTSTRAP seeds are kept, with probability 1/2
 //!               (always with none) a mate in one: one un-move from a random mate;
-//!               else a random seed walked back WALK un-moves (one move pair), ply
-//!               cap: its plies + WALK + 10
+//!               else the longest win of TOURNAMENT random seeds walked back WALK
+//!               un-moves (one move pair), ply cap: its plies + WALK + 10
 //! seeding:      a won start of either kind above becomes a seed (a seed replayed
 //!               unwalked, when its un-moves ran out, does not)
 //! ```
@@ -39,6 +39,10 @@ pub const BOOTSTRAP: usize = 64;
 pub const WALK: u32 = 2;
 /// Plies a start's cap allows beyond its seed's win and the walk.
 pub const CAP_MARGIN: u32 = 10;
+/// Seeds drawn for each walked start, the one whose win took the most plies kept
+/// (tournament selection): it pushes the frontier back. KBNK seed 0, 30,000 games:
+/// the seeds' mean win 14.4 plies with 2 against 9.6 with 1 (uniform choice).
+pub const TOURNAMENT: usize = 2;
 
 /// A start white mated from, and the plies that took.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -101,7 +105,13 @@ impl Frontier {
                 seeds: true,
             };
         }
-        let seed = &self.seeds[rng.random_range(0..self.seeds.len())];
+        let mut seed = &self.seeds[rng.random_range(0..self.seeds.len())];
+        for _ in 1..TOURNAMENT {
+            let other = &self.seeds[rng.random_range(0..self.seeds.len())];
+            if other.plies > seed.plies {
+                seed = other;
+            }
+        }
         let mut position = parse(&seed.fen);
         for _ in 0..WALK {
             let before = unmoves(&position);
@@ -233,6 +243,31 @@ mod tests {
             walked += 1;
         }
         assert!(walked >= 100, "{walked} walked starts of 200");
+    }
+
+    #[test]
+    fn the_longer_win_of_two_seeds_is_walked_three_times_in_four() {
+        let mut frontier = Frontier::default();
+        let seed: Chess = "4k3/8/4K3/8/8/8/8/7Q w - - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        for k in 0..BOOTSTRAP {
+            frontier.mated_from(&seed, if k % 2 == 0 { 5 } else { 9 });
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let (mut long, mut walked) = (0, 0);
+        for _ in 0..1000 {
+            let start = frontier.start(Endgame::Kqk, &mut rng);
+            if start.seeds && start.ply_cap < 2 * ENDGAME_MOVE_CAP {
+                walked += 1;
+                long += usize::from(start.ply_cap == 9 + WALK + CAP_MARGIN);
+            }
+        }
+        // Half the seeds are long: the longer of two is long with probability 3/4.
+        let share = long as f64 / walked as f64;
+        assert!((0.7..0.8).contains(&share), "{long} of {walked}");
     }
 
     #[test]
