@@ -207,11 +207,7 @@ mod tests {
     #[test]
     fn a_walked_start_returns_to_its_seed_in_one_move_pair() {
         // White mates in one (Qh8#); say the learner took 5 plies from here.
-        let seed: Chess = "4k3/8/4K3/8/8/8/8/7Q w - - 0 1"
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
+        let seed = parse("4k3/8/4K3/8/8/8/8/7Q w - - 0 1");
         let mut frontier = Frontier::default();
         for _ in 0..BOOTSTRAP {
             frontier.mated_from(&seed, 5);
@@ -248,11 +244,7 @@ mod tests {
     #[test]
     fn the_longer_win_of_two_seeds_is_walked_three_times_in_four() {
         let mut frontier = Frontier::default();
-        let seed: Chess = "4k3/8/4K3/8/8/8/8/7Q w - - 0 1"
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
+        let seed = parse("4k3/8/4K3/8/8/8/8/7Q w - - 0 1");
         for k in 0..BOOTSTRAP {
             frontier.mated_from(&seed, if k % 2 == 0 { 5 } else { 9 });
         }

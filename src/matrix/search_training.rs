@@ -168,7 +168,9 @@ pub fn train_search(
         for record in &records {
             let mated = record.end == SelfPlayEnd::Mate { first_won: true };
             wins += u64::from(mated);
-            curriculum.record(mated);
+            if !use_frontier {
+                curriculum.record(mated);
+            }
             if let Some(start) = issued.get(record.start).filter(|s| mated && s.seeds) {
                 frontier.mated_from(&start.position, record.plies);
             }
