@@ -21,9 +21,10 @@ use crate::checkpoint::fnv1a;
 use crate::files::write_atomic;
 use crate::pgn::fen_of;
 
-/// File tag and format version (3: one value per symmetry class of positions, any
-/// pawnless material; 2 held every placement of the four lone-king endings).
-const MAGIC: &[u8; 8] = b"BMTB\x03\0\0\0";
+/// File tag and format version (4: one value per symmetry class of positions, any
+/// pawnless material, the king pair innermost; 3 had it outermost; 2 held every
+/// placement of the four lone-king endings).
+const MAGIC: &[u8; 8] = b"BMTB\x04\0\0\0";
 /// Header bytes: tag, material name (8 bytes, zero-padded), checksum, length.
 const HEADER: usize = 32;
 
@@ -44,7 +45,7 @@ use burnmate_oracle::tablebase::material as endgame_material;
 fn read_cache(path: &Path, material: &Material) -> Result<DtmTable> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-        bail!("{} is not a burnmate tablebase (version 3)", path.display());
+        bail!("{} is not a burnmate tablebase (version 4)", path.display());
     }
     if bytes[8..16] != material_field(material) {
         let held = String::from_utf8_lossy(&bytes[8..16]);

@@ -4,8 +4,11 @@
 //! rotations), so a table stores one of each class: the white king in the triangle
 //! a1-d1-d4 (10 squares), the black king on or below the a1-h8 diagonal when the
 //! white king is on it, and kings apart: 462 king pairs. The other pieces add
-//! 6 bits each (`index = pair * 64^n + square_1 * 64^(n-1) + ...`); like pieces
-//! (two bishops) are stored in ascending square order. With both kings on the
+//! 6 bits each, the king pair innermost (`index = (square_1 * 64^(n-1) + ... +
+//! square_n) * 462 + pair`): the pairs run white king major, so a king move changes
+//! the index by a few hundred at most and a position's king un-moves share cache
+//! lines (the solver's random accesses). Like pieces (two bishops) are stored in
+//! ascending square order. With both kings on the
 //! diagonal the transposed board is canonical too: the smaller index wins. Slots
 //! that are no class's representative (overlapping pieces, unsorted like pieces,
 //! the larger of two transposes) are never reached by [`Indexer::index`].
@@ -46,6 +49,12 @@ fn rank(sq: u8) -> u8 {
 
 fn adjacent_or_equal(a: u8, b: u8) -> bool {
     file(a).abs_diff(file(b)) <= 1 && rank(a).abs_diff(rank(b)) <= 1
+}
+
+/// Whether a white king on `wk` is canonical whatever the black king's square: in
+/// the triangle a1-d1-d4, off its diagonal (no other symmetry keeps it there).
+fn below_diagonal_in_triangle(wk: u8) -> bool {
+    file(wk) <= 3 && rank(wk) < file(wk)
 }
 
 fn canonical_pair(wk: u8, bk: u8) -> bool {
@@ -109,7 +118,7 @@ pub struct Indexer {
     slots: usize,
     /// `[start, end)` slot ranges of like pieces (same colour and role), two or more.
     like: Vec<(usize, usize)>,
-    /// `64^(slots - 2)`: indices per king pair.
+    /// `64^(slots - 2)`: piece placements per king pair.
     per_pair: usize,
 }
 
@@ -172,41 +181,54 @@ impl Indexer {
         for &(start, end) in &self.like {
             mapped[start..end].sort_unstable();
         }
-        mapped[2..self.slots]
+        let pieces = mapped[2..self.slots]
             .iter()
-            .fold(pair, |i, &sq| i << 6 | usize::from(sq))
+            .fold(0, |i, &sq| i << 6 | usize::from(sq));
+        pieces * KING_PAIRS + pair
     }
 
     /// The squares of index `i` (of one side to move), in its stored orientation.
     pub fn squares(&self, i: usize) -> Squares {
         let mut squares = [0u8; MAX_PIECES];
-        let mut rest = i;
+        (squares[0], squares[1]) = king_tables().pairs[i % KING_PAIRS];
+        let mut rest = i / KING_PAIRS;
         for k in (2..self.slots).rev() {
             squares[k] = (rest & 63) as u8;
             rest >>= 6;
         }
-        (squares[0], squares[1]) = king_tables().pairs[rest];
         squares
     }
 
     /// The index of the position of stored index `i` (whose squares are `squares`)
-    /// after the piece in `slot` moves to `to`: a change of one 6-bit field when the
-    /// kings stay and nothing else can change the stored orientation or order.
+    /// after the piece in `slot` moves to `to` (kings left apart): a new king pair
+    /// when the white king ends strictly inside its triangle (the stored orientation
+    /// stays), a change of one 6-bit field when a piece moves and nothing can change
+    /// the orientation or order, else the index computed afresh.
     pub fn index_after_move(&self, i: usize, squares: &Squares, slot: usize, to: u8) -> usize {
-        let simple = slot >= 2
-            && !king_tables().on_diagonal[i / self.per_pair]
+        let tables = king_tables();
+        let pair = i % KING_PAIRS;
+        if slot < 2 {
+            let (wk, bk) = if slot == 0 {
+                (to, squares[1])
+            } else {
+                (squares[0], to)
+            };
+            if below_diagonal_in_triangle(wk) {
+                let moved = tables.pair_index[usize::from(wk) * 64 + usize::from(bk)];
+                return i - pair + usize::from(moved);
+            }
+        } else if !tables.on_diagonal[pair]
             && !self
                 .like
                 .iter()
-                .any(|&(start, end)| (start..end).contains(&slot));
-        if simple {
-            let shift = 6 * (self.slots - 1 - slot);
-            i - (usize::from(squares[slot]) << shift) + (usize::from(to) << shift)
-        } else {
-            let mut moved = *squares;
-            moved[slot] = to;
-            self.index(&moved)
+                .any(|&(start, end)| (start..end).contains(&slot))
+        {
+            let stride = KING_PAIRS << (6 * (self.slots - 1 - slot));
+            return i - usize::from(squares[slot]) * stride + usize::from(to) * stride;
         }
+        let mut moved = *squares;
+        moved[slot] = to;
+        self.index(&moved)
     }
 
     /// Whether index `i` is the stored representative of a position (distinct
@@ -226,7 +248,7 @@ impl Indexer {
         {
             return false;
         }
-        !king_tables().on_diagonal[i / self.per_pair] || self.index(squares) == i
+        !king_tables().on_diagonal[i % KING_PAIRS] || self.index(squares) == i
     }
 
     /// Every placement the stored position on `squares` stands for: its images

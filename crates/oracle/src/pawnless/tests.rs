@@ -249,3 +249,34 @@ fn weighed_stored_positions_count_every_placement() {
         );
     }
 }
+
+#[test]
+fn a_moved_piece_or_king_gets_the_index_of_its_position_computed_afresh() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for name in ["kbnk", "kbbk", "kqkr"] {
+        let indexer = Indexer::new(&Material::parse(name).unwrap());
+        let slots = Material::parse(name).unwrap().pieces().len();
+        let mut checked = 0;
+        while checked < 20_000 {
+            let i = rng.random_range(0..indexer.per_side());
+            let squares = indexer.squares(i);
+            if !indexer.is_canonical(i, &squares) {
+                continue;
+            }
+            let slot = rng.random_range(0..slots);
+            let to = rng.random_range(0..64u8);
+            let mut moved = squares;
+            moved[slot] = to;
+            let distinct = (0..slots).all(|a| (0..a).all(|b| moved[a] != moved[b]));
+            if !distinct || !Indexer::kings_apart(&moved) {
+                continue;
+            }
+            assert_eq!(
+                indexer.index_after_move(i, &squares, slot, to),
+                indexer.index(&moved),
+                "{name} {squares:?} slot {slot} to {to}"
+            );
+            checked += 1;
+        }
+    }
+}
