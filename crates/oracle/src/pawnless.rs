@@ -219,8 +219,7 @@ impl DtmTable {
                 continue;
             }
             let squares = self.indexer.squares(i);
-            self.indexer.placements(&squares, &mut placements);
-            let weight = placements.len() as u64;
+            let weight = self.indexer.weight(&squares, &mut placements);
             for (side, stats) in stats.iter_mut().enumerate() {
                 match Dtm::stored(values[side]) {
                     Dtm::Illegal => continue,
@@ -233,6 +232,7 @@ impl DtmTable {
                         stats.win_plies[at] += weight;
                         let best = stats.longest_win.as_ref().map(|(p, _)| *p);
                         if best.is_none_or(|b| plies >= b) {
+                            self.indexer.placements(&squares, &mut placements);
                             let first = placements
                                 .iter()
                                 .min_by_key(|p| self.indexer.raw_index(p))

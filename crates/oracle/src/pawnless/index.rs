@@ -270,6 +270,23 @@ impl Indexer {
         out.dedup();
     }
 
+    /// How many placements the stored position on `squares` stands for (the length
+    /// of [`Indexer::placements`], which `scratch` holds afterwards only when the
+    /// white king stands on a diagonal). Off the diagonals no symmetry but the
+    /// identity fixes the white king, so its 8 images differ: 8 times the orders of
+    /// the like pieces.
+    pub fn weight(&self, squares: &Squares, scratch: &mut Vec<Squares>) -> u64 {
+        if Indexer::symmetric_about(squares[0]) {
+            self.placements(squares, scratch);
+            return scratch.len() as u64;
+        }
+        self.like
+            .iter()
+            .map(|&(start, end)| (1..=(end - start) as u64).product::<u64>())
+            .product::<u64>()
+            * 8
+    }
+
     /// Pushes `image` with the like groups from `group` on in every order.
     fn push_orders(&self, mut image: Squares, group: usize, out: &mut Vec<Squares>) {
         let Some(&(start, end)) = self.like.get(group) else {
