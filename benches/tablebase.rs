@@ -1,4 +1,4 @@
-//! Tablebase build time per endgame (the four lone-king mates, KQKR and KRKB, and
+//! Tablebase build time per endgame (the matrix's six: four lone-king mates, KQKR and KRKB; and
 //! every pawnless 3- and 4-piece table one after another), probe throughput, `solve`'s
 //! placement counts, and the endgame study's environment step (a legal move played in
 //! a match, with its end checks). The solver uses every core it is given: run under `taskset -c 0` for
@@ -27,12 +27,6 @@ fn build() {
     for endgame in Endgame::ALL {
         let name = format!("tablebase build {}", endgame.name());
         measure(&name, 1, || Tablebase::solve(endgame));
-    }
-    for name in ["kqkr", "krkb"] {
-        let material = Material::parse(name).expect("a material");
-        measure(&format!("tablebase build {name}"), 1, || {
-            DtmTable::solve(&material)
-        });
     }
     let materials: Vec<Material> = THREE_AND_FOUR
         .iter()
