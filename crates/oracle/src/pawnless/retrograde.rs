@@ -144,7 +144,8 @@ impl Rules<'_> {
         (0..self.slots()).filter(move |&s| self.pieces[s].0 == color)
     }
 
-    /// `turn`'s captures in a legal position (and, in check, whether any move is legal).
+    /// `turn`'s captures in a legal position (and, in check, whether any move is legal:
+    /// a legal capture, else the first legal move that does not capture).
     fn captures(&self, turn: Color, squares: &Squares, sets: &Sets, in_check: bool) -> Captures {
         let mut found = Captures::default();
         let occupied = sets.occupied();
@@ -152,15 +153,14 @@ impl Rules<'_> {
         for slot in self.slots_of(turn) {
             let (color, role) = self.pieces[slot];
             let from = bit(squares[slot]);
-            let targets = self.reach(slot, squares, occupied) & !sets.by_color[color_index(turn)];
-            for to in if in_check { targets } else { targets & enemy } {
+            for to in self.reach(slot, squares, occupied) & enemy {
                 let to = to as u8;
                 let mut after = *sets;
-                let captured = (2..self.slots()).find(|&s| squares[s] == to);
-                if let Some(c) = captured {
-                    let (c_color, c_role) = self.pieces[c];
-                    after.toggle(c_color, c_role, bit(to));
-                }
+                let c = (2..self.slots())
+                    .find(|&s| squares[s] == to)
+                    .expect("an enemy piece");
+                let (c_color, c_role) = self.pieces[c];
+                after.toggle(c_color, c_role, bit(to));
                 after.toggle(color, role, from | bit(to));
                 let king = if slot == king_slot(turn) {
                     to
@@ -171,7 +171,6 @@ impl Rules<'_> {
                     continue;
                 }
                 found.any_move = true;
-                let Some(c) = captured else { continue };
                 let mut rest = [0u8; MAX_PIECES];
                 let kept = (0..self.slots())
                     .filter(|&s| s != c)
@@ -189,6 +188,14 @@ impl Rules<'_> {
                     Dtm::Illegal => unreachable!("a legal move's position"),
                 }
             }
+        }
+        if in_check && !found.any_move {
+            let king = squares[king_slot(turn)];
+            found.any_move = self.slots_of(turn).any(|slot| {
+                let quiet = self.reach(slot, squares, occupied) & !occupied;
+                let safe = self.safe_targets(slot, squares[slot], quiet, king, !turn, sets);
+                safe.any()
+            });
         }
         found
     }
