@@ -235,20 +235,33 @@ impl Indexer {
     /// squares, like pieces ascending, the smaller transpose); `squares` are its
     /// squares from [`Indexer::squares`].
     pub fn is_canonical(&self, i: usize, squares: &Squares) -> bool {
-        let occupied = squares[..self.slots]
-            .iter()
-            .fold(0u64, |o, &sq| o | 1 << sq);
-        if occupied.count_ones() as usize != self.slots {
-            return false;
-        }
-        if self
-            .like
-            .iter()
-            .any(|&(start, end)| squares[start..end].windows(2).any(|w| w[0] > w[1]))
-        {
-            return false;
-        }
-        !king_tables().on_diagonal[i % KING_PAIRS] || self.index(squares) == i
+        self.pieces_in_order(squares) && self.kings_canonical(i, squares)
+    }
+
+    /// Whether the pieces of `squares` (kings aside) stand on distinct squares with
+    /// like pieces ascending: the part of [`Indexer::is_canonical`] that the 462
+    /// indices of one piece placement share.
+    pub fn pieces_in_order(&self, squares: &Squares) -> bool {
+        let pieces = &squares[2..self.slots];
+        let occupied = pieces.iter().fold(0u64, |o, &sq| o | 1 << sq);
+        occupied.count_ones() as usize == pieces.len()
+            && !self
+                .like
+                .iter()
+                .any(|&(start, end)| squares[start..end].windows(2).any(|w| w[0] > w[1]))
+    }
+
+    /// The rest of [`Indexer::is_canonical`] for pieces in order: the kings stand
+    /// off the pieces, and of two transposes index `i` is the smaller.
+    pub fn kings_canonical(&self, i: usize, squares: &Squares) -> bool {
+        let kings = [squares[0], squares[1]];
+        !squares[2..self.slots].iter().any(|sq| kings.contains(sq))
+            && (!king_tables().on_diagonal[i % KING_PAIRS] || self.index(squares) == i)
+    }
+
+    /// The kings `(white, black)` of king pair `pair` (the index modulo [`KING_PAIRS`]).
+    pub fn kings(pair: usize) -> (u8, u8) {
+        king_tables().pairs[pair]
     }
 
     /// Every placement the stored position on `squares` stands for: its images

@@ -23,7 +23,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use shakmaty::attacks::{attacks, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
-use super::index::{Indexer, Squares};
+use super::index::{Indexer, KING_PAIRS, Squares};
 use super::{DRAW, Dtm, DtmTable, ILLEGAL, MAX_PIECES, Material, SolveError};
 
 /// Count of a legal position whose moves are not counted yet.
@@ -93,6 +93,27 @@ impl Sets {
             | (rook_attacks(t, occupied) & self.straight))
             .intersects(by)
     }
+
+    /// Every square `by` attacks.
+    fn attack_map(&self, by: Color) -> Bitboard {
+        let occupied = self.occupied();
+        let mut map = Bitboard::EMPTY;
+        for from in self.by_color[color_index(by)] {
+            if self.kings.contains(from) {
+                map |= king_attacks(from);
+            }
+            if self.knights.contains(from) {
+                map |= knight_attacks(from);
+            }
+            if self.diagonal.contains(from) {
+                map |= bishop_attacks(from, occupied);
+            }
+            if self.straight.contains(from) {
+                map |= rook_attacks(from, occupied);
+            }
+        }
+        map
+    }
 }
 
 /// One material's pieces and indexer, with the tables its captures lead to.
@@ -122,6 +143,15 @@ impl Rules<'_> {
     }
 
     fn sets(&self, squares: &Squares) -> Sets {
+        let mut sets = self.piece_sets(squares);
+        for king in [Color::White, Color::Black] {
+            sets.toggle(king, Role::King, bit(squares[king_slot(king)]));
+        }
+        sets
+    }
+
+    /// The bitboards of the pieces of `squares` but the kings.
+    fn piece_sets(&self, squares: &Squares) -> Sets {
         let mut sets = Sets {
             by_color: [Bitboard::EMPTY; 2],
             kings: Bitboard::EMPTY,
@@ -129,7 +159,7 @@ impl Rules<'_> {
             diagonal: Bitboard::EMPTY,
             straight: Bitboard::EMPTY,
         };
-        for (slot, &(color, role)) in self.pieces.iter().enumerate() {
+        for (slot, &(color, role)) in self.pieces.iter().enumerate().skip(2) {
             sets.toggle(color, role, bit(squares[slot]));
         }
         sets
@@ -202,8 +232,9 @@ impl Rules<'_> {
 
     /// The squares among `targets` that the piece in `slot` (of `color`) may stand on
     /// with its own king (at `king`, or on the target itself for a king) safe from
-    /// `enemy`, the rest of the position as in `sets`. When the rest of the position
-    /// attacks no king, only a king's own squares need a test each.
+    /// `enemy`, the rest of the position as in `sets`. A king's squares are those
+    /// `enemy` does not attack with the king lifted; another piece's need a test each
+    /// only when the rest of the position attacks its king.
     #[allow(clippy::too_many_arguments)]
     fn safe_targets(
         &self,
@@ -217,15 +248,18 @@ impl Rules<'_> {
         let (color, role) = self.pieces[slot];
         let mut without = *sets;
         without.toggle(color, role, bit(from));
-        let is_king = role == Role::King;
-        if !is_king && !without.attacks(king, enemy) {
+        if role == Role::King {
+            // A capture would take the attacker off: only quiet targets are asked.
+            debug_assert!(!targets.intersects(sets.by_color[color_index(enemy)]));
+            return targets & !without.attack_map(enemy);
+        }
+        if !without.attacks(king, enemy) {
             return targets;
         }
         let mut safe = Bitboard::EMPTY;
         for to in targets {
             let mut after = without;
             after.toggle(color, role, Bitboard::from_square(to));
-            let king = if is_king { to as u8 } else { king };
             if !after.attacks(king, enemy) {
                 safe.add(to);
             }
@@ -414,49 +448,87 @@ impl Table<'_, '_> {
         color_index(turn) * self.per_side
     }
 
-    /// Classifies the positions of stored indices `range` (both sides to move):
-    /// illegal, checkmated (returned), or counted later with their captures scheduled.
-    fn classify(&self, range: std::ops::Range<usize>, scheduled: &mut Scheduled) -> Vec<u32> {
+    /// Classifies the positions of the piece placements `blocks` (each the 462
+    /// stored indices of its king pairs, both sides to move): illegal, checkmated
+    /// (returned), or counted later with their captures scheduled. A block decodes
+    /// and checks its pieces once; each pair adds its kings.
+    fn classify(&self, blocks: std::ops::Range<usize>, scheduled: &mut Scheduled) -> Vec<u32> {
         let rules = self.rules;
         let mut mated = Vec::new();
-        for i in range {
-            let squares = rules.indexer.squares(i);
-            if !rules.indexer.is_canonical(i, &squares) {
-                self.values[i].store(ILLEGAL, Relaxed);
-                self.values[self.per_side + i].store(ILLEGAL, Relaxed);
+        for block in blocks {
+            let first = block * KING_PAIRS;
+            let mut squares = rules.indexer.squares(first);
+            if !rules.indexer.pieces_in_order(&squares) {
+                for i in first..first + KING_PAIRS {
+                    self.values[i].store(ILLEGAL, Relaxed);
+                    self.values[self.per_side + i].store(ILLEGAL, Relaxed);
+                }
                 continue;
             }
-            let sets = rules.sets(&squares);
-            for turn in [Color::White, Color::Black] {
-                let at = self.half(turn) + i;
-                if sets.attacks(squares[king_slot(!turn)], turn) {
-                    self.values[at].store(ILLEGAL, Relaxed);
+            let pieces = rules.piece_sets(&squares);
+            for pair in 0..KING_PAIRS {
+                let i = first + pair;
+                (squares[0], squares[1]) = Indexer::kings(pair);
+                if !rules.indexer.kings_canonical(i, &squares) {
+                    self.values[i].store(ILLEGAL, Relaxed);
+                    self.values[self.per_side + i].store(ILLEGAL, Relaxed);
                     continue;
                 }
-                let in_check = sets.attacks(squares[king_slot(turn)], !turn);
-                let captures = rules.captures(turn, &squares, &sets, in_check);
-                if in_check && !captures.any_move {
-                    self.values[at].store(stored(0), Relaxed);
-                    mated.push(at as u32);
-                    continue;
-                }
-                let count = if captures.draw || captures.win.is_some() {
-                    NEVER_LOST
-                } else if captures.loss.is_some() {
-                    UNCOUNTED_WITH_LOSING_CAPTURE
-                } else {
-                    UNCOUNTED
-                };
-                self.counts[at].store(count, Relaxed);
-                if let Some(ply) = captures.win {
-                    Scheduled::push(&mut scheduled.wins, ply, at as u32);
-                }
-                if let Some(ply) = captures.loss {
-                    Scheduled::push(&mut scheduled.losses, ply, at as u32);
+                let mut sets = pieces;
+                sets.toggle(Color::White, Role::King, bit(squares[0]));
+                sets.toggle(Color::Black, Role::King, bit(squares[1]));
+                // Each king attacked or not: one side's check is the other's illegality.
+                let attacked = [
+                    sets.attacks(squares[king_slot(Color::White)], Color::Black),
+                    sets.attacks(squares[king_slot(Color::Black)], Color::White),
+                ];
+                for turn in [Color::White, Color::Black] {
+                    let at = self.half(turn) + i;
+                    if attacked[color_index(!turn)] {
+                        self.values[at].store(ILLEGAL, Relaxed);
+                        continue;
+                    }
+                    let in_check = attacked[color_index(turn)];
+                    self.classify_legal(at, turn, &squares, &sets, in_check, scheduled, &mut mated);
                 }
             }
         }
         mated
+    }
+
+    /// Classifies the legal position `at` (`turn` to move): checkmated (pushed on
+    /// `mated`), or counted later with its captures scheduled.
+    #[allow(clippy::too_many_arguments)]
+    fn classify_legal(
+        &self,
+        at: usize,
+        turn: Color,
+        squares: &Squares,
+        sets: &Sets,
+        in_check: bool,
+        scheduled: &mut Scheduled,
+        mated: &mut Vec<u32>,
+    ) {
+        let captures = self.rules.captures(turn, squares, sets, in_check);
+        if in_check && !captures.any_move {
+            self.values[at].store(stored(0), Relaxed);
+            mated.push(at as u32);
+            return;
+        }
+        let count = if captures.draw || captures.win.is_some() {
+            NEVER_LOST
+        } else if captures.loss.is_some() {
+            UNCOUNTED_WITH_LOSING_CAPTURE
+        } else {
+            UNCOUNTED
+        };
+        self.counts[at].store(count, Relaxed);
+        if let Some(ply) = captures.win {
+            Scheduled::push(&mut scheduled.wins, ply, at as u32);
+        }
+        if let Some(ply) = captures.loss {
+            Scheduled::push(&mut scheduled.losses, ply, at as u32);
+        }
     }
 
     /// The stored predecessors of position `p` (indices into the whole table).
@@ -530,7 +602,8 @@ pub(super) fn solve(
             .collect(),
     };
     let parts = threads();
-    let chunk = per_side.div_ceil(parts);
+    let blocks = per_side / KING_PAIRS;
+    let chunk = blocks.div_ceil(parts);
     let mut scheduled = Scheduled::default();
     let mut lost: Vec<u32> = Vec::new();
     std::thread::scope(|scope| {
@@ -539,7 +612,7 @@ pub(super) fn solve(
                 let table = &table;
                 scope.spawn(move || {
                     let mut scheduled = Scheduled::default();
-                    let range = k * chunk..((k + 1) * chunk).min(per_side);
+                    let range = k * chunk..((k + 1) * chunk).min(blocks);
                     let mated = table.classify(range, &mut scheduled);
                     (mated, scheduled)
                 })
