@@ -302,20 +302,36 @@ impl PolicyValueNet {
             Tensor::<2>::from_data(TensorData::new(data, [n, width]), &self.device)
         };
         let indices =
-            Tensor::<2, Int>::from_data(TensorData::new(indices, [n, width]), &self.device);
+            Tensor::<1, Int>::from_data(TensorData::new(indices, [n * width]), &self.device);
         let (x, pi) = (dense(rows, self.features), dense(policy, width));
         let z = dense(values.iter().map(|t| t.value).collect(), 1);
         let shift = dense(shift, width);
-        let out = self.net.forward(x);
-        let logits = out
+        // Only the gathered logits are computed: each slot's column of the last
+        // layer times its row's hidden activations (the other ~4,130 logits of a
+        // chess position would get no gradient anyway; computing all of them was
+        // most of the update's arithmetic).
+        let hidden = self.net.hidden(x);
+        let last = self.net.layers.last().expect("a network has layers");
+        let (weight, bias) = (
+            last.weight.val(),
+            last.bias.as_ref().expect("layers have biases").val(),
+        );
+        let [units, outputs] = weight.dims();
+        let columns = weight
             .clone()
-            .slice([0..n, 0..self.actions])
-            .gather(1, indices)
+            .select(1, indices.clone())
+            .reshape([units, n, width])
+            .swap_dims(0, 1);
+        let logits = hidden
+            .clone()
+            .unsqueeze_dim::<3>(1)
+            .matmul(columns)
+            .reshape([n, width])
+            + bias.clone().select(0, indices).reshape([n, width])
             + shift;
-        let v = out
-            .clone()
-            .slice([0..n, self.actions..self.actions + 1])
-            .tanh();
+        let out = hidden.matmul(weight.slice([0..units, self.actions..outputs]))
+            + bias.slice([self.actions..outputs]).unsqueeze();
+        let v = out.clone().slice([0..n, 0..1]).tanh();
         let value_loss = (v - z).powf_scalar(2.0).mean();
         let policy_loss = (pi * log_softmax(logits, 1)).sum_dim(1).mean().neg();
         let mut loss = value_loss.clone() + policy_loss.clone();
@@ -330,7 +346,7 @@ impl PolicyValueNet {
                 .iter()
                 .map(|t| t.moves_left / MOVES_LEFT_SCALE)
                 .collect();
-            let m = out.slice([0..n, self.actions + 1..self.actions + 2]);
+            let m = out.slice([0..n, 1..2]);
             let moves_left_loss = (m - dense(d, 1)).powf_scalar(2.0).mean();
             losses.moves_left = read(moves_left_loss.clone());
             loss = loss + moves_left_loss;
