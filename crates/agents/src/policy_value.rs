@@ -330,7 +330,7 @@ impl PolicyValueNet {
             + bias.clone().select(0, indices).reshape([n, width])
             + shift;
         let out = hidden.matmul(weight.slice([0..units, self.actions..outputs]))
-            + bias.slice([self.actions..outputs]).unsqueeze();
+            + bias.slice(self.actions..outputs).unsqueeze();
         let v = out.clone().slice([0..n, 0..1]).tanh();
         let value_loss = (v - z).powf_scalar(2.0).mean();
         let policy_loss = (pi * log_softmax(logits, 1)).sum_dim(1).mean().neg();
