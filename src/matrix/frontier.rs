@@ -29,8 +29,10 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 use crate::matrix::curriculum::retro_ply_cap;
 use crate::matrix::game::ENDGAME_MOVE_CAP;
 
-/// Seeds kept (the most recent wins).
-pub const SEEDS: usize = 4096;
+/// Seeds kept (the most recent wins). KBNK, 30,000 games, seeds 0 and 1: mated 5.9
+/// and 7.3 % with 4,096, 8.3 and 8.3 % with 1,024 (the seeds' mean win 17.6-20.2
+/// against 26.6-28.7 plies): a faster turnover moves the frontier back faster.
+pub const SEEDS: usize = 1024;
 /// Share of starts drawn from the study's generator.
 pub const UNIFORM: f64 = 0.2;
 /// Seeds after which mates in one are no longer drawn.

@@ -10,12 +10,14 @@
 //!                         plies of a game, then the most visited move
 //! at the game's end:      z = -(-discount)^d for a position d plies before a mate
 //!                         (the mated side's -1 carried back with the search's
-//!                         discount), 0 after a draw or the ply cap;
+//!                         discount), 0 after a draw by the rules;
 //!                         value target = (1 - w) z + w q, q the root's search
 //!                         value (exact where proven), w = `search_value_weight`;
 //!                         moves-left target (a net with that head) =
-//!                         (1 - w) d + w m, d the plies to the game's end (to its
-//!                         stop at the ply cap), m the root's search estimate
+//!                         (1 - w) d + w m, d the plies to the game's end,
+//!                         m the root's search estimate;
+//!                         a game stopped by the ply cap has no result (it was
+//!                         cut, not drawn): its targets are q and m alone
 //! every ply round:        `updates` Adam steps on minibatches drawn from the replay
 //!                         of the most recent `replay_capacity` positions, each
 //!                         symmetric position under a random board symmetry when the
@@ -157,16 +159,23 @@ pub fn value_target(plies_before_end: u32, mate: bool, discount: f32) -> f32 {
 }
 
 /// The value and plies-left targets of `sample`, `plies_left` plies before its
-/// game's end (a mate where `mate`): the game's [`value_target`] and `plies_left`,
-/// each blended with the root's search estimate at `search_weight`.
+/// game's `end`: the game's [`value_target`] and `plies_left`, each blended with
+/// the root's search estimate at `search_weight`; after the ply cap the search's
+/// estimates alone (a cut game has no result: pgx's AlphaZero masks such positions
+/// out of the value loss, Pardo et al. 2018 bootstrap them).
 pub fn blended_target(
     plies_left: u32,
-    mate: bool,
+    end: SelfPlayEnd,
     sample: &Sample,
     discount: f32,
     search_weight: f32,
 ) -> ValueTarget {
-    let w = search_weight;
+    let mate = matches!(end, SelfPlayEnd::Mate { .. });
+    let w = if end == SelfPlayEnd::Cap {
+        1.0
+    } else {
+        search_weight
+    };
     ValueTarget {
         value: (1.0 - w) * value_target(plies_left, mate, discount) + w * sample.search_value,
         moves_left: (1.0 - w) * plies_left as f32 + w * sample.search_moves_left,
@@ -468,13 +477,12 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
 
     /// Gives a finished game's positions their value targets and keeps them.
     fn remember(&mut self, history: Vec<Sample>, end: SelfPlayEnd) {
-        let mate = matches!(end, SelfPlayEnd::Mate { .. });
         let plies = history.len() as u32;
         let w = self.config.search_value_weight;
         for (t, mut sample) in history.into_iter().enumerate() {
             let target = blended_target(
                 plies - t as u32,
-                mate,
+                end,
                 &sample,
                 self.config.search.discount,
                 w,
@@ -552,11 +560,15 @@ mod tests {
             moves_left: 0.0,
         };
         // Mated side to move 4 plies before the mate: -(0.9^4) = -0.6561.
-        let target = blended_target(4, true, &sample, 0.9, 0.25);
+        let mate = SelfPlayEnd::Mate { first_won: true };
+        let target = blended_target(4, mate, &sample, 0.9, 0.25);
         assert!((target.value - (0.75 * -0.6561 + 0.25 * 0.5)).abs() < 1e-6);
         assert_eq!(target.moves_left, 0.75 * 4.0 + 0.25 * 7.0);
-        let drawn = blended_target(4, false, &sample, 0.9, 0.0);
+        let drawn = blended_target(4, SelfPlayEnd::Draw, &sample, 0.9, 0.0);
         assert_eq!((drawn.value, drawn.moves_left), (0.0, 4.0));
+        // Cut by the ply cap: no result, the search's estimates alone.
+        let cut = blended_target(4, SelfPlayEnd::Cap, &sample, 0.9, 0.25);
+        assert_eq!((cut.value, cut.moves_left), (0.5, 7.0));
     }
 
     #[test]
