@@ -309,7 +309,8 @@ impl PolicyValueNet {
         // Only the gathered logits are computed: each slot's column of the last
         // layer times its row's hidden activations (the other ~4,130 logits of a
         // chess position would get no gradient anyway; computing all of them was
-        // most of the update's arithmetic).
+        // most of the update's arithmetic). The columns are gathered as rows of the
+        // transposed weight: whole rows copy faster than columns of the stored one.
         let hidden = self.net.hidden(x);
         let last = self.net.layers.last().expect("a network has layers");
         let (weight, bias) = (
@@ -319,9 +320,10 @@ impl PolicyValueNet {
         let [units, outputs] = weight.dims();
         let columns = weight
             .clone()
-            .select(1, indices.clone())
-            .reshape([units, n, width])
-            .swap_dims(0, 1);
+            .transpose()
+            .select(0, indices.clone())
+            .reshape([n, width, units])
+            .swap_dims(1, 2);
         let logits = hidden
             .clone()
             .unsqueeze_dim::<3>(1)
