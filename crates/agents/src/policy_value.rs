@@ -257,19 +257,25 @@ impl PolicyValueNet {
             .collect()
     }
 
-    /// A host copy of the last layer, transposed.
+    /// A host copy of the last layer, transposed (one download of its weights and
+    /// one of its biases; the other layers stay where they are). Each output's row
+    /// is written in order, reading one column of the stored weight (whose cache
+    /// lines serve the next outputs' rows too).
     fn host_head(&self) -> HostHead {
-        let last = self.net.weights().pop().expect("a network has layers");
-        let (hidden, outputs) = (last.inputs, last.outputs);
+        let last = self.net.layers.last().expect("a network has layers");
+        let host = |t: Tensor<2>| t.into_data().try_into_vec::<f32>().expect("f32 weights");
+        let [hidden, outputs] = last.weight.dims();
+        let weight = host(last.weight.val());
         let mut rows = vec![0.0; hidden * outputs];
-        for (j, row) in last.weight.chunks(outputs).enumerate() {
-            for (a, &w) in row.iter().enumerate() {
-                rows[a * hidden + j] = w;
+        for (a, row) in rows.chunks_exact_mut(hidden).enumerate() {
+            for (j, w) in row.iter_mut().enumerate() {
+                *w = weight[j * outputs + a];
             }
         }
+        let bias = last.bias.as_ref().expect("layers have biases").val();
         HostHead {
             rows,
-            bias: last.bias,
+            bias: host(bias.unsqueeze()),
             hidden,
         }
     }
@@ -336,23 +342,29 @@ impl PolicyValueNet {
         let v = out.clone().slice([0..n, 0..1]).tanh();
         let value_loss = (v - z).powf_scalar(2.0).mean();
         let policy_loss = (pi * log_softmax(logits, 1)).sum_dim(1).mean().neg();
-        let mut loss = value_loss.clone() + policy_loss.clone();
-        let read = |t: Tensor<1>| t.detach().into_data().try_into_vec::<f32>().expect("f32")[0];
-        let mut losses = Losses {
-            value: read(value_loss),
-            policy: read(policy_loss),
-            moves_left: 0.0,
-        };
+        let mut parts = vec![value_loss, policy_loss];
         if self.moves_left {
             let d = values
                 .iter()
                 .map(|t| t.moves_left / MOVES_LEFT_SCALE)
                 .collect();
             let m = out.slice([0..n, 1..2]);
-            let moves_left_loss = (m - dense(d, 1)).powf_scalar(2.0).mean();
-            losses.moves_left = read(moves_left_loss.clone());
-            loss = loss + moves_left_loss;
+            parts.push((m - dense(d, 1)).powf_scalar(2.0).mean());
         }
+        // The parts' values in one download (each download waits for the device).
+        let read: Vec<f32> = Tensor::cat(parts.iter().map(|t| t.clone().detach()).collect(), 0)
+            .into_data()
+            .try_into_vec()
+            .expect("f32 losses");
+        let losses = Losses {
+            value: read[0],
+            policy: read[1],
+            moves_left: read.get(2).copied().unwrap_or(0.0),
+        };
+        let loss = parts
+            .into_iter()
+            .reduce(|sum, part| sum + part)
+            .expect("two parts at least");
         let grads = GradientsParams::from_grads(loss.backward(), &self.net);
         self.optimizer.step(lr, &mut self.net, grads);
         self.head.replace(None);
