@@ -7,6 +7,8 @@ use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
 
+use crate::sparse_input::SparseRows;
+
 /// Host copy of one linear layer, weight row-major `[inputs, outputs]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LayerWeights {
@@ -83,6 +85,20 @@ impl DeepMlp {
         self.layers[..last]
             .iter()
             .fold(x, |h, layer| relu(crate::fixed_order::forward(layer, h)))
+    }
+
+    /// [`DeepMlp::hidden`] for rows given by their non-zero inputs: the first layer
+    /// gathers the weight rows of those inputs ([`crate::sparse_input`]).
+    ///
+    /// # Panics
+    /// If the network has a single layer (it has no hidden layer to compute).
+    pub fn hidden_sparse(&self, x: &SparseRows) -> Tensor<2> {
+        let last = self.layers.len() - 1;
+        assert!(last > 0, "a one-layer network has no hidden layer");
+        let first = relu(crate::sparse_input::forward(&self.layers[0], x));
+        self.layers[1..last].iter().fold(first, |h, layer| {
+            relu(crate::fixed_order::forward(layer, h))
+        })
     }
 
     /// Host copies of all layers.

@@ -7,6 +7,7 @@ pub mod deep_mlp;
 pub mod fixed_order;
 pub mod mlp;
 pub mod param_ids;
+pub mod sparse_input;
 
 pub use conv_selector::{ConvSelector, ConvWeights, SelectorPadding, SelectorWeights};
 pub use deep_mlp::{DeepMlp, LayerWeights};
