@@ -4,7 +4,9 @@
 //! batched evaluation of 64 leaves (the search's batch: one leaf per game) and of
 //! 1024 (a GPU's batch), and an update followed by an evaluation (the learner's
 //! cycle: the evaluation refreshes the host copy of the policy head). Every call ends with its results on the host. Backends:
-//! `BURNMATE_BENCH_BACKENDS` (default `flex`; e.g. `flex,vulkan`). Run under
+//! `BURNMATE_BENCH_BACKENDS` (default `flex`; e.g. `flex,vulkan`); each row sets
+//! `BURNMATE_BENCH_SET` random inputs (default 4, an endgame's few pieces; about 40
+//! for a full-chess position). Run under
 //! `taskset -c 0` for one core.
 
 #[path = "../src/backend.rs"]
@@ -53,9 +55,10 @@ fn bench(backend: &str, device: burn::tensor::Device) {
         &mut rng,
     );
     // Sparse 0/1 rows, as the encoding's piece planes are.
+    let set: usize = std::env::var("BURNMATE_BENCH_SET").map_or(4, |s| s.parse().expect("a count"));
     let row = |rng: &mut ChaCha8Rng| -> Vec<f32> {
         let mut row = vec![0.0; features];
-        for _ in 0..4 {
+        for _ in 0..set {
             row[rng.random_range(0..features)] = 1.0;
         }
         row

@@ -29,9 +29,9 @@
 //! layer refreshed after each update (the last layer was 70 % of the search's
 //! arithmetic; the sums are burnmate's own, in a fixed order).
 //!
-//! The first layer reads each row's non-zero inputs alone
-//! ([`burnmate_models::sparse_input`]): an endgame sets about 6 of the 779 inputs,
-//! and the dense product with them was ~80 % of the update's multiply-adds.
+//! In an endgame the first layer reads each row's non-zero inputs alone
+//! ([`DeepMlp::hidden_of_rows`]): an endgame sets about 6 of the 779 inputs, and the
+//! dense product with them was ~80 % of the update's multiply-adds.
 
 use std::cell::RefCell;
 
@@ -40,7 +40,6 @@ use burn::optim::GradientsParams;
 use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 use burnmate_env::environment::Encoder;
-use burnmate_models::sparse_input::SparseRows;
 use burnmate_models::{DeepMlp, LayerWeights};
 use rand::Rng;
 
@@ -234,11 +233,10 @@ impl PolicyValueNet {
         if n == 0 {
             return Vec::new();
         }
-        let x = SparseRows::from_dense(&rows, self.features);
         let hidden = self
             .net
             .valid()
-            .hidden_sparse(&x)
+            .hidden_of_rows(rows)
             .into_data()
             .try_into_vec::<f32>()
             .expect("f32 activations");
@@ -328,9 +326,7 @@ impl PolicyValueNet {
         // chess position would get no gradient anyway; computing all of them was
         // most of the update's arithmetic). The columns are gathered as rows of the
         // transposed weight: whole rows copy faster than columns of the stored one.
-        let hidden = self
-            .net
-            .hidden_sparse(&SparseRows::from_dense(&rows, self.features));
+        let hidden = self.net.hidden_of_rows(rows);
         let last = self.net.layers.last().expect("a network has layers");
         let (weight, bias) = (
             last.weight.val(),

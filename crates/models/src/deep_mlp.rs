@@ -7,7 +7,7 @@ use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
 
-use crate::sparse_input::SparseRows;
+use crate::sparse_input::{MAX_SPARSE_WIDTH, SparseRows};
 
 /// Host copy of one linear layer, weight row-major `[inputs, outputs]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -87,15 +87,20 @@ impl DeepMlp {
             .fold(x, |h, layer| relu(crate::fixed_order::forward(layer, h)))
     }
 
-    /// [`DeepMlp::hidden`] for rows given by their non-zero inputs: the first layer
-    /// gathers the weight rows of those inputs ([`crate::sparse_input`]).
-    ///
-    /// # Panics
-    /// If the network has a single layer (it has no hidden layer to compute).
-    pub fn hidden_sparse(&self, x: &SparseRows) -> Tensor<2> {
+    /// [`DeepMlp::hidden`] for `rows` (`inputs` values each, on the host): rows that
+    /// set at most [`MAX_SPARSE_WIDTH`] inputs go through the gathering first layer
+    /// of [`crate::sparse_input`], denser ones through the dense product.
+    pub fn hidden_of_rows(&self, rows: Vec<f32>) -> Tensor<2> {
+        let weight = self.layers[0].weight.val();
+        let inputs = weight.dims()[0];
         let last = self.layers.len() - 1;
-        assert!(last > 0, "a one-layer network has no hidden layer");
-        let first = relu(crate::sparse_input::forward(&self.layers[0], x));
+        if last == 0 || SparseRows::widest(&rows, inputs) > MAX_SPARSE_WIDTH {
+            let n = rows.len() / inputs;
+            let x = TensorData::new(rows, [n, inputs]);
+            return self.hidden(Tensor::from_data(x, &weight.device()));
+        }
+        let sparse = SparseRows::from_dense(&rows, inputs);
+        let first = relu(crate::sparse_input::forward(&self.layers[0], &sparse));
         self.layers[1..last].iter().fold(first, |h, layer| {
             relu(crate::fixed_order::forward(layer, h))
         })
@@ -157,6 +162,42 @@ mod tests {
         // x = 3: h = [3, 0] -> 3 - 5 = -2 (no ReLU at the output); x = -2: h = [0, 2] -> -3.
         assert_eq!(y, vec![-2.0, -3.0]);
         assert_eq!(net.weights(), layers);
+    }
+
+    #[test]
+    fn hidden_of_rows_gives_the_dense_hidden_layer_for_sparse_and_dense_rows() {
+        let layer = |inputs: usize, outputs: usize, seed: f32| LayerWeights {
+            inputs,
+            outputs,
+            weight: (0..inputs * outputs)
+                .map(|i| ((i as f32 + seed) * 0.37).sin())
+                .collect(),
+            bias: (0..outputs).map(|i| (i as f32 * 0.11) - 0.2).collect(),
+        };
+        let inputs = 2 * MAX_SPARSE_WIDTH + 4;
+        let layers = [layer(inputs, 6, 0.0), layer(6, 4, 1.0), layer(4, 3, 2.0)];
+        let device = Device::flex();
+        let net = DeepMlp::from_weights(&layers, &device).unwrap();
+        let host = |t: Tensor<2>| t.into_data().try_into_vec::<f32>().unwrap();
+        // Rows setting 2 inputs (gathered) and 2 * MAX_SPARSE_WIDTH (dense product).
+        for set in [2, 2 * MAX_SPARSE_WIDTH] {
+            let rows: Vec<f32> = (0..3 * inputs)
+                .map(|i| {
+                    if i % inputs < set {
+                        1.0 + (i % 3) as f32
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
+            let dense = Tensor::from_data(TensorData::new(rows.clone(), [3, inputs]), &device);
+            let expected = host(net.hidden(dense));
+            let got = host(net.hidden_of_rows(rows));
+            assert_eq!(got.len(), 3 * 4);
+            for (a, b) in got.iter().zip(&expected) {
+                assert!((a - b).abs() < 1e-5, "{set} inputs set: {a} against {b}");
+            }
+        }
     }
 
     #[test]
