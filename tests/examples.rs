@@ -60,6 +60,49 @@ mod retro_difficulty {
     }
 }
 
+mod defender_gap {
+    include!("../examples/defender_gap.rs");
+
+    use burnmate_env::endgame::Endgame;
+    use burnmate_env::environment::Encoder as _;
+    use burnmate_env::two_player::TwoPlayerGame as _;
+
+    #[test]
+    fn mates_are_counted_per_band_of_the_optimum() {
+        let won = [true, false, true, true, false];
+        let (all, bands) = band_rates(&won, &[5, 15, 25, 35, 9]);
+        assert_eq!(all, 0.6);
+        assert_eq!(bands, vec![0.5, 0.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn a_fresh_net_mates_in_one_against_every_defender() {
+        let tablebase = Tablebase::solve(Endgame::Kqk);
+        let drawn = tablebase.random_won_starts(300, &mut ChaCha8Rng::seed_from_u64(2));
+        let optimum = optimal_moves(&tablebase, &drawn);
+        let starts: Vec<Chess> = drawn
+            .into_iter()
+            .zip(&optimum)
+            .filter(|&(_, &m)| m == 1)
+            .map(|(s, _)| s)
+            .collect();
+        assert!(starts.len() >= 3, "{} mates in one", starts.len());
+        let net = PolicyValueNet::new(
+            SideToMoveEncoding.width(),
+            &[16],
+            ChessGame.actions(),
+            true,
+            BackendChoice::Flex.device().unwrap().autodiff(),
+            &mut ChaCha8Rng::seed_from_u64(3),
+        );
+        let attack = search_learner_config().search;
+        for defender in [Defender::SelfPlay, Defender::NoNoise, Defender::Perfect] {
+            let won = play(&net, &tablebase, &starts, &attack, defender, 5);
+            assert!(won.iter().all(|&w| w), "{defender:?}: {won:?}");
+        }
+    }
+}
+
 mod elo_curve {
     include!("../examples/elo_curve.rs");
 

@@ -1,0 +1,193 @@
+// How much a search learner's self-play flatters it: a trained search net
+// (`nets/<endgame>-mcts-<seed>.json`) attacks uniformly drawn won starts with its
+// self-play search (64 simulations, root noise) against three defenders:
+//
+//   self-play   the net's own search with root noise (what training plays against)
+//   no noise    the net's own search without root noise
+//   perfect     the tablebase's best defence (what the matrix evaluates against)
+//
+// then with the matrix's evaluation search (128 simulations, no noise) against the
+// perfect defender, and prints each mate rate, overall and by the optimum's distance
+// to mate. Self-play mates the perfect defender never concedes would be frontier
+// seeds that lead nowhere (analysis only: training never reads a tablebase).
+//
+// cargo run --release --example defender_gap NET [GAMES]
+
+use std::path::PathBuf;
+
+use burnmate::backend::BackendChoice;
+use burnmate::matrix::algorithm::{evaluation_search, search_learner_config};
+use burnmate::matrix::game::ENDGAME_MOVE_CAP;
+use burnmate::matrix::search_net;
+use burnmate::solve::{load_or_build, tablebase_dir};
+use burnmate_agents::policy_value::{NetEvaluator, PolicyValueNet};
+use burnmate_agents::search::{SearchConfig, search};
+use burnmate_encode::side_to_move::SideToMoveEncoding;
+use burnmate_env::two_player::ChessGame;
+use burnmate_oracle::tablebase::{Tablebase, Verdict};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::{Chess, Color, Position};
+
+/// Bands of the optimum's moves to mate that the table splits the starts into.
+const BANDS: [(u32, u32); 4] = [(1, 10), (11, 20), (21, 30), (31, u32::MAX)];
+
+/// Who answers the attacker's moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Defender {
+    SelfPlay,
+    NoNoise,
+    Perfect,
+}
+
+/// One search move for each of `positions` with `config`.
+fn searched(
+    net: &PolicyValueNet,
+    config: &SearchConfig,
+    positions: &[Chess],
+    rng: &mut ChaCha8Rng,
+) -> Vec<shakmaty::Move> {
+    let mut evaluator = NetEvaluator {
+        net,
+        encoder: &SideToMoveEncoding,
+    };
+    search(&ChessGame, positions, config, &mut evaluator, rng)
+        .iter()
+        .map(|r| r.sample(0.0, rng))
+        .collect()
+}
+
+/// The best defence, ties broken at random.
+fn perfect(tablebase: &Tablebase, position: &Chess, rng: &mut ChaCha8Rng) -> shakmaty::Move {
+    let verdicts = tablebase.move_verdicts(position);
+    let best = verdicts[0].1;
+    let ties = verdicts.iter().take_while(|(_, v)| *v == best).count();
+    verdicts[rng.random_range(0..ties)].0
+}
+
+/// Whether white, searching with `attack`, mates from each start within the
+/// matrix's ply cap against `defender` (the net's self-play search answers for
+/// [`Defender::SelfPlay`] and, without noise, [`Defender::NoNoise`]).
+pub fn play(
+    net: &PolicyValueNet,
+    tablebase: &Tablebase,
+    starts: &[Chess],
+    attack: &SearchConfig,
+    defender: Defender,
+    seed: u64,
+) -> Vec<bool> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let own = search_learner_config().search;
+    let quiet = SearchConfig { noise: 0.0, ..own };
+    let mut games: Vec<(Chess, Option<bool>)> = starts.iter().map(|s| (s.clone(), None)).collect();
+    for ply in 0..2 * ENDGAME_MOVE_CAP {
+        let running: Vec<usize> = (0..games.len()).filter(|&i| games[i].1.is_none()).collect();
+        if running.is_empty() {
+            break;
+        }
+        let positions: Vec<Chess> = running.iter().map(|&i| games[i].0.clone()).collect();
+        let white = ply % 2 == 0;
+        let moves = match (white, defender) {
+            (true, _) => searched(net, attack, &positions, &mut rng),
+            (false, Defender::SelfPlay) => searched(net, &own, &positions, &mut rng),
+            (false, Defender::NoNoise) => searched(net, &quiet, &positions, &mut rng),
+            (false, Defender::Perfect) => positions
+                .iter()
+                .map(|p| perfect(tablebase, p, &mut rng))
+                .collect(),
+        };
+        for (&i, mv) in running.iter().zip(moves) {
+            let game = &mut games[i];
+            game.0.play_unchecked(mv);
+            if game.0.is_checkmate() {
+                game.1 = Some(game.0.turn() == Color::Black);
+            } else if game.0.is_game_over() || game.0.board().occupied().count() < 4 {
+                game.1 = Some(false);
+            }
+        }
+    }
+    games
+        .into_iter()
+        .map(|(_, won)| won == Some(true))
+        .collect()
+}
+
+/// The share of `won` games, overall and per band of [`BANDS`] of the optimum's
+/// moves (`optimum[i]` for game `i`; NaN for an empty band).
+pub fn band_rates(won: &[bool], optimum: &[u32]) -> (f64, Vec<f64>) {
+    let rate = |lo: u32, hi: u32| {
+        let band: Vec<bool> = won
+            .iter()
+            .zip(optimum)
+            .filter(|&(_, m)| (lo..=hi).contains(m))
+            .map(|(&w, _)| w)
+            .collect();
+        band.iter().filter(|&&w| w).count() as f64 / band.len() as f64
+    };
+    (
+        rate(0, u32::MAX),
+        BANDS.iter().map(|&(lo, hi)| rate(lo, hi)).collect(),
+    )
+}
+
+/// The optimum's moves to mate from each of `starts` (won starts).
+pub fn optimal_moves(tablebase: &Tablebase, starts: &[Chess]) -> Vec<u32> {
+    starts
+        .iter()
+        .map(|s| match tablebase.probe_position(s) {
+            Some(Verdict::MateInPlies(plies)) => plies.div_ceil(2),
+            other => panic!("a won start is won, not {other:?}"),
+        })
+        .collect()
+}
+
+// The test build plays a fresh net instead.
+#[cfg_attr(test, allow(dead_code))]
+fn main() -> anyhow::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let path = PathBuf::from(args.next().expect("usage: defender_gap NET [GAMES]"));
+    let count: usize = args.next().map_or(Ok(400), |s| s.parse())?;
+    let device = BackendChoice::Flex.device()?.autodiff();
+    let net = search_net::load(&path, device)?;
+    let endgame = net.file.endgame;
+    let tablebase = load_or_build(endgame, &tablebase_dir())?;
+    let starts = tablebase.random_won_starts(count, &mut ChaCha8Rng::seed_from_u64(7));
+    let optimum = optimal_moves(&tablebase, &starts);
+    println!(
+        "{} net, seed {}, {} games; {count} won starts",
+        endgame, net.file.seed, net.file.games
+    );
+    let header: Vec<String> = BANDS
+        .iter()
+        .map(|&(lo, hi)| {
+            let n = optimum.iter().filter(|&&m| (lo..=hi).contains(&m)).count();
+            match hi {
+                u32::MAX => format!("{lo}+ moves ({n})"),
+                _ => format!("{lo}-{hi} moves ({n})"),
+            }
+        })
+        .collect();
+    println!("| attacker | defender | mated | {} |", header.join(" | "));
+    println!("|---|---|---:|{}", "---:|".repeat(BANDS.len()));
+    let own = search_learner_config().search;
+    let evaluation = evaluation_search(net.net.has_moves_left());
+    for (attacker, attack, defender) in [
+        ("self-play", &own, Defender::SelfPlay),
+        ("self-play", &own, Defender::NoNoise),
+        ("self-play", &own, Defender::Perfect),
+        ("evaluation", &evaluation, Defender::Perfect),
+    ] {
+        let won = play(&net.net, &tablebase, &starts, attack, defender, 11);
+        let (all, bands) = band_rates(&won, &optimum);
+        let cells: Vec<String> = bands
+            .iter()
+            .map(|r| format!("{:.1} %", 100.0 * r))
+            .collect();
+        println!(
+            "| {attacker} | {defender:?} | {:.1} % | {} |",
+            100.0 * all,
+            cells.join(" | ")
+        );
+    }
+    Ok(())
+}
