@@ -144,17 +144,34 @@ pub fn td_config() -> LuoConfig {
 /// Simulations a move when a trained search learner is evaluated (the budget).
 pub const SEARCH_EVAL_SIMULATIONS: u32 = 128;
 
-/// The search a trained search learner is evaluated and played with: no root noise,
-/// [`SEARCH_EVAL_SIMULATIONS`], and a prior weight of 0.5 (self-play's 1.5 explores
-/// more than play needs): KQK seed 0's net after 6,000 games on the matrix's 1,000
-/// starts mated 99.1 % in 1.346x the optimum's moves at 1.5, 99.8 % / 1.329x at
-/// 1.0, 99.9 % / 1.303x at 0.5, 100 % / 1.301x at 0.25, 97.2 % / 1.378x at 3. The
-/// moves-left term only for a net with that head (`moves_left_head`).
+/// The prior weight (`c_puct`) of the search learner's searches, in self-play and
+/// evaluation. In evaluation, KQK seed 0's net after 6,000 games on the matrix's
+/// 1,000 starts mated 99.1 % in 1.346x the optimum's moves at 1.5, 99.8 % / 1.329x
+/// at 1.0, 99.9 % / 1.303x at 0.5, 100 % / 1.301x at 0.25, 97.2 % / 1.378x at 3;
+/// KBNK seed 0's full-budget net (`examples/defender_gap.rs`, 400 starts, perfect
+/// defender) 62.3 % at 0.25, 66.0 % at 0.5, 52.0 % at 1.0 with 128 simulations, and
+/// with 64 simulations and root noise 54.2 % at 0.5 against 29.0 % at 1.5. Self-play
+/// searched at 1.5 until 2026-11-27: at 0.5 its games are the stronger ones, and KBNK
+/// seeds 0 and 1 mated 68.4 and 28.4 % after 60,000 games against 17.4 and 7.5 %
+/// (`results/search-settings/`).
+pub const SEARCH_C_PUCT: f32 = 0.5;
+
+/// The search learner's discount per ply (values and their targets). 0.97 until
+/// 2026-11-27: a won KBNK position 50 plies from mate was then worth 0.22, close to a
+/// draw's 0, and a move pair of progress 0.013, below what the value head resolves;
+/// at 0.995 the win is worth 0.78 and the moves-left head ranks the plies (Lc0
+/// values wins undiscounted and leaves their length to that head). KBNK seeds 0 and
+/// 1 mated 39.4 and 90.5 % after 60,000 games against 17.4 and 7.5 % at 0.97; with
+/// the prior weight of 0.5 as well, seed 0 83.7 % (`results/search-settings/`).
+pub const SEARCH_DISCOUNT: f32 = 0.995;
+
+/// The search a trained search learner is evaluated and played with: self-play's
+/// without root noise, at [`SEARCH_EVAL_SIMULATIONS`]. The moves-left term only for
+/// a net with that head (`moves_left_head`).
 pub fn evaluation_search(moves_left_head: bool) -> SearchConfig {
     let search = SearchConfig {
         noise: 0.0,
         simulations: SEARCH_EVAL_SIMULATIONS,
-        c_puct: 0.5,
         ..search_learner_config().search
     };
     if moves_left_head {
@@ -191,7 +208,8 @@ pub const MOVES_LEFT_CAP: f32 = 0.2;
 pub const SEARCH_HIDDEN: [usize; 2] = [256, 128];
 
 /// The search learner's setting: 64 simulations a self-play move (evaluation uses
-/// [`SEARCH_EVAL_SIMULATIONS`]), the most visited move played (root noise is the
+/// [`SEARCH_EVAL_SIMULATIONS`]) at a prior weight of [`SEARCH_C_PUCT`], the most
+/// visited move played (root noise is the
 /// exploration; sampling by visits kept the curriculum's first level under its 75 %
 /// of mates), 64 games side by side, Adam at 1e-3 on minibatches of 256 from the last
 /// 50,000 positions, one update per ply round (two spent half of the time on
@@ -212,6 +230,8 @@ pub fn search_learner_config() -> SearchLearnerConfig {
                 0.0
             },
             moves_left_cap: MOVES_LEFT_CAP,
+            c_puct: SEARCH_C_PUCT,
+            discount: SEARCH_DISCOUNT,
             ..SearchConfig::default()
         },
         temperature_plies: 0,
