@@ -23,9 +23,10 @@ use burnmate::solve::{load_or_build, tablebase_dir};
 use burnmate_agents::policy_value::{NetEvaluator, PolicyValueNet};
 use burnmate_agents::search::{SearchConfig, search};
 use burnmate_encode::side_to_move::SideToMoveEncoding;
+use burnmate_env::endgame_game::Defender as _;
 use burnmate_env::two_player::ChessGame;
 use burnmate_oracle::tablebase::{Tablebase, Verdict};
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Color, Position};
 
@@ -57,14 +58,6 @@ fn searched(
         .collect()
 }
 
-/// The best defence, ties broken at random.
-fn perfect(tablebase: &Tablebase, position: &Chess, rng: &mut ChaCha8Rng) -> shakmaty::Move {
-    let verdicts = tablebase.move_verdicts(position);
-    let best = verdicts[0].1;
-    let ties = verdicts.iter().take_while(|(_, v)| *v == best).count();
-    verdicts[rng.random_range(0..ties)].0
-}
-
 /// Whether white, searching with `attack`, mates from each start within the
 /// matrix's ply cap against `defender` (the net's self-play search answers for
 /// [`Defender::SelfPlay`] and, without noise, [`Defender::NoNoise`]).
@@ -93,7 +86,7 @@ pub fn play(
             (false, Defender::NoNoise) => searched(net, &quiet, &positions, &mut rng),
             (false, Defender::Perfect) => positions
                 .iter()
-                .map(|p| perfect(tablebase, p, &mut rng))
+                .map(|p| tablebase.reply(p, &mut rng))
                 .collect(),
         };
         for (&i, mv) in running.iter().zip(moves) {
