@@ -1,6 +1,7 @@
 // How much a search learner's self-play flatters it: a trained search net
 // (`nets/<endgame>-mcts-<seed>.json`) attacks uniformly drawn won starts with its
-// self-play search (64 simulations, root noise) against three defenders:
+// self-play search (the one its file records: 64 simulations, root noise) against
+// three defenders:
 //
 //   self-play   the net's own search with root noise (what training plays against)
 //   no noise    the net's own search without root noise
@@ -16,7 +17,6 @@
 use std::path::PathBuf;
 
 use burnmate::backend::BackendChoice;
-use burnmate::matrix::algorithm::{evaluation_search, search_learner_config};
 use burnmate::matrix::game::ENDGAME_MOVE_CAP;
 use burnmate::matrix::search_net;
 use burnmate::solve::{load_or_build, tablebase_dir};
@@ -59,19 +59,18 @@ fn searched(
 }
 
 /// Whether white, searching with `attack`, mates from each start within the
-/// matrix's ply cap against `defender` (the net's self-play search answers for
+/// matrix's ply cap against `defender` (the net's self-play search `own` answers for
 /// [`Defender::SelfPlay`] and, without noise, [`Defender::NoNoise`]).
 pub fn play(
     net: &PolicyValueNet,
     tablebase: &Tablebase,
     starts: &[Chess],
-    attack: &SearchConfig,
+    (attack, own): (&SearchConfig, &SearchConfig),
     defender: Defender,
     seed: u64,
 ) -> Vec<bool> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let own = search_learner_config().search;
-    let quiet = SearchConfig { noise: 0.0, ..own };
+    let quiet = SearchConfig { noise: 0.0, ..*own };
     let mut games: Vec<(Chess, Option<bool>)> = starts.iter().map(|s| (s.clone(), None)).collect();
     for ply in 0..2 * ENDGAME_MOVE_CAP {
         let running: Vec<usize> = (0..games.len()).filter(|&i| games[i].1.is_none()).collect();
@@ -82,7 +81,7 @@ pub fn play(
         let white = ply % 2 == 0;
         let moves = match (white, defender) {
             (true, _) => searched(net, attack, &positions, &mut rng),
-            (false, Defender::SelfPlay) => searched(net, &own, &positions, &mut rng),
+            (false, Defender::SelfPlay) => searched(net, own, &positions, &mut rng),
             (false, Defender::NoNoise) => searched(net, &quiet, &positions, &mut rng),
             (false, Defender::Perfect) => positions
                 .iter()
@@ -162,15 +161,15 @@ fn main() -> anyhow::Result<()> {
         .collect();
     println!("| attacker | defender | mated | {} |", header.join(" | "));
     println!("|---|---|---:|{}", "---:|".repeat(BANDS.len()));
-    let own = search_learner_config().search;
-    let evaluation = evaluation_search(net.net.has_moves_left());
+    let own = net.file.self_play_search();
+    let evaluation = net.search;
     for (attacker, attack, defender) in [
         ("self-play", &own, Defender::SelfPlay),
         ("self-play", &own, Defender::NoNoise),
         ("self-play", &own, Defender::Perfect),
         ("evaluation", &evaluation, Defender::Perfect),
     ] {
-        let won = play(&net.net, &tablebase, &starts, attack, defender, 11);
+        let won = play(&net.net, &tablebase, &starts, (attack, &own), defender, 11);
         let (all, bands) = band_rates(&won, &optimum);
         let cells: Vec<String> = bands
             .iter()

@@ -57,6 +57,23 @@ pub fn save<T: Serialize>(path: &Path, format: &str, payload: &T) -> Result<()> 
     write_atomic(path, &json)
 }
 
+/// The error of a checkpoint file that is not the JSON of one.
+fn malformed(path: &Path, e: serde_json::Error) -> anyhow::Error {
+    anyhow::anyhow!(
+        "checkpoint {} is malformed or truncated ({e})",
+        path.display()
+    )
+}
+
+/// The format tag of the checkpoint at `path`; an unreadable or malformed file is a
+/// one-line error.
+pub fn format_of(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("cannot read checkpoint {}", path.display()))?;
+    let found: FormatOnly = serde_json::from_slice(&bytes).map_err(|e| malformed(path, e))?;
+    Ok(found.format)
+}
+
 /// Reads a checkpoint of `format`; a missing, truncated, malformed, foreign or
 /// edited file is a one-line error. (Serialising a payload is deterministic and
 /// floats round-trip exactly, so the payload read back re-serialises to the bytes
@@ -79,12 +96,7 @@ pub fn load<T: Serialize + DeserializeOwned>(path: &Path, format: &str) -> Resul
         }
         read => read.with_context(|| format!("cannot read checkpoint {}", path.display()))?,
     };
-    let malformed = |e: serde_json::Error| {
-        anyhow::anyhow!(
-            "checkpoint {} is malformed or truncated ({e})",
-            path.display()
-        )
-    };
+    let malformed = |e| malformed(path, e);
     let found: FormatOnly = serde_json::from_slice(&bytes).map_err(malformed)?;
     if found.format != format {
         bail!(

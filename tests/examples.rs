@@ -63,6 +63,7 @@ mod retro_difficulty {
 mod defender_gap {
     include!("../examples/defender_gap.rs");
 
+    use burnmate::matrix::algorithm::search_learner_config;
     use burnmate_env::endgame::Endgame;
     use burnmate_env::environment::Encoder as _;
     use burnmate_env::two_player::TwoPlayerGame as _;
@@ -97,7 +98,7 @@ mod defender_gap {
         );
         let attack = search_learner_config().search;
         for defender in [Defender::SelfPlay, Defender::NoNoise, Defender::Perfect] {
-            let won = play(&net, &tablebase, &starts, &attack, defender, 5);
+            let won = play(&net, &tablebase, &starts, (&attack, &attack), defender, 5);
             assert!(won.iter().all(|&w| w), "{defender:?}: {won:?}");
         }
     }

@@ -29,19 +29,19 @@ use crate::matrix::search_net::{self, SearchNetFile, search_positions};
 use crate::matrix::search_training::Trained;
 use crate::solve::load_or_build;
 
-/// The evaluation of `net` on `scenario`'s starts with the matrix's evaluation
-/// search: every round one batched search over the positions of all unfinished games.
+/// The evaluation of `net` on `scenario`'s starts with the search `play`: every
+/// round one batched search over the positions of all unfinished games.
 fn evaluate_with_search(
     scenario: &Scenario<'_, EndgameGame<&Tablebase>>,
     net: &PolicyValueNet,
+    play: &SearchConfig,
     seed: u64,
 ) -> Evaluation {
-    let play = evaluation_search(net.has_moves_left());
     evaluate(
         scenario,
         &EndgameEncoding::of(scenario.env.endgame),
         seed,
-        |turns| search_moves(net, &play, turns),
+        |turns| search_moves(net, play, turns),
     )
 }
 
@@ -118,6 +118,7 @@ pub fn evaluate_trained(
     let endgame = scenario.env.endgame;
     let games = trained.games;
     let net = trained.learner.net();
+    let self_play = trained.learner.config().search;
     search_net::save(
         net_file,
         &SearchNetFile {
@@ -125,9 +126,12 @@ pub fn evaluate_trained(
             seed: cell.seed,
             games,
             layers: net.weights(),
+            discount: self_play.discount,
+            self_play_c_puct: self_play.c_puct,
         },
     )?;
-    let eval = evaluate_with_search(scenario, net, cell.seed);
+    let play = evaluation_search(self_play.discount, net.has_moves_left());
+    let eval = evaluate_with_search(scenario, net, &play, cell.seed);
     let mut curve = Vec::new();
     for snapshot in &trained.snapshots {
         let at = PolicyValueNet::from_layers(&snapshot.layers, ChessGame.actions(), device.clone())
@@ -135,7 +139,7 @@ pub fn evaluate_trained(
         curve.push(CurvePoint {
             games: snapshot.games,
             train_seconds: snapshot.seconds,
-            eval: evaluate_with_search(scenario, &at, cell.seed),
+            eval: evaluate_with_search(scenario, &at, &play, cell.seed),
         });
     }
     curve.push(CurvePoint {

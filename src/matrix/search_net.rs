@@ -19,11 +19,16 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move};
 
-use crate::matrix::algorithm::evaluation_search;
+use crate::matrix::algorithm::{evaluation_search, search_learner_config};
 use crate::matrix::cell::Cell;
 
 /// The checkpoint format of a search net file.
-pub const FORMAT: &str = "burnmate-search-net-v1";
+pub const FORMAT: &str = "burnmate-search-net-v2";
+
+/// The format of the search net files written before 2026-11-27, which did not
+/// record the search their nets learned with (discount 0.97, self-play prior weight
+/// 1.5); they still load.
+const FORMAT_V1: &str = "burnmate-search-net-v1";
 
 /// The folder of a matrix directory that holds its search nets.
 pub const NETS_DIR: &str = "nets";
@@ -40,6 +45,45 @@ pub struct SearchNetFile {
     pub games: u64,
     /// The network's layers (side-to-move encoding in, policy logits and value out).
     pub layers: Vec<LayerWeights>,
+    /// The discount per ply it was trained with; its searches back values up with it.
+    pub discount: f32,
+    /// The prior weight of the self-play search it was trained with.
+    pub self_play_c_puct: f32,
+}
+
+/// What a search net file of [`FORMAT_V1`] holds.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SearchNetFileV1 {
+    endgame: Endgame,
+    seed: u64,
+    games: u64,
+    layers: Vec<LayerWeights>,
+}
+
+impl From<SearchNetFileV1> for SearchNetFile {
+    fn from(v1: SearchNetFileV1) -> Self {
+        SearchNetFile {
+            endgame: v1.endgame,
+            seed: v1.seed,
+            games: v1.games,
+            layers: v1.layers,
+            discount: 0.97,
+            self_play_c_puct: 1.5,
+        }
+    }
+}
+
+impl SearchNetFile {
+    /// The self-play search the net was trained with: the matrix's, at the file's
+    /// discount and prior weight.
+    pub fn self_play_search(&self) -> SearchConfig {
+        SearchConfig {
+            c_puct: self.self_play_c_puct,
+            discount: self.discount,
+            ..search_learner_config().search
+        }
+    }
 }
 
 /// The file of `cell`'s net in the matrix directory `dir`.
@@ -68,7 +112,7 @@ pub struct SearchNet {
     pub file: SearchNetFile,
     /// The network.
     pub net: PolicyValueNet,
-    /// The search it plays with: the matrix's evaluation search.
+    /// The search it plays with: the matrix's evaluation search at its discount.
     pub search: SearchConfig,
 }
 
@@ -78,7 +122,11 @@ pub fn load(path: &Path, device: Device) -> Result<SearchNet> {
     if !path.exists() {
         bail!("search net {} does not exist", path.display());
     }
-    let file: SearchNetFile = crate::checkpoint::load(path, FORMAT)?;
+    let file: SearchNetFile = if crate::checkpoint::format_of(path)? == FORMAT_V1 {
+        crate::checkpoint::load::<SearchNetFileV1>(path, FORMAT_V1)?.into()
+    } else {
+        crate::checkpoint::load(path, FORMAT)?
+    };
     let net = PolicyValueNet::from_layers(&file.layers, ChessGame.actions(), device)
         .map_err(|e| anyhow!("search net {}: {e}", path.display()))?;
     if net.features() != SideToMoveEncoding.width() {
@@ -89,12 +137,8 @@ pub fn load(path: &Path, device: Device) -> Result<SearchNet> {
             SideToMoveEncoding.width(),
         );
     }
-    let moves_left_head = net.has_moves_left();
-    Ok(SearchNet {
-        file,
-        net,
-        search: evaluation_search(moves_left_head),
-    })
+    let search = evaluation_search(file.discount, net.has_moves_left());
+    Ok(SearchNet { file, net, search })
 }
 
 impl SearchNet {
@@ -118,4 +162,67 @@ pub fn search_positions(
     // Without root noise the search draws nothing from its RNG.
     let mut unused = ChaCha8Rng::seed_from_u64(0);
     search(&ChessGame, positions, config, &mut evaluator, &mut unused)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matrix::algorithm::SEARCH_C_PUCT;
+    use crate::temp_dir::TempDir;
+
+    /// The layers of a small fresh net that plays chess from the side to move.
+    fn layers() -> Vec<LayerWeights> {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let device = Device::flex().autodiff();
+        PolicyValueNet::new(
+            SideToMoveEncoding.width(),
+            &[4],
+            ChessGame.actions(),
+            true,
+            device,
+            &mut rng,
+        )
+        .weights()
+    }
+
+    #[test]
+    fn a_net_file_keeps_the_search_its_net_learned_with() {
+        let tmp = TempDir::new();
+        let path = tmp.path().join("kqk-mcts-0.json");
+        let file = SearchNetFile {
+            endgame: Endgame::Kqk,
+            seed: 0,
+            games: 64,
+            layers: layers(),
+            discount: 0.995,
+            self_play_c_puct: 0.5,
+        };
+        save(&path, &file).unwrap();
+        let net = load(&path, Device::flex().autodiff()).unwrap();
+        assert_eq!(net.file, file);
+        assert_eq!(net.search.discount, 0.995);
+        assert_eq!(net.search.c_puct, SEARCH_C_PUCT);
+        assert_eq!(net.search.noise, 0.0);
+        let self_play = net.file.self_play_search();
+        assert_eq!((self_play.discount, self_play.c_puct), (0.995, 0.5));
+        assert!(self_play.noise > 0.0);
+    }
+
+    #[test]
+    fn a_net_file_from_before_the_search_was_recorded_plays_at_its_discount() {
+        let tmp = TempDir::new();
+        let path = tmp.path().join("kqk-mcts-0.json");
+        let v1 = SearchNetFileV1 {
+            endgame: Endgame::Kqk,
+            seed: 2,
+            games: 64,
+            layers: layers(),
+        };
+        crate::checkpoint::save(&path, FORMAT_V1, &v1).unwrap();
+        let net = load(&path, Device::flex().autodiff()).unwrap();
+        assert_eq!((net.file.seed, net.file.games), (2, 64));
+        assert_eq!((net.file.discount, net.file.self_play_c_puct), (0.97, 1.5));
+        assert_eq!(net.search.discount, 0.97);
+        assert_eq!(net.search.c_puct, SEARCH_C_PUCT);
+    }
 }

@@ -339,6 +339,11 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
         &self.net
     }
 
+    /// The settings it learns with.
+    pub fn config(&self) -> &SearchLearnerConfig {
+        &self.config
+    }
+
     /// The learner's state, to go on from later with [`SearchLearner::restore`].
     pub fn state(&self) -> SearchLearnerState {
         SearchLearnerState {
