@@ -96,7 +96,7 @@ mod defender_gap {
             BackendChoice::Flex.device().unwrap().autodiff(),
             &mut ChaCha8Rng::seed_from_u64(3),
         );
-        let attack = search_learner_config(Endgame::Kqk).search;
+        let attack = search_learner_config().search;
         for defender in [Defender::SelfPlay, Defender::NoNoise, Defender::Perfect] {
             let won = play(&net, &tablebase, &starts, (&attack, &attack), defender, 5);
             assert!(won.iter().all(|&w| w), "{defender:?}: {won:?}");

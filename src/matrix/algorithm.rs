@@ -144,8 +144,8 @@ pub fn td_config() -> LuoConfig {
 /// Simulations a move when a trained search learner is evaluated (the budget).
 pub const SEARCH_EVAL_SIMULATIONS: u32 = 128;
 
-/// The prior weight (`c_puct`) of the search learner's searches in evaluation, and
-/// in self-play on every endgame but KQK ([`KQK_SELF_PLAY_C_PUCT`]). In evaluation, KQK seed 0's net after 6,000 games on the matrix's
+/// The prior weight (`c_puct`) of the search learner's searches, in self-play and
+/// evaluation. In evaluation, KQK seed 0's net after 6,000 games on the matrix's
 /// 1,000 starts mated 99.1 % in 1.346x the optimum's moves at 1.5, 99.8 % / 1.329x
 /// at 1.0, 99.9 % / 1.303x at 0.5, 100 % / 1.301x at 0.25, 97.2 % / 1.378x at 3;
 /// KBNK seed 0's full-budget net (`examples/defender_gap.rs`, 400 starts, perfect
@@ -156,8 +156,7 @@ pub const SEARCH_EVAL_SIMULATIONS: u32 = 128;
 /// (`results/search-settings/`).
 pub const SEARCH_C_PUCT: f32 = 0.5;
 
-/// The search learner's discount per ply (values and their targets) on every endgame
-/// but KQK ([`KQK_DISCOUNT`]). 0.97 until
+/// The search learner's discount per ply (values and their targets). 0.97 until
 /// 2026-11-27: a won KBNK position 50 plies from mate was then worth 0.22, close to a
 /// draw's 0, and a move pair of progress 0.013, below what the value head resolves;
 /// at 0.995 the win is worth 0.78 and the moves-left head ranks the plies (Lc0
@@ -176,7 +175,7 @@ pub fn evaluation_search(discount: f32, moves_left_head: bool) -> SearchConfig {
         simulations: SEARCH_EVAL_SIMULATIONS,
         c_puct: SEARCH_C_PUCT,
         discount,
-        ..learner_search()
+        ..search_learner_config().search
     };
     if moves_left_head {
         search
@@ -211,9 +210,9 @@ pub const MOVES_LEFT_CAP: f32 = 0.2;
 /// The search learner's hidden layers.
 pub const SEARCH_HIDDEN: [usize; 2] = [256, 128];
 
-/// The search learner's setting on `endgame`: 64 simulations a self-play move
-/// (evaluation uses [`SEARCH_EVAL_SIMULATIONS`]) at the prior weight and discount of
-/// [`self_play_prior_and_discount`], the most visited move played (root noise is the
+/// The search learner's setting: 64 simulations a self-play move (evaluation uses
+/// [`SEARCH_EVAL_SIMULATIONS`]) at a prior weight of [`SEARCH_C_PUCT`], the most
+/// visited move played (root noise is the
 /// exploration; sampling by visits kept the curriculum's first level under its 75 %
 /// of mates), 64 games side by side, Adam at 1e-3 on minibatches of 256 from the last
 /// 50,000 positions, one update per ply round (two spent half of the time on
@@ -223,13 +222,20 @@ pub const SEARCH_HIDDEN: [usize; 2] = [256, 128];
 /// (KQK seed 0, 6,000 games: 95 % mated against 96 % with the result alone, in 9.55
 /// moves against 9.80; KRK 9 % against 7 %: within one seed's noise, kept for the
 /// lower variance of its targets).
-pub fn search_learner_config(endgame: Endgame) -> SearchLearnerConfig {
-    let (c_puct, discount) = self_play_prior_and_discount(endgame);
+pub fn search_learner_config() -> SearchLearnerConfig {
     SearchLearnerConfig {
         search: SearchConfig {
-            c_puct,
-            discount,
-            ..learner_search()
+            simulations: 64,
+            noise: 0.25,
+            moves_left_slope: if SEARCH_MOVES_LEFT_HEAD {
+                MOVES_LEFT_SLOPE
+            } else {
+                0.0
+            },
+            moves_left_cap: MOVES_LEFT_CAP,
+            c_puct: SEARCH_C_PUCT,
+            discount: SEARCH_DISCOUNT,
+            ..SearchConfig::default()
         },
         temperature_plies: 0,
         parallel: 64,
@@ -238,46 +244,6 @@ pub fn search_learner_config(endgame: Endgame) -> SearchLearnerConfig {
         updates: 1,
         lr: 1e-3,
         search_value_weight: 0.5,
-    }
-}
-
-/// The self-play search's prior weight (`c_puct`) and discount on `endgame`: KQK,
-/// whose longest mate is 10 moves, keeps [`KQK_SELF_PLAY_C_PUCT`] and
-/// [`KQK_DISCOUNT`]; the longer endgames [`SEARCH_C_PUCT`] and [`SEARCH_DISCOUNT`].
-pub fn self_play_prior_and_discount(endgame: Endgame) -> (f32, f32) {
-    match endgame {
-        Endgame::Kqk => (KQK_SELF_PLAY_C_PUCT, KQK_DISCOUNT),
-        _ => (SEARCH_C_PUCT, SEARCH_DISCOUNT),
-    }
-}
-
-/// KQK's self-play prior weight (every endgame's until 2026-11-27). KQK, 45,000 games,
-/// seeds 0 and 2: 1.042x and 1.048x the optimum's moves with this and [`KQK_DISCOUNT`],
-/// 1.071x and 1.065x at [`SEARCH_C_PUCT`] and [`SEARCH_DISCOUNT`], 1.044x and 1.076x at
-/// [`SEARCH_C_PUCT`] and [`KQK_DISCOUNT`]; seed 0 at this prior weight and
-/// [`SEARCH_DISCOUNT`] 1.082x (`results/search-settings/`). The wider search among
-/// winning moves of 1.5 teaches the shorter mates of a short endgame; on KBNK it kept
-/// self-play from mating far from the end.
-pub const KQK_SELF_PLAY_C_PUCT: f32 = 1.5;
-
-/// KQK's discount per ply (every endgame's until 2026-11-27): a ply sooner is worth
-/// 3 % of a mate's value, and KQK's longest win (19 plies) still 0.56 of it.
-pub const KQK_DISCOUNT: f32 = 0.97;
-
-/// The search of every self-play move, at [`SEARCH_C_PUCT`] and [`SEARCH_DISCOUNT`].
-fn learner_search() -> SearchConfig {
-    SearchConfig {
-        simulations: 64,
-        noise: 0.25,
-        moves_left_slope: if SEARCH_MOVES_LEFT_HEAD {
-            MOVES_LEFT_SLOPE
-        } else {
-            0.0
-        },
-        moves_left_cap: MOVES_LEFT_CAP,
-        c_puct: SEARCH_C_PUCT,
-        discount: SEARCH_DISCOUNT,
-        ..SearchConfig::default()
     }
 }
 

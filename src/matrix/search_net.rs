@@ -81,7 +81,7 @@ impl SearchNetFile {
         SearchConfig {
             c_puct: self.self_play_c_puct,
             discount: self.discount,
-            ..search_learner_config(self.endgame).search
+            ..search_learner_config().search
         }
     }
 }

@@ -109,7 +109,7 @@ pub fn train_search(
     starts: StartSource,
 ) -> Result<Trained> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let config = search_learner_config(endgame);
+    let config = search_learner_config();
     let net = PolicyValueNet::new(
         SideToMoveEncoding.width(),
         &SEARCH_HIDDEN,
