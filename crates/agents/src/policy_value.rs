@@ -38,13 +38,15 @@ use std::cell::RefCell;
 use burn::module::Module;
 use burn::optim::GradientsParams;
 use burn::tensor::activation::log_softmax;
-use burn::tensor::{Device, Int, Tensor, TensorData};
+use burn::tensor::{Device, IndexingUpdateOp, Int, Tensor, TensorData};
 use burnmate_env::environment::Encoder;
+use burnmate_models::sparse_input::{self, SparseRows};
 use burnmate_models::{DeepMlp, LayerWeights};
 use rand::Rng;
 
 use crate::adam::{Adam, SavedMoments};
 use crate::error::AgentError;
+use crate::host_memory::in_host_memory;
 use crate::search::{Evaluator, Leaf, LeafEvaluation};
 
 /// The network and its optimiser.
@@ -59,6 +61,10 @@ pub struct PolicyValueNet {
     /// The last layer on the host, one row of `hidden` weights per output, then
     /// the biases; `None` after an update until the next evaluation.
     head: RefCell<Option<HostHead>>,
+    /// Whether the update gathers the legal logits and the first layer's rows of the
+    /// set inputs (in host memory), or masks all logits and takes dense products (on
+    /// a GPU, where burn's gradient of a gather runs one index after another).
+    gather_logits: bool,
 }
 
 /// The last layer transposed (one contiguous row per output) and its biases.
@@ -133,6 +139,7 @@ impl PolicyValueNet {
         let layers = crate::init::uniform_layers(&sizes, rng);
         let net = DeepMlp::from_weights(&layers, &device).expect("consistent sizes");
         PolicyValueNet {
+            gather_logits: in_host_memory(&device),
             optimizer: Adam::new(&net, &device),
             net,
             device,
@@ -171,6 +178,7 @@ impl PolicyValueNet {
         let features = first.inputs;
         let net = DeepMlp::from_weights(layers, &device).map_err(AgentError::Shape)?;
         Ok(PolicyValueNet {
+            gather_logits: in_host_memory(&device),
             optimizer: Adam::new(&net, &device),
             net,
             device,
@@ -299,58 +307,31 @@ impl PolicyValueNet {
         values: &[ValueTarget],
     ) -> Losses {
         let n = values.len();
-        // Each position's legal moves side by side, padded to the widest: a padded
-        // slot repeats a legal move with target 0 and the shift (no probability).
-        let width = targets.iter().map(|t| t.actions.len()).max().unwrap_or(1);
-        let mut indices = Vec::with_capacity(n * width);
-        let mut policy = Vec::with_capacity(n * width);
-        let mut shift = Vec::with_capacity(n * width);
-        for target in targets {
-            for slot in 0..width {
-                let real = slot < target.actions.len();
-                indices.push(target.actions[if real { slot } else { 0 }] as i64);
-                policy.push(if real { target.shares[slot] } else { 0.0 });
-                shift.push(if real { 0.0 } else { ILLEGAL_LOGIT_SHIFT });
-            }
-        }
         let dense = |data: Vec<f32>, width: usize| {
             Tensor::<2>::from_data(TensorData::new(data, [n, width]), &self.device)
         };
-        let indices =
-            Tensor::<1, Int>::from_data(TensorData::new(indices, [n * width]), &self.device);
-        let pi = dense(policy, width);
         let z = dense(values.iter().map(|t| t.value).collect(), 1);
-        let shift = dense(shift, width);
-        // Only the gathered logits are computed: each slot's column of the last
-        // layer times its row's hidden activations (the other ~4,130 logits of a
-        // chess position would get no gradient anyway; computing all of them was
-        // most of the update's arithmetic). The columns are gathered as rows of the
-        // transposed weight: whole rows copy faster than columns of the stored one.
-        let hidden = self.net.hidden_of_rows(rows);
-        let last = self.net.layers.last().expect("a network has layers");
-        let (weight, bias) = (
-            last.weight.val(),
-            last.bias.as_ref().expect("layers have biases").val(),
-        );
+        let hidden = if self.gather_logits {
+            self.net.hidden_of_rows(rows)
+        } else {
+            // A GPU gets each row's set entries and takes the dense product: the
+            // gathering first layer's gradient would go through `select_assign` too.
+            let sparse = SparseRows::from_dense(&rows, self.features);
+            self.net
+                .hidden(sparse_input::to_dense(&sparse, self.features, &self.device))
+        };
+        let slots = LegalSlots::of(targets);
+        let policy_loss = if self.gather_logits {
+            self.gathered_policy_loss(hidden.clone(), &slots)
+        } else {
+            self.masked_policy_loss(hidden.clone(), &slots)
+        };
+        let (weight, bias) = self.last_layer();
         let [units, outputs] = weight.dims();
-        let columns = weight
-            .clone()
-            .transpose()
-            .select(0, indices.clone())
-            .reshape([n, width, units])
-            .swap_dims(1, 2);
-        let logits = hidden
-            .clone()
-            .unsqueeze_dim::<3>(1)
-            .matmul(columns)
-            .reshape([n, width])
-            + bias.clone().select(0, indices).reshape([n, width])
-            + shift;
         let out = hidden.matmul(weight.slice([0..units, self.actions..outputs]))
             + bias.slice(self.actions..outputs).unsqueeze();
         let v = out.clone().slice([0..n, 0..1]).tanh();
         let value_loss = (v - z).powf_scalar(2.0).mean();
-        let policy_loss = (pi * log_softmax(logits, 1)).sum_dim(1).mean().neg();
         let mut parts = vec![value_loss, policy_loss];
         if self.moves_left {
             let d = values
@@ -378,6 +359,114 @@ impl PolicyValueNet {
         self.optimizer.step(lr, &mut self.net, grads);
         self.head.replace(None);
         losses
+    }
+
+    /// The last layer's weight and bias.
+    fn last_layer(&self) -> (Tensor<2>, Tensor<1>) {
+        let last = self.net.layers.last().expect("a network has layers");
+        let bias = last.bias.as_ref().expect("layers have biases").val();
+        (last.weight.val(), bias)
+    }
+
+    /// The policy loss from the legal logits alone: each slot's column of the last
+    /// layer times its row's hidden activations (the other ~4,130 logits of a chess
+    /// position would get no gradient anyway; computing all of them was most of the
+    /// update's arithmetic on the CPU). The columns are gathered as rows of the
+    /// transposed weight: whole rows copy faster than columns of the stored one.
+    fn gathered_policy_loss(&self, hidden: Tensor<2>, slots: &LegalSlots) -> Tensor<1> {
+        let (n, width) = (slots.rows, slots.width);
+        let (weight, bias) = self.last_layer();
+        let units = weight.dims()[0];
+        let indices = Tensor::<1, Int>::from_data(
+            TensorData::new(slots.indices.clone(), [n * width]),
+            &self.device,
+        );
+        let slot_values = |data: &[f32]| {
+            Tensor::<2>::from_data(TensorData::new(data.to_vec(), [n, width]), &self.device)
+        };
+        let columns = weight
+            .transpose()
+            .select(0, indices.clone())
+            .reshape([n, width, units])
+            .swap_dims(1, 2);
+        let logits = hidden
+            .unsqueeze_dim::<3>(1)
+            .matmul(columns)
+            .reshape([n, width])
+            + bias.select(0, indices).reshape([n, width])
+            + slot_values(&slots.shift);
+        let pi = slot_values(&slots.shares);
+        (pi * log_softmax(logits, 1)).sum_dim(1).mean().neg()
+    }
+
+    /// The same loss from all the logits, the illegal ones masked to
+    /// [`ILLEGAL_LOGIT_SHIFT`], the targets scattered onto the move axis on the
+    /// device. On a GPU the dense product is cheap, while the gathered loss's
+    /// gradient scatters back into the last layer with burn's `select_assign`
+    /// kernel, which walks all of the batch's slots one after another in one thread
+    /// per hidden unit (one thread for the bias).
+    fn masked_policy_loss(&self, hidden: Tensor<2>, slots: &LegalSlots) -> Tensor<1> {
+        let (n, width) = (slots.rows, slots.width);
+        let (weight, bias) = self.last_layer();
+        let units = weight.dims()[0];
+        let indices = Tensor::<2, Int>::from_data(
+            TensorData::new(slots.indices.clone(), [n, width]),
+            &self.device,
+        );
+        let on_moves = |data: Vec<f32>| {
+            let values = Tensor::<2>::from_data(TensorData::new(data, [n, width]), &self.device);
+            Tensor::<2>::zeros([n, self.actions], &self.device).scatter(
+                1,
+                indices.clone(),
+                values,
+                IndexingUpdateOp::Add,
+            )
+        };
+        let legal = on_moves(slots.shift.iter().map(|&s| f32::from(s == 0.0)).collect());
+        let pi = on_moves(slots.shares.clone());
+        let logits = (hidden.matmul(weight.slice([0..units, 0..self.actions]))
+            + bias.slice(0..self.actions).unsqueeze())
+        .mask_fill(legal.equal_elem(0.0), ILLEGAL_LOGIT_SHIFT);
+        (pi * log_softmax(logits, 1)).sum_dim(1).mean().neg()
+    }
+}
+
+/// A batch's policy targets side by side, each position's legal moves padded to the
+/// widest: a padded slot repeats the position's first move with target 0 and
+/// [`ILLEGAL_LOGIT_SHIFT`] (no probability).
+struct LegalSlots {
+    rows: usize,
+    width: usize,
+    indices: Vec<i64>,
+    shares: Vec<f32>,
+    /// 0 for a legal move, [`ILLEGAL_LOGIT_SHIFT`] for a padded slot.
+    shift: Vec<f32>,
+}
+
+impl LegalSlots {
+    fn of(targets: &[PolicyTarget]) -> LegalSlots {
+        let width = targets.iter().map(|t| t.actions.len()).max().unwrap_or(1);
+        let mut slots = LegalSlots {
+            rows: targets.len(),
+            width,
+            indices: Vec::with_capacity(targets.len() * width),
+            shares: Vec::with_capacity(targets.len() * width),
+            shift: Vec::with_capacity(targets.len() * width),
+        };
+        for target in targets {
+            for slot in 0..width {
+                let real = slot < target.actions.len();
+                let at = if real { slot } else { 0 };
+                slots.indices.push(target.actions[at] as i64);
+                slots
+                    .shares
+                    .push(if real { target.shares[slot] } else { 0.0 });
+                slots
+                    .shift
+                    .push(if real { 0.0 } else { ILLEGAL_LOGIT_SHIFT });
+            }
+        }
+        slots
     }
 }
 
@@ -549,6 +638,44 @@ mod tests {
             "{losses:?} vs {want_policy}"
         );
         assert!((losses.value - want_value).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_masked_policy_loss_of_a_gpu_equals_the_gathered_one_and_so_does_its_step() {
+        let (mut gathered, mut masked) = (net_with_moves_left(5), net_with_moves_left(5));
+        masked.gather_logits = false;
+        let targets = [
+            PolicyTarget {
+                actions: vec![3, 0, 2],
+                shares: vec![0.5, 0.25, 0.25],
+            },
+            PolicyTarget {
+                actions: vec![1],
+                shares: vec![1.0],
+            },
+        ];
+        let values = [target(0.4), target(-0.7)];
+        for step in 0..3 {
+            let a = gathered.update(1e-2, rows(), &targets, &values);
+            let b = masked.update(1e-2, rows(), &targets, &values);
+            for (x, y) in [(a.policy, b.policy), (a.value, b.value)] {
+                assert!((x - y).abs() < 1e-6, "step {step}: {a:?} vs {b:?}");
+            }
+        }
+        let flat = |net: &PolicyValueNet| -> Vec<f32> {
+            net.weights()
+                .into_iter()
+                .flat_map(|l| l.weight.into_iter().chain(l.bias))
+                .collect()
+        };
+        let (a, b) = (flat(&gathered), flat(&masked));
+        let gap = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f32::max);
+        assert!(gap < 1e-6, "weights differ by {gap} after three steps");
+        assert_ne!(a, flat(&net_with_moves_left(5)), "the steps moved the net");
     }
 
     #[test]
