@@ -7,8 +7,9 @@
 //   no noise    the net's own search without root noise
 //   perfect     the tablebase's best defence (what the matrix evaluates against)
 //
-// then with the matrix's evaluation search (128 simulations, no noise) against the
-// perfect defender, and prints each mate rate, overall and by the optimum's distance
+// then, against the perfect defender, with its self-play search without noise and
+// with the matrix's evaluation search (128 simulations) without and with root
+// noise, and prints each mate rate, overall and by the optimum's distance
 // to mate. Self-play mates the perfect defender never concedes would be frontier
 // seeds that lead nowhere (analysis only: training never reads a tablebase).
 //
@@ -162,12 +163,19 @@ fn main() -> anyhow::Result<()> {
     println!("| attacker | defender | mated | {} |", header.join(" | "));
     println!("|---|---|---:|{}", "---:|".repeat(BANDS.len()));
     let own = net.file.self_play_search();
+    let own_quiet = SearchConfig { noise: 0.0, ..own };
     let evaluation = net.search;
+    let evaluation_noisy = SearchConfig {
+        noise: own.noise,
+        ..evaluation
+    };
     for (attacker, attack, defender) in [
         ("self-play", &own, Defender::SelfPlay),
         ("self-play", &own, Defender::NoNoise),
         ("self-play", &own, Defender::Perfect),
+        ("self-play without noise", &own_quiet, Defender::Perfect),
         ("evaluation", &evaluation, Defender::Perfect),
+        ("evaluation with root noise", &evaluation_noisy, Defender::Perfect),
     ] {
         let won = play(&net.net, &tablebase, &starts, (attack, &own), defender, 11);
         let (all, bands) = band_rates(&won, &optimum);
