@@ -22,10 +22,10 @@ use burnmate::matrix::game::ENDGAME_MOVE_CAP;
 use burnmate::matrix::search_net;
 use burnmate::solve::{load_or_build, tablebase_dir};
 use burnmate_agents::policy_value::{NetEvaluator, PolicyValueNet};
-use burnmate_agents::search::{SearchConfig, search};
+use burnmate_agents::search::{SearchConfig, search_after};
 use burnmate_encode::side_to_move::SideToMoveEncoding;
 use burnmate_env::endgame_game::Defender as _;
-use burnmate_env::two_player::ChessGame;
+use burnmate_env::two_player::{ChessGame, position_key};
 use burnmate_oracle::tablebase::{Tablebase, Verdict};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -42,18 +42,19 @@ pub enum Defender {
     Perfect,
 }
 
-/// One search move for each of `positions` with `config`.
+/// One search move for each of `positions` with `config`, each search told its
+/// game's positions so far (`earlier`: repetitions are draws, as in the matrix).
 fn searched(
     net: &PolicyValueNet,
     config: &SearchConfig,
-    positions: &[Chess],
+    (positions, earlier): (&[Chess], &[Vec<u64>]),
     rng: &mut ChaCha8Rng,
 ) -> Vec<shakmaty::Move> {
     let mut evaluator = NetEvaluator {
         net,
         encoder: &SideToMoveEncoding,
     };
-    search(&ChessGame, positions, config, &mut evaluator, rng)
+    search_after(&ChessGame, positions, earlier, config, &mut evaluator, rng)
         .iter()
         .map(|r| r.sample(0.0, rng))
         .collect()
@@ -73,17 +74,20 @@ pub fn play(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let quiet = SearchConfig { noise: 0.0, ..*own };
     let mut games: Vec<(Chess, Option<bool>)> = starts.iter().map(|s| (s.clone(), None)).collect();
+    let mut history: Vec<Vec<u64>> = starts.iter().map(|s| vec![position_key(s)]).collect();
     for ply in 0..2 * ENDGAME_MOVE_CAP {
         let running: Vec<usize> = (0..games.len()).filter(|&i| games[i].1.is_none()).collect();
         if running.is_empty() {
             break;
         }
         let positions: Vec<Chess> = running.iter().map(|&i| games[i].0.clone()).collect();
+        let earlier: Vec<Vec<u64>> = running.iter().map(|&i| history[i].clone()).collect();
+        let roots = (positions.as_slice(), earlier.as_slice());
         let white = ply % 2 == 0;
         let moves = match (white, defender) {
-            (true, _) => searched(net, attack, &positions, &mut rng),
-            (false, Defender::SelfPlay) => searched(net, own, &positions, &mut rng),
-            (false, Defender::NoNoise) => searched(net, &quiet, &positions, &mut rng),
+            (true, _) => searched(net, attack, roots, &mut rng),
+            (false, Defender::SelfPlay) => searched(net, own, roots, &mut rng),
+            (false, Defender::NoNoise) => searched(net, &quiet, roots, &mut rng),
             (false, Defender::Perfect) => positions
                 .iter()
                 .map(|p| tablebase.reply(p, &mut rng))
@@ -92,6 +96,7 @@ pub fn play(
         for (&i, mv) in running.iter().zip(moves) {
             let game = &mut games[i];
             game.0.play_unchecked(mv);
+            history[i].push(position_key(&game.0));
             if game.0.is_checkmate() {
                 game.1 = Some(game.0.turn() == Color::Black);
             } else if game.0.is_game_over() || game.0.board().occupied().count() < 4 {
@@ -175,7 +180,11 @@ fn main() -> anyhow::Result<()> {
         ("self-play", &own, Defender::Perfect),
         ("self-play without noise", &own_quiet, Defender::Perfect),
         ("evaluation", &evaluation, Defender::Perfect),
-        ("evaluation with root noise", &evaluation_noisy, Defender::Perfect),
+        (
+            "evaluation with root noise",
+            &evaluation_noisy,
+            Defender::Perfect,
+        ),
     ] {
         let won = play(&net.net, &tablebase, &starts, (attack, &own), defender, 11);
         let (all, bands) = band_rates(&won, &optimum);

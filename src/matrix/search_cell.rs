@@ -46,14 +46,16 @@ fn evaluate_with_search(
 }
 
 /// The moves a search with `play` chooses for the positions of `turns`, all searched
-/// in one batch.
+/// in one batch, each knowing its match's positions so far (a repetition is a draw,
+/// as the match scores it).
 pub fn search_moves(
     net: &PolicyValueNet,
     play: &SearchConfig,
     turns: &mut [Turn<'_, Match>],
 ) -> Vec<usize> {
     let positions: Vec<_> = turns.iter().map(|t| t.state.position().clone()).collect();
-    search_positions(net, play, &positions)
+    let earlier: Vec<Vec<u64>> = turns.iter().map(|t| t.state.history().to_vec()).collect();
+    search_positions(net, play, &positions, &earlier)
         .iter()
         .zip(&positions)
         .map(|(result, position)| action_of(position.board(), &result.best()))

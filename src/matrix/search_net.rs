@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, anyhow, bail};
 use burn::tensor::Device;
 use burnmate_agents::policy_value::{NetEvaluator, PolicyValueNet};
-use burnmate_agents::search::{SearchConfig, SearchResult, search};
+use burnmate_agents::search::{SearchConfig, SearchResult, search_after};
 use burnmate_encode::side_to_move::SideToMoveEncoding;
 use burnmate_env::endgame::Endgame;
 use burnmate_env::environment::Encoder as _;
@@ -144,16 +144,18 @@ pub fn load(path: &Path, device: Device) -> Result<SearchNet> {
 impl SearchNet {
     /// The searches of `positions` (none finished), in one batch.
     pub fn search(&self, positions: &[Chess]) -> Vec<SearchResult<Move>> {
-        search_positions(&self.net, &self.search, positions)
+        search_positions(&self.net, &self.search, positions, &[])
     }
 }
 
 /// The searches of `positions` (none finished) with `net` and `config` (no root
-/// noise), all in one batch.
+/// noise), all in one batch; `earlier[i]`, where given, holds the repetition keys of
+/// position `i`'s game (its repetitions are draws: [`search_after`]).
 pub fn search_positions(
     net: &PolicyValueNet,
     config: &SearchConfig,
     positions: &[Chess],
+    earlier: &[Vec<u64>],
 ) -> Vec<SearchResult<Move>> {
     let mut evaluator = NetEvaluator {
         net,
@@ -161,7 +163,14 @@ pub fn search_positions(
     };
     // Without root noise the search draws nothing from its RNG.
     let mut unused = ChaCha8Rng::seed_from_u64(0);
-    search(&ChessGame, positions, config, &mut evaluator, &mut unused)
+    search_after(
+        &ChessGame,
+        positions,
+        earlier,
+        config,
+        &mut evaluator,
+        &mut unused,
+    )
 }
 
 #[cfg(test)]

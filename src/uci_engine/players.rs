@@ -222,7 +222,7 @@ impl UciPlayer for SearchPlayer {
             search.simulations = MAX_SIMULATIONS;
         }
         let result =
-            search_positions(&self.net.net, &search, std::slice::from_ref(position)).remove(0);
+            search_positions(&self.net.net, &search, std::slice::from_ref(position), &[]).remove(0);
         // The simulations asked for, or those run when time was the limit.
         let nodes = if search.time_limit.is_some() {
             1 + result.visits.iter().map(|&v| u64::from(v)).sum::<u64>()

@@ -21,7 +21,10 @@
 //! 4,168 logits with the illegal ones shifted spent a quarter of KRK's training time
 //! in `expf`'s underflow path (perf, 2-core AMD EPYC). So the net
 //! spends no gradient on pushing down the ~4,140 illegal moves of a position. No L2
-//! term: Adam's steps are small and the replay is refreshed by self-play.
+//! term: Adam's steps are small and the replay is refreshed by self-play. On a GPU
+//! the same loss comes from all logits with the illegal ones masked: burn's GPU
+//! gradient of a gather walks the batch's indices one after another (4.45 ms a
+//! launch on an H100; the update went from 21.6 to 8-9 ms without it).
 //!
 //! The search needs the logits of a leaf's legal moves only (20-40 of 4168 in
 //! chess): its evaluations run the hidden layers on the backend and the last layer

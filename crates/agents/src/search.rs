@@ -14,13 +14,20 @@
 //!                   a losing one the later, a drawing one neither, so the side
 //!                   ahead is never drawn to a quick draw)
 //!          Q(a) = V(node) - fpu_reduction * sqrt(sum of P over visited moves)
-//!                                                for an unvisited move (Lc0's FPU)
+//!                                                for an unvisited move (Lc0's FPU),
+//!          Q(a) = -discount * value(a)           for an unvisited move that ended
+//!                                                the game (seen at expansion)
 //! expand   P(a) = the evaluator's prior over the legal moves; at the root
-//!          P(a) = (1 - noise) P(a) + noise * Dirichlet(alpha)   (self-play only)
+//!          P(a) = (1 - noise) P(a) + noise * Dirichlet(alpha)   (self-play only);
+//!          the moves the game says may end it at once (chess: captures) are
+//!          played, and those that end it are proven at once: a defender sees the
+//!          capture of a hanging piece before its prior would send a visit there
 //! backup   v = the leaf's value (the evaluator's, or -1/0 for a mated/drawn side),
 //!          m = its plies left (the evaluator's, 0 at a game's end);
 //!          from the leaf to the root: w += v, n += 1, v = -discount * v,
 //!          m_sum += m, m = m + 1
+//! repeat   a node repeating a position of its game before the root (or the root)
+//!          is a drawn game's end, when the caller gives the game's history
 //! prove    a node with a child proven lost for its mover is proven won; a node whose
 //!          children are all proven is proven at max_a (-discount * proven(a))
 //!          (MCTS-solver, Winands et al. 2008; Lc0's certainty propagation). A proven
@@ -313,7 +320,7 @@ impl<P: Clone, M: Copy> Tree<P, M> {
         let score = |&child: &usize| {
             let c = &self.nodes[child];
             let q = if c.visits == 0 {
-                fpu
+                c.proven.map_or(fpu, |value| -config.discount * value)
             } else {
                 let q = -config.discount * c.value();
                 let later = config.moves_left_slope * (c.moves_left() + 1.0 - parent_moves_left);
@@ -396,6 +403,25 @@ impl<P: Clone, M: Copy> Tree<P, M> {
         }
         self.nodes[node].children = (first..self.nodes.len()).collect();
     }
+
+    /// Plays the new children of `node` (the last nodes, from `first`) whose moves
+    /// may end the game at once, and proves those that do.
+    fn settle_endings<G>(&mut self, node: usize, first: usize, game: &G)
+    where
+        G: TwoPlayerGame<Position = P, Move = M>,
+        M: Copy,
+    {
+        let (parents, children) = self.nodes.split_at_mut(first);
+        let position = parents[node].position.as_ref().expect("an expanded node");
+        for child in children {
+            let mv = child.mv.expect("a child has a move");
+            if game.may_end_at_once(position, mv) {
+                let next = game.play(position, mv);
+                child.proven = game.terminal_value(&next);
+                child.position = Some(next);
+            }
+        }
+    }
 }
 
 /// A leaf waiting for its evaluation: its tree, the path to it, its moves.
@@ -418,6 +444,31 @@ pub fn search<G: TwoPlayerGame>(
     evaluator: &mut impl Evaluator<G::Position>,
     rng: &mut (impl Rng + ?Sized),
 ) -> Vec<SearchResult<G::Move>> {
+    search_after(game, roots, &[], config, evaluator, rng)
+}
+
+/// [`search`] of positions reached in games: `earlier[i]` holds the
+/// [`TwoPlayerGame::repetition_key`]s of root `i`'s game up to and including the
+/// root, and a node repeating one of them is a draw (Lc0 scores a repetition as a
+/// draw in its search), so a side ahead looks for progress instead of a cycle. A
+/// root without its entry (`earlier` shorter) is searched as [`search`] does.
+///
+/// # Panics
+/// If `config` fails [`SearchConfig::check`] (callers check settings from users).
+pub fn search_after<G: TwoPlayerGame>(
+    game: &G,
+    roots: &[G::Position],
+    earlier: &[Vec<u64>],
+    config: &SearchConfig,
+    evaluator: &mut impl Evaluator<G::Position>,
+    rng: &mut (impl Rng + ?Sized),
+) -> Vec<SearchResult<G::Move>> {
+    let repeats = |t: usize, position: &G::Position| {
+        earlier.get(t).is_some_and(|keys| {
+            game.repetition_key(position)
+                .is_some_and(|key| keys.contains(&key))
+        })
+    };
     let mut trees: Vec<Tree<G::Position, G::Move>> = roots
         .iter()
         .map(|root| {
@@ -449,7 +500,9 @@ pub fn search<G: TwoPlayerGame>(
                 let parent = &tree.nodes[path[path.len() - 2]];
                 let mv = tree.nodes[node].mv.expect("a child has a move");
                 let position = game.play(parent.position.as_ref().expect("expanded"), mv);
-                tree.nodes[node].proven = game.terminal_value(&position);
+                tree.nodes[node].proven = game
+                    .terminal_value(&position)
+                    .or_else(|| repeats(t, &position).then_some(0.0));
                 tree.nodes[node].position = Some(position);
             }
             let n = &tree.nodes[node];
@@ -498,13 +551,16 @@ pub fn search<G: TwoPlayerGame>(
                 }
             }
             let tree = &mut trees[p.tree];
+            let first = tree.nodes.len();
             tree.expand(node, &p.moves, &priors);
+            tree.settle_endings(node, first, game);
             tree.backup(
                 &p.path,
                 evaluation.value,
                 evaluation.moves_left,
                 config.discount,
             );
+            tree.prove(&p.path, config.discount);
         }
         if trees.iter().all(|t| t.nodes[0].proven.is_some()) {
             break;

@@ -355,6 +355,8 @@ pub struct Match {
     endgame: Endgame,
     position: Chess,
     seen: std::collections::HashMap<(Board, Color), u8>,
+    /// The repetition key of every position so far, the current one last.
+    history: Vec<u64>,
     white_moves: u32,
     cap: u32,
 }
@@ -366,6 +368,7 @@ impl Match {
             endgame,
             position: start,
             seen: std::collections::HashMap::new(),
+            history: Vec::new(),
             white_moves: 0,
             cap,
         };
@@ -383,7 +386,15 @@ impl Match {
         self.white_moves
     }
 
+    /// The [`crate::two_player::position_key`] of every position of the match so
+    /// far, the current one last (what a search needs to see repetitions).
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
     fn remember(&mut self) -> u8 {
+        self.history
+            .push(crate::two_player::position_key(&self.position));
         let count = self
             .seen
             .entry((self.position.board().clone(), self.position.turn()))
@@ -485,6 +496,11 @@ mod match_tests {
             assert_eq!(play_uci(&mut m, uci), None, "{uci}");
         }
         assert_eq!(play_uci(&mut m, "g8h8"), Some(MatchEnd::Repetition));
+        // The history holds the start and every position after it, repeats equal.
+        let keys = m.history();
+        assert_eq!(keys.len(), 9);
+        assert_eq!(keys[8], crate::two_player::position_key(m.position()));
+        assert!(keys[0] == keys[4] && keys[4] == keys[8] && keys[0] != keys[1]);
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //! `apply_action`, `returns`) and pgx's `State` (legal-action mask, `rewards` from
 //! the mover's side), but with positions as values, as a search copies them.
 
-use shakmaty::{CastlingSide, Chess, Color, Move, Position, Role, Square};
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
 /// A two-player, zero-sum game with alternating moves, as a search sees it.
 pub trait TwoPlayerGame {
@@ -35,6 +36,20 @@ pub trait TwoPlayerGame {
     /// Whether the first player (white) is to move.
     fn first_to_move(&self, position: &Self::Position) -> bool;
 
+    /// Whether `mv` may end the game at once, told before it is played and cheaply
+    /// (chess: a capture, which may leave too little material to mate). A search
+    /// plays these moves when it expands a node, so it knows their end before it
+    /// visits them. None by default.
+    fn may_end_at_once(&self, _position: &Self::Position, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// A key equal for repeated positions (the same placement and side to move),
+    /// for a search told a game's earlier positions; `None`: repetitions unseen.
+    fn repetition_key(&self, _position: &Self::Position) -> Option<u64> {
+        None
+    }
+
     /// The policy index of `mv` in `position`, seen from the side to move.
     fn action(&self, position: &Self::Position, mv: Self::Move) -> usize;
 
@@ -52,10 +67,18 @@ pub const CHESS_ACTIONS: usize = 64 * 64 + 8 * 3 * 3;
 
 /// Chess on shakmaty's rules, from any position (an endgame or the initial one).
 /// A game ends by mate (-1 for the mated side), stalemate, insufficient material
-/// or the fifty-move rule (0). Repetitions are not seen (a position carries no
-/// history); self-play caps a game's length instead.
+/// or the fifty-move rule (0). A position carries no history: a search sees
+/// repetitions only when told the game's earlier positions
+/// ([`TwoPlayerGame::repetition_key`]); self-play caps a game's length instead.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ChessGame;
+
+/// A position's Zobrist hash (placement, side to move, castling and en passant
+/// rights): equal for repeated positions.
+pub fn position_key(position: &Chess) -> u64 {
+    let hash: Zobrist64 = position.zobrist_hash(EnPassantMode::Legal);
+    hash.0
+}
 
 /// The square index as the side `us` sees it: black's board mirrored top to bottom
 /// (`rank * 8 + file` from the mover's first rank).
@@ -101,6 +124,14 @@ impl TwoPlayerGame for ChessGame {
 
     fn first_to_move(&self, position: &Chess) -> bool {
         position.turn() == Color::White
+    }
+
+    fn may_end_at_once(&self, _position: &Chess, mv: Move) -> bool {
+        mv.is_capture()
+    }
+
+    fn repetition_key(&self, position: &Chess) -> Option<u64> {
+        Some(position_key(position))
     }
 
     fn action(&self, position: &Chess, mv: Move) -> usize {

@@ -353,3 +353,91 @@ fn a_time_limit_stops_a_search_that_would_not_end_in_a_day() {
     // returned at all, with fewer visits, is the behaviour under test.
     assert!((1..u32::MAX - 1).contains(&visits), "{visits}");
 }
+
+/// Every leaf lost for black (won for white) and the prior of one move `rare`.
+struct LostForBlack {
+    rare: usize,
+}
+
+impl Evaluator<Chess> for LostForBlack {
+    fn evaluate(&mut self, leaves: &[Leaf<'_, Chess>]) -> Vec<LeafEvaluation> {
+        leaves
+            .iter()
+            .map(|leaf| {
+                let n = leaf.actions.len();
+                let rare = |a: usize| a == self.rare && n > 1;
+                let others = leaf.actions.iter().filter(|&&a| !rare(a)).count() as f32;
+                let share = if others < n as f32 { 0.99 } else { 1.0 };
+                let white = leaf.position.turn() == shakmaty::Color::White;
+                LeafEvaluation {
+                    priors: leaf
+                        .actions
+                        .iter()
+                        .map(|&a| if rare(a) { 0.01 } else { share / others })
+                        .collect(),
+                    value: if white { 0.8 } else { -0.8 },
+                    moves_left: 0.0,
+                }
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn a_capture_that_draws_is_seen_at_expansion_despite_its_small_prior() {
+    // Black's king takes the undefended knight: KBK, a draw by material, which the
+    // evaluator's 1 % prior alone would leave unvisited against -0.8 elsewhere.
+    let position = chess("8/8/4k3/3N4/8/8/8/2B1K3 b - - 0 1");
+    let capture = position
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.is_capture())
+        .expect("Kxd5");
+    let rare = ChessGame.action(&position, capture);
+    let config = SearchConfig {
+        simulations: 8,
+        ..SearchConfig::default()
+    };
+    let result = search_one(&position, &config, &mut LostForBlack { rare });
+    assert_eq!(result.best(), capture, "{result:?}");
+    let at = result.moves.iter().position(|&m| m == capture).unwrap();
+    let most_other = (0..result.visits.len())
+        .filter(|&i| i != at)
+        .map(|i| result.visits[i])
+        .max();
+    assert!(Some(result.visits[at]) > most_other, "{result:?}");
+}
+
+#[test]
+fn a_move_back_to_a_position_of_the_game_is_a_draw_when_the_history_is_given() {
+    let position = chess("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+    let config = SearchConfig {
+        simulations: 200,
+        ..SearchConfig::default()
+    };
+    // Every move leads back to a position the game has seen: the root is a draw.
+    let seen: Vec<u64> = position
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut next = position.clone();
+            next.play_unchecked(m);
+            ChessGame.repetition_key(&next).unwrap()
+        })
+        .collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let roots = std::slice::from_ref(&position);
+    let after = search_after(
+        &ChessGame,
+        roots,
+        &[seen],
+        &config,
+        &mut UniformEvaluator,
+        &mut rng,
+    )
+    .remove(0);
+    assert!(after.proof.is_some() && after.value == 0.0, "{after:?}");
+    // Without the history nothing repeats and nothing is proven.
+    let fresh = search_one(&position, &config, &mut UniformEvaluator);
+    assert_eq!(fresh.proof, None);
+}
