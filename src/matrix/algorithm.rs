@@ -166,7 +166,8 @@ pub const SEARCH_C_PUCT: f32 = 0.5;
 pub const SEARCH_DISCOUNT: f32 = 0.995;
 
 /// The search a trained search learner is evaluated and played with: self-play's
-/// without root noise, at [`SEARCH_EVAL_SIMULATIONS`] and [`SEARCH_C_PUCT`], backing
+/// without root noise, seeing captures that end the game at expansion
+/// (`see_endings`), at [`SEARCH_EVAL_SIMULATIONS`] and [`SEARCH_C_PUCT`], backing
 /// values up with the `discount` the net was trained with. The moves-left term only
 /// for a net with that head (`moves_left_head`).
 pub fn evaluation_search(discount: f32, moves_left_head: bool) -> SearchConfig {
@@ -175,6 +176,7 @@ pub fn evaluation_search(discount: f32, moves_left_head: bool) -> SearchConfig {
         simulations: SEARCH_EVAL_SIMULATIONS,
         c_puct: SEARCH_C_PUCT,
         discount,
+        see_endings: true,
         ..search_learner_config().search
     };
     if moves_left_head {

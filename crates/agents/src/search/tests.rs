@@ -396,6 +396,7 @@ fn a_capture_that_draws_is_seen_at_expansion_despite_its_small_prior() {
     let rare = ChessGame.action(&position, capture);
     let config = SearchConfig {
         simulations: 8,
+        see_endings: true,
         ..SearchConfig::default()
     };
     let result = search_one(&position, &config, &mut LostForBlack { rare });
@@ -406,6 +407,12 @@ fn a_capture_that_draws_is_seen_at_expansion_despite_its_small_prior() {
         .map(|i| result.visits[i])
         .max();
     assert!(Some(result.visits[at]) > most_other, "{result:?}");
+    let blind = SearchConfig {
+        see_endings: false,
+        ..config
+    };
+    let result = search_one(&position, &blind, &mut LostForBlack { rare });
+    assert_ne!(result.best(), capture, "without the rule: {result:?}");
 }
 
 #[test]
