@@ -47,7 +47,7 @@ pub enum Defender {
 fn searched(
     net: &PolicyValueNet,
     config: &SearchConfig,
-    (positions, earlier): (&[Chess], &[Vec<u64>]),
+    (positions, earlier): (&[Chess], &[&[u64]]),
     rng: &mut ChaCha8Rng,
 ) -> Vec<shakmaty::Move> {
     let mut evaluator = NetEvaluator {
@@ -81,7 +81,7 @@ pub fn play(
             break;
         }
         let positions: Vec<Chess> = running.iter().map(|&i| games[i].0.clone()).collect();
-        let earlier: Vec<Vec<u64>> = running.iter().map(|&i| history[i].clone()).collect();
+        let earlier: Vec<&[u64]> = running.iter().map(|&i| history[i].as_slice()).collect();
         let roots = (positions.as_slice(), earlier.as_slice());
         let white = ply % 2 == 0;
         let moves = match (white, defender) {

@@ -54,7 +54,7 @@ pub fn search_moves(
     turns: &mut [Turn<'_, Match>],
 ) -> Vec<usize> {
     let positions: Vec<_> = turns.iter().map(|t| t.state.position().clone()).collect();
-    let earlier: Vec<Vec<u64>> = turns.iter().map(|t| t.state.history().to_vec()).collect();
+    let earlier: Vec<&[u64]> = turns.iter().map(|t| t.state.history()).collect();
     search_positions(net, play, &positions, &earlier)
         .iter()
         .zip(&positions)

@@ -155,7 +155,7 @@ pub fn search_positions(
     net: &PolicyValueNet,
     config: &SearchConfig,
     positions: &[Chess],
-    earlier: &[Vec<u64>],
+    earlier: &[&[u64]],
 ) -> Vec<SearchResult<Move>> {
     let mut evaluator = NetEvaluator {
         net,

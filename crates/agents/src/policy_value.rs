@@ -314,20 +314,18 @@ impl PolicyValueNet {
             Tensor::<2>::from_data(TensorData::new(data, [n, width]), &self.device)
         };
         let z = dense(values.iter().map(|t| t.value).collect(), 1);
-        let hidden = if self.gather_logits {
-            self.net.hidden_of_rows(rows)
+        let slots = LegalSlots::of(targets);
+        let (hidden, policy_loss) = if self.gather_logits {
+            let hidden = self.net.hidden_of_rows(rows);
+            (hidden.clone(), self.gathered_policy_loss(hidden, &slots))
         } else {
             // A GPU gets each row's set entries and takes the dense product: the
             // gathering first layer's gradient would go through `select_assign` too.
             let sparse = SparseRows::from_dense(&rows, self.features);
-            self.net
-                .hidden(sparse_input::to_dense(&sparse, self.features, &self.device))
-        };
-        let slots = LegalSlots::of(targets);
-        let policy_loss = if self.gather_logits {
-            self.gathered_policy_loss(hidden.clone(), &slots)
-        } else {
-            self.masked_policy_loss(hidden.clone(), &slots)
+            let hidden =
+                self.net
+                    .hidden(sparse_input::to_dense(&sparse, self.features, &self.device));
+            (hidden.clone(), self.masked_policy_loss(hidden, &slots))
         };
         let (weight, bias) = self.last_layer();
         let [units, outputs] = weight.dims();

@@ -417,7 +417,6 @@ impl<P: Clone, M: Copy> Tree<P, M> {
     fn settle_endings<G>(&mut self, node: usize, first: usize, game: &G)
     where
         G: TwoPlayerGame<Position = P, Move = M>,
-        M: Copy,
     {
         let (parents, children) = self.nodes.split_at_mut(first);
         let position = parents[node].position.as_ref().expect("an expanded node");
@@ -466,7 +465,7 @@ pub fn search<G: TwoPlayerGame>(
 pub fn search_after<G: TwoPlayerGame>(
     game: &G,
     roots: &[G::Position],
-    earlier: &[Vec<u64>],
+    earlier: &[&[u64]],
     config: &SearchConfig,
     evaluator: &mut impl Evaluator<G::Position>,
     rng: &mut (impl Rng + ?Sized),

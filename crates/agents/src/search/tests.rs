@@ -437,7 +437,7 @@ fn a_move_back_to_a_position_of_the_game_is_a_draw_when_the_history_is_given() {
     let after = search_after(
         &ChessGame,
         roots,
-        &[seen],
+        &[&seen],
         &config,
         &mut UniformEvaluator,
         &mut rng,
