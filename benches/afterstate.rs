@@ -1,12 +1,14 @@
 //! One ply round of the afterstate learner (`configs/selfplay-afterstate.toml`'s
 //! network, 256 games side by side), split into its parts, to see where a round's
 //! time goes on each backend:
-//! - the host: every legal move of every game played out and encoded;
-//! - the forward pass over those rows (upload, forward, download), at the same row
-//!   count every call, at a new row count every call (as in training: each round's
-//!   games have other moves), and at new counts padded to a multiple of 1024 rows;
-//! - one Adam step on a minibatch of 256 (loss downloaded);
-//! - the whole valuation (`move_values`: host and forward together).
+//! - the host: every legal move of every game played out, then the positions encoded
+//!   in each of the two forms (`EncodedRows`: dense rows, or the values each sets);
+//! - for each form, the forward pass over those rows (encoding, upload, forward,
+//!   download) at the same row count every call and at a new row count every call
+//!   (as in training: each round's games have other moves), and one Adam step on a
+//!   minibatch of 256 (loss downloaded);
+//! - the whole valuation (`move_values`: host and forward together, in the form the
+//!   device takes).
 //!
 //! Every call ends with its results on the host. Backends: `BURNMATE_BENCH_BACKENDS`
 //! (default `flex`; e.g. `flex,vulkan`).
@@ -18,8 +20,10 @@ mod common;
 #[path = "common/timing.rs"]
 mod timing;
 
-use burnmate_agents::afterstate::trainer::{AfterstateConfig, AfterstateLearner, encode_rows};
+use burnmate_agents::afterstate::rows::EncodedRows;
+use burnmate_agents::afterstate::trainer::{AfterstateConfig, AfterstateLearner};
 use burnmate_agents::afterstate::value_net::ValueNet;
+use burnmate_agents::host_memory::host;
 use burnmate_agents::init::uniform_layers;
 use burnmate_encode::side_to_move::FEATURES;
 use burnmate_env::selfplay::FullGame;
@@ -33,8 +37,6 @@ use timing::{HEADER, measure};
 const ENVS: usize = 256;
 /// Positions per minibatch (the config's).
 const BATCH: usize = 256;
-/// Rows padded up to a multiple of this in the padded row.
-const PAD: usize = 1024;
 
 fn main() {
     println!("{HEADER}");
@@ -85,55 +87,60 @@ fn bench(backend: &str, device: burn::tensor::Device) {
     };
     let net = || ValueNet::new(&layers, 1e-3, device.clone().autodiff()).expect("afterstate shape");
     let learner = AfterstateLearner::new(config, net()).expect("valid settings");
-    let afters = || -> Vec<Chess> {
-        refs.iter()
-            .flat_map(|game| {
-                let moves = game.position().legal_moves();
-                moves.into_iter().map(|mv| game.after(&mv).0)
-            })
-            .collect()
-    };
-    let rows = encode_rows(afters().iter());
-    let n = rows.len() / FEATURES;
+    let afters: Vec<Chess> = refs
+        .iter()
+        .flat_map(|game| {
+            let moves = game.position().legal_moves();
+            moves.into_iter().map(|mv| game.after(&mv).0)
+        })
+        .collect();
+    let n = afters.len();
+    let positions: Vec<&Chess> = afters.iter().collect();
     let label = |what: &str| format!("afterstate {what}, {backend}");
-    measure(
-        &label(&format!("host: {n} moves played, encoded")),
-        n as u64,
-        || encode_rows(afters().iter()),
-    );
+    measure(&label(&format!("host: {n} moves played")), n as u64, || {
+        refs.iter()
+            .map(|game| {
+                let moves = game.position().legal_moves();
+                moves.into_iter().map(|mv| game.after(&mv).0).count()
+            })
+            .sum::<usize>()
+    });
+    let forms = [
+        (
+            "dense rows",
+            EncodedRows::dense as fn(&[&Chess]) -> EncodedRows,
+        ),
+        ("set entries", EncodedRows::set_entries),
+    ];
     let values_net = net();
-    measure(&label(&format!("values, {n} rows")), n as u64, || {
-        values_net.values(rows.clone())
-    });
-    let mut call = 0;
-    measure(
-        &label("values, a new row count each call"),
-        n as u64,
-        || {
-            call += 1;
-            values_net.values(rows[..(n - call % 700) * FEATURES].to_vec())
-        },
-    );
-    let mut call = 0;
-    measure(
-        &label(&format!("values, new counts padded to {PAD}")),
-        n as u64,
-        || {
-            call += 1;
-            let real = n - call % 700;
-            let mut padded = rows[..real * FEATURES].to_vec();
-            padded.resize(real.div_ceil(PAD) * PAD * FEATURES, 0.0);
-            let mut values = values_net.values(padded);
-            values.truncate(real);
-            values
-        },
-    );
-    let mut update_net = net();
-    let batch = rows[..BATCH * FEATURES].to_vec();
-    let targets: Vec<f32> = (0..BATCH).map(|i| (i % 7) as f32 / 7.0).collect();
-    measure(&label("Adam step, 256 positions"), BATCH as u64, || {
-        update_net.update(batch.clone(), targets.clone())
-    });
+    for (form, encoded) in forms {
+        measure(
+            &label(&format!("host: {n} rows encoded as {form}")),
+            n as u64,
+            || encoded(&positions),
+        );
+        let rows = encoded(&positions);
+        measure(&label(&format!("values of {n} {form}")), n as u64, || {
+            values_net.values(rows.clone())
+        });
+        let mut call = 0;
+        measure(
+            &label(&format!("values of {form}, a new row count each call")),
+            n as u64,
+            || {
+                call += 1;
+                values_net.values(encoded(&positions[..n - call % 700]))
+            },
+        );
+        let mut update_net = net();
+        let batch = encoded(&positions[..BATCH]);
+        let targets: Vec<f32> = (0..BATCH).map(|i| (i % 7) as f32 / 7.0).collect();
+        measure(
+            &label(&format!("Adam step, {BATCH} {form}, loss read")),
+            BATCH as u64,
+            || host(update_net.update(batch.clone(), targets.clone())),
+        );
+    }
     measure(
         &label(&format!("move_values, {ENVS} games")),
         n as u64,

@@ -16,7 +16,10 @@
 
 use burn::tensor::Device;
 use burnmate_agents::actor_critic::{ActorCritic, ActorCriticConfig};
+use burnmate_agents::afterstate::rows::EncodedRows;
+use burnmate_agents::afterstate::value_net::ValueNet;
 use burnmate_agents::dqn::{Dqn, DqnConfig};
+use burnmate_agents::host_memory::host;
 use burnmate_agents::init::uniform_layers;
 use burnmate_agents::luo::{LuoAgent, LuoConfig, TdAlgorithm, UpdateRule};
 use burnmate_agents::policy_value::{PolicyTarget, PolicyValueNet, ValueTarget};
@@ -26,6 +29,7 @@ use burnmate_agents::selfplay::net::{
 };
 use burnmate_agents::transition::Transition;
 use burnmate_encode::knight::{KnightEncoding, row as knight_row};
+use burnmate_encode::side_to_move::FEATURES;
 use burnmate_env::environment::Environment;
 use burnmate_env::knight::{ACTIONS as KNIGHT_ACTIONS, KnightGame, random_start as knight_start};
 use burnmate_env::queen4x4::{ACTIONS as QUEEN_ACTIONS, random_start as queen_start};
@@ -400,6 +404,43 @@ fn policy_value_evaluation_and_update_agree(gpu: &Device) {
     );
 }
 
+/// The afterstate learner's value net: values of middlegame positions and one Adam
+/// step, the positions sent as their set values on the GPU and as dense rows on flex.
+fn afterstate_values_and_update_agree(gpu: &Device) {
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let layers = uniform_layers(&[FEATURES, 32, 16, 1], &mut rng);
+    let lr = 1e-3;
+    let [mut gpu_net, mut cpu_net] = [gpu.clone(), Device::flex()]
+        .map(|device| ValueNet::new(&layers, lr, device.autodiff()).expect("value net shape"));
+    let mut positions = vec![Chess::default()];
+    for _ in 0..7 {
+        let mut next = positions.last().expect("a position").clone();
+        for _ in 0..3 {
+            let moves = next.legal_moves();
+            next.play_unchecked(moves[rng.random_range(0..moves.len())]);
+        }
+        positions.push(next);
+    }
+    let refs: Vec<&Chess> = positions.iter().collect();
+    assert!(matches!(gpu_net.encode(&refs), EncodedRows::SetEntries(_)));
+    assert!(matches!(cpu_net.encode(&refs), EncodedRows::Dense(_)));
+    assert_close(
+        "afterstate values",
+        &gpu_net.values(gpu_net.encode(&refs)),
+        &cpu_net.values(cpu_net.encode(&refs)),
+    );
+    let targets: Vec<f32> = (0..refs.len()).map(|i| i as f32 / 8.0 - 0.5).collect();
+    let [gpu_loss, cpu_loss] = [&mut gpu_net, &mut cpu_net]
+        .map(|net| host(net.update(net.encode(&refs), targets.clone())));
+    assert_close("afterstate loss", &gpu_loss, &cpu_loss);
+    assert_close_after_adam(
+        "afterstate value net after one Adam step",
+        &layer_values(&gpu_net.weights()),
+        &layer_values(&cpu_net.weights()),
+        lr,
+    );
+}
+
 #[test]
 fn every_network_agrees_on_wgpu_and_flex() {
     let Some(gpu) = gpu() else { return };
@@ -408,4 +449,5 @@ fn every_network_agrees_on_wgpu_and_flex() {
     knight_actor_critic_forward_and_update_agree(&gpu);
     selfplay_selectors_forward_and_update_agree(&gpu);
     policy_value_evaluation_and_update_agree(&gpu);
+    afterstate_values_and_update_agree(&gpu);
 }

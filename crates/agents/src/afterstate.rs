@@ -29,6 +29,7 @@ pub mod alpha_beta;
 pub mod evaluate;
 pub mod host_value;
 pub mod rewards;
+pub mod rows;
 #[cfg(test)]
 mod search_tests;
 #[cfg(test)]

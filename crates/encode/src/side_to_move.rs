@@ -48,16 +48,21 @@ pub fn en_prise(board: &Board, square: Square, owner: Color) -> bool {
     cheapest < value || board.attacks_to(square, owner, occupied).is_empty()
 }
 
-/// Writes `position` seen from its side to move into `out` (`FEATURES` values).
-pub fn encode(position: &Chess, out: &mut [f32]) {
-    let out = &mut out[..FEATURES];
-    out.fill(0.0);
+/// The most values an encoded position sets: 32 pieces, the 10 threat counts and the
+/// check flag.
+pub const MOST_SET: usize = 32 + THREATS + 1;
+
+/// Calls `set(index, value)` for each non-zero value of `position`'s encoding, each
+/// index once (the pieces, then the threat counts, then the check flag): [`encode`]
+/// writes exactly these.
+pub fn set_entries(position: &Chess, mut set: impl FnMut(usize, f32)) {
     let board = position.board();
     let us = position.turn();
+    let mut threats = [0.0f32; THREATS];
     for (square, piece) in board.iter() {
         let side = if piece.color == us { 0 } else { 6 };
         let plane = side + usize::from(piece.role as u8) - 1;
-        out[plane * 64 + seen_from(square, us)] = 1.0;
+        set(plane * 64 + seen_from(square, us), 1.0);
         if piece.role == Role::King || !en_prise(board, square, piece.color) {
             continue;
         }
@@ -66,9 +71,23 @@ pub fn encode(position: &Chess, out: &mut [f32]) {
             .position(|&r| r == piece.role)
             .expect("not a king");
         let side = if piece.color == us { 0 } else { 5 };
-        out[PLANES * 64 + side + role] += 1.0;
+        threats[side + role] += 1.0;
     }
-    out[FEATURES - 1] = f32::from(u8::from(position.is_check()));
+    for (k, &count) in threats.iter().enumerate() {
+        if count != 0.0 {
+            set(PLANES * 64 + k, count);
+        }
+    }
+    if position.is_check() {
+        set(FEATURES - 1, 1.0);
+    }
+}
+
+/// Writes `position` seen from its side to move into `out` (`FEATURES` values).
+pub fn encode(position: &Chess, out: &mut [f32]) {
+    let out = &mut out[..FEATURES];
+    out.fill(0.0);
+    set_entries(position, |i, v| out[i] = v);
 }
 
 /// An encoded row under board symmetry `g` ([`burnmate_env::symmetry`]): the piece

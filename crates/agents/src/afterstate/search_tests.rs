@@ -14,6 +14,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen};
 use super::alpha_beta::{QUIESCENCE_PLIES, SearchLimit, search};
 use super::host_value::HostValueNet;
 use super::rewards::{MATE, move_reward};
+use super::rows::EncodedRows;
 use super::value_net::ValueNet;
 
 const GAMMA: f32 = 0.9;
@@ -87,7 +88,7 @@ fn the_host_network_computes_the_tensor_forward_pass() {
         encode(&position(fen), &mut row);
         rows.extend(row);
     }
-    let expected = tensor.values(rows.clone());
+    let expected = tensor.values(EncodedRows::Dense(rows.clone()));
     for (row, want) in rows.chunks(FEATURES).zip(expected) {
         let got = host.value(row);
         assert!((got - want).abs() < 1e-5, "host {got} vs tensor {want}");

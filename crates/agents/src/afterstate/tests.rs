@@ -12,9 +12,11 @@ use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
 
 use super::evaluate::{Outcome, Verdict, score};
 use super::rewards::{MATE, move_reward};
+use super::rows::EncodedRows;
 use super::trainer::{AfterstateConfig, AfterstateLearner};
 use super::value_net::ValueNet;
 use crate::error::AgentError;
+use crate::host_memory::host;
 
 const GAMMA: f32 = 0.9;
 
@@ -122,9 +124,9 @@ fn one_update_moves_every_active_weight_by_the_learning_rate_toward_the_target()
     encode(&position, &mut row);
     let inputs: f32 = row.iter().sum();
     assert_eq!(inputs, 32.0);
-    let loss = net.update(row.clone(), vec![1.0]);
+    let loss = host(net.update(EncodedRows::Dense(row.clone()), vec![1.0]))[0];
     assert!((loss - 1.0).abs() < 1e-6, "loss before the step: (0 - 1)^2");
-    let after = net.values(row)[0];
+    let after = net.values(EncodedRows::Dense(row))[0];
     assert!((after - lr as f32 * (1.0 + inputs)).abs() < 1e-5, "{after}");
 }
 

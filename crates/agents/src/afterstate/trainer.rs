@@ -2,9 +2,10 @@
 //! game valued in one forward pass per ply, then `updates_per_step` minibatch
 //! updates from the replay buffer.
 
-use burnmate_encode::side_to_move::{FEATURES, encode};
+use burn::tensor::Tensor;
 use burnmate_env::selfplay::{FullGame, GameEnd};
 use rand::{Rng, RngExt};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
@@ -12,6 +13,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 use super::rewards::{bootstraps, move_reward};
 use super::value_net::ValueNet;
 use crate::error::{AgentError, unit_interval};
+use crate::host_memory::host;
 use crate::optim::TrainedNet;
 use crate::replay::ReplayBuffer;
 use crate::selfplay::trainer::GameRecord;
@@ -112,7 +114,8 @@ pub struct AfterstateLearner {
     net: ValueNet,
     replay: ReplayBuffer<Sample>,
     games: u64,
-    last_loss: Option<f32>,
+    /// Left on the device: reading it every round would wait for each update.
+    last_loss: Option<Tensor<1>>,
 }
 
 struct Slot {
@@ -143,25 +146,36 @@ pub fn best_index(moves: &[ValuedMove]) -> usize {
 type Pending = (Move, f32, Option<usize>);
 
 /// Every legal move of every game, with `next(game, move)` (what the move leads to,
-/// and the ending) kept for the moves after which the game goes on.
-fn expand<T>(
+/// and the ending) kept for the moves after which the game goes on; the games are
+/// expanded on all cores.
+fn expand<T: Send>(
     games: &[&FullGame],
-    next: impl Fn(&FullGame, &Move) -> (T, Option<GameEnd>),
+    next: impl Fn(&FullGame, &Move) -> (T, Option<GameEnd>) + Sync,
 ) -> (Vec<T>, Vec<Vec<Pending>>) {
-    let mut kept = Vec::new();
-    let pending = games
-        .iter()
+    let expanded: Vec<Vec<(Move, f32, Option<T>)>> = games
+        .par_iter()
         .map(|game| {
             game.position()
                 .legal_moves()
                 .into_iter()
                 .map(|mv| {
                     let (after, end) = next(game, &mv);
-                    let row = bootstraps(end).then(|| {
+                    (mv, move_reward(&mv, end), bootstraps(end).then_some(after))
+                })
+                .collect()
+        })
+        .collect();
+    let mut kept = Vec::new();
+    let pending = expanded
+        .into_iter()
+        .map(|list| {
+            list.into_iter()
+                .map(|(mv, reward, after)| {
+                    let row = after.map(|after| {
                         kept.push(after);
                         kept.len() - 1
                     });
-                    (mv, move_reward(&mv, end), row)
+                    (mv, reward, row)
                 })
                 .collect()
         })
@@ -187,15 +201,6 @@ fn valued(
                 .collect()
         })
         .collect()
-}
-
-/// The side-to-move encodings of `positions`, one row each.
-pub fn encode_rows<'a>(positions: impl ExactSizeIterator<Item = &'a Chess>) -> Vec<f32> {
-    let mut rows = vec![0.0f32; positions.len() * FEATURES];
-    for (row, position) in rows.chunks_exact_mut(FEATURES).zip(positions) {
-        encode(position, row);
-    }
-    rows
 }
 
 impl AfterstateLearner {
@@ -274,16 +279,18 @@ impl AfterstateLearner {
         self.games
     }
 
-    /// The loss of the latest update, if any.
+    /// The loss of the latest update, if any (a sync point on a GPU).
     pub fn last_loss(&self) -> Option<f32> {
-        self.last_loss
+        self.last_loss.clone().map(|loss| host(loss)[0])
     }
 
     /// The legal moves of each game (not over) with their values: one forward pass
     /// over the positions they lead to.
     pub fn move_values(&self, games: &[&FullGame]) -> Vec<Vec<ValuedMove>> {
         let (afters, pending) = expand(games, |game, mv| game.after(mv));
-        let values = self.net.values(encode_rows(afters.iter()));
+        let values = self
+            .net
+            .values(self.net.encode(&afters.iter().collect::<Vec<_>>()));
         valued(pending, self.config.gamma, |i| values[i])
     }
 
@@ -377,9 +384,9 @@ impl AfterstateLearner {
         }
         for _ in 0..self.config.updates_per_step {
             let batch = self.replay.sample(self.config.batch_size, rng);
-            let rows = encode_rows(batch.iter().map(|s| &s.position));
+            let positions: Vec<&Chess> = batch.iter().map(|s| &s.position).collect();
             let targets = batch.iter().map(|s| s.target).collect();
-            self.last_loss = Some(self.net.update(rows, targets));
+            self.last_loss = Some(self.net.update(self.net.encode(&positions), targets));
         }
     }
 }

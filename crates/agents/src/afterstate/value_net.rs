@@ -6,9 +6,12 @@ use burn::optim::GradientsParams;
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::side_to_move::FEATURES;
 use burnmate_models::{DeepMlp, LayerWeights};
+use shakmaty::Chess;
 
+use super::rows::EncodedRows;
 use crate::adam::Adam;
 use crate::error::AgentError;
+use crate::host_memory::{host, in_host_memory};
 use crate::optim::TrainedNet;
 
 /// `V` and its optimiser.
@@ -17,6 +20,9 @@ pub struct ValueNet {
     optimizer: Adam,
     device: Device,
     lr: f64,
+    /// Positions go to the device as dense rows (host memory) or as their set
+    /// values (a GPU).
+    dense_rows: bool,
 }
 
 impl ValueNet {
@@ -28,6 +34,7 @@ impl ValueNet {
         Ok(ValueNet {
             optimizer: Adam::new(&net, &device),
             net,
+            dense_rows: in_host_memory(&device),
             device,
             lr,
         })
@@ -40,6 +47,7 @@ impl ValueNet {
         Ok(ValueNet {
             net,
             optimizer,
+            dense_rows: in_host_memory(&device),
             device,
             lr,
         })
@@ -65,46 +73,94 @@ impl ValueNet {
         self.net.weights()
     }
 
-    fn rows(&self, rows: Vec<f32>) -> Tensor<2> {
-        let n = rows.len() / FEATURES;
-        Tensor::from_data(TensorData::new(rows, [n, FEATURES]), &self.device)
+    /// `positions` encoded in the form this net's device takes best (on all cores).
+    pub fn encode(&self, positions: &[&Chess]) -> EncodedRows {
+        if self.dense_rows {
+            EncodedRows::dense(positions)
+        } else {
+            EncodedRows::set_entries(positions)
+        }
     }
 
-    /// `V` of each encoded position in `rows` (`FEATURES` floats each): one forward
-    /// pass without autodiff (a tracked forward pass would grow the parameters'
-    /// graph until the next backward pass: gigabytes over an evaluation) and one
-    /// download.
-    pub fn values(&self, rows: Vec<f32>) -> Vec<f32> {
-        let n = rows.len() / FEATURES;
-        if n == 0 {
+    /// `V` of each encoded position: one forward pass without autodiff (a tracked
+    /// forward pass would grow the parameters' graph until the next backward pass:
+    /// gigabytes over an evaluation) and one download.
+    pub fn values(&self, rows: EncodedRows) -> Vec<f32> {
+        if rows.is_empty() {
             return Vec::new();
         }
         let inference = self.device.clone().without_autodiff();
-        let x = Tensor::from_data(TensorData::new(rows, [n, FEATURES]), &inference);
-        self.net
-            .valid()
-            .forward(x)
-            .into_data()
-            .try_into_vec::<f32>()
-            .expect("f32 values")
+        host(self.net.valid().forward(rows.tensor(&inference)))
     }
 
     /// ALGO: one Adam step on `mean (V(s) - target)^2` over the batch; returns the
-    /// loss before the step.
-    pub fn update(&mut self, rows: Vec<f32>, targets: Vec<f32>) -> f32 {
+    /// loss before the step, left on the device (reading it waits for the step).
+    pub fn update(&mut self, rows: EncodedRows, targets: Vec<f32>) -> Tensor<1> {
         let n = targets.len();
         let target = Tensor::<2>::from_data(TensorData::new(targets, [n, 1]), &self.device);
-        let loss = (self.net.forward(self.rows(rows)) - target)
+        let loss = (self.net.forward(rows.tensor(&self.device)) - target)
             .powf_scalar(2.0)
             .mean();
-        let value = loss
-            .clone()
-            .detach()
-            .into_data()
-            .try_into_vec::<f32>()
-            .expect("f32 loss")[0];
         let grads = GradientsParams::from_grads(loss.backward(), &self.net);
         self.optimizer.step(self.lr, &mut self.net, grads);
-        value
+        loss.detach()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::init::uniform_layers;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    #[test]
+    fn set_entries_give_the_dense_rows_values_and_updates() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let layers = uniform_layers(&[FEATURES, 16, 8, 1], &mut rng);
+        let [mut dense, mut sparse] = [true, false].map(|dense_rows| ValueNet {
+            dense_rows,
+            ..ValueNet::new(&layers, 1e-2, Device::flex().autodiff()).unwrap()
+        });
+        let mut positions = vec![Chess::default()];
+        for fen in [
+            "4k3/8/8/n2q2p1/1P2P2R/P7/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K2r w - - 0 1",
+            "8/8/2k5/8/4N3/8/1B6/6K1 b - - 0 1",
+        ] {
+            let fen: Fen = fen.parse().unwrap();
+            positions.push(fen.into_position(CastlingMode::Standard).unwrap());
+        }
+        let refs: Vec<&Chess> = positions.iter().collect();
+        assert!(matches!(sparse.encode(&refs), EncodedRows::SetEntries(_)));
+        let gap = |a: &[f32], b: &[f32]| {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0.0f32, f32::max)
+        };
+        let targets = vec![1.0, -0.5, 0.25, 0.0];
+        for step in 0..3 {
+            let values = [&dense, &sparse].map(|net| net.values(net.encode(&refs)));
+            assert!(gap(&values[0], &values[1]) < 1e-6, "values, step {step}");
+            let losses = [&mut dense, &mut sparse]
+                .map(|net| host(net.update(net.encode(&refs), targets.clone()))[0]);
+            assert!((losses[0] - losses[1]).abs() < 1e-6, "loss, step {step}");
+            assert!(losses[0] > 0.0, "a loss to learn from");
+        }
+        let flat = |layers: Vec<LayerWeights>| -> Vec<f32> {
+            layers
+                .into_iter()
+                .flat_map(|l| l.weight.into_iter().chain(l.bias))
+                .collect()
+        };
+        let after = flat(dense.weights());
+        assert!(
+            gap(&after, &flat(sparse.weights())) < 1e-6,
+            "weights after 3 steps"
+        );
+        assert_ne!(after, flat(layers), "the steps moved the weights");
     }
 }
