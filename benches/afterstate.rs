@@ -87,24 +87,23 @@ fn bench(backend: &str, device: burn::tensor::Device) {
     };
     let net = || ValueNet::new(&layers, 1e-3, device.clone().autodiff()).expect("afterstate shape");
     let learner = AfterstateLearner::new(config, net()).expect("valid settings");
-    let afters: Vec<Chess> = refs
-        .iter()
-        .flat_map(|game| {
-            let moves = game.position().legal_moves();
-            moves.into_iter().map(|mv| game.after(&mv).0)
-        })
-        .collect();
+    let play_all = || -> Vec<Chess> {
+        refs.iter()
+            .flat_map(|game| {
+                let moves = game.position().legal_moves();
+                moves.into_iter().map(|mv| game.after(&mv).0)
+            })
+            .collect()
+    };
+    let afters = play_all();
     let n = afters.len();
     let positions: Vec<&Chess> = afters.iter().collect();
     let label = |what: &str| format!("afterstate {what}, {backend}");
-    measure(&label(&format!("host: {n} moves played")), n as u64, || {
-        refs.iter()
-            .map(|game| {
-                let moves = game.position().legal_moves();
-                moves.into_iter().map(|mv| game.after(&mv).0).count()
-            })
-            .sum::<usize>()
-    });
+    measure(
+        &label(&format!("host: {n} moves played, one thread")),
+        n as u64,
+        play_all,
+    );
     let forms = [
         (
             "dense rows",
