@@ -1,9 +1,10 @@
-//! Positions encoded as the value network's input (the side-to-move encoding), built
-//! on all cores, in one of two forms:
-//! - dense rows of `FEATURES` floats, for devices whose tensors live in host memory;
-//! - the values each position sets (about 32 of the 779), for a GPU: the upload is
-//!   their slots alone (a sixth of the dense rows' bytes) and the device scatters
-//!   them into dense rows ([`sparse_input::to_dense`]).
+//! Positions encoded as the value network's input (the side-to-move encoding), in one
+//! of two forms:
+//! - dense rows of `FEATURES` floats, for devices whose tensors live in host memory
+//!   (built on one thread: the cores are the tensor work's);
+//! - the values each position sets (about 32 of the 779), for a GPU, built on all
+//!   cores: the upload is their slots alone (a sixth of the dense rows' bytes) and the
+//!   device scatters them into dense rows ([`sparse_input::to_dense`]).
 
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::side_to_move::{FEATURES, MOST_SET, encode, set_entries};
@@ -24,7 +25,7 @@ impl EncodedRows {
     /// `positions` as dense rows.
     pub fn dense(positions: &[&Chess]) -> EncodedRows {
         let mut rows = vec![0.0f32; positions.len() * FEATURES];
-        rows.par_chunks_exact_mut(FEATURES)
+        rows.chunks_exact_mut(FEATURES)
             .zip(positions)
             .for_each(|(row, position)| encode(position, row));
         EncodedRows::Dense(rows)

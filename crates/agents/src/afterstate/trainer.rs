@@ -147,24 +147,27 @@ type Pending = (Move, f32, Option<usize>);
 
 /// Every legal move of every game, with `next(game, move)` (what the move leads to,
 /// and the ending) kept for the moves after which the game goes on; the games are
-/// expanded on all cores.
+/// expanded on all cores when `parallel`.
 fn expand<T: Send>(
     games: &[&FullGame],
+    parallel: bool,
     next: impl Fn(&FullGame, &Move) -> (T, Option<GameEnd>) + Sync,
 ) -> (Vec<T>, Vec<Vec<Pending>>) {
-    let expanded: Vec<Vec<(Move, f32, Option<T>)>> = games
-        .par_iter()
-        .map(|game| {
-            game.position()
-                .legal_moves()
-                .into_iter()
-                .map(|mv| {
-                    let (after, end) = next(game, &mv);
-                    (mv, move_reward(&mv, end), bootstraps(end).then_some(after))
-                })
-                .collect()
-        })
-        .collect();
+    let moves_of = |game: &&FullGame| -> Vec<(Move, f32, Option<T>)> {
+        game.position()
+            .legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let (after, end) = next(game, &mv);
+                (mv, move_reward(&mv, end), bootstraps(end).then_some(after))
+            })
+            .collect()
+    };
+    let expanded: Vec<_> = if parallel {
+        games.par_iter().map(moves_of).collect()
+    } else {
+        games.iter().map(moves_of).collect()
+    };
     let mut kept = Vec::new();
     let pending = expanded
         .into_iter()
@@ -287,7 +290,8 @@ impl AfterstateLearner {
     /// The legal moves of each game (not over) with their values: one forward pass
     /// over the positions they lead to.
     pub fn move_values(&self, games: &[&FullGame]) -> Vec<Vec<ValuedMove>> {
-        let (afters, pending) = expand(games, |game, mv| game.after(mv));
+        let parallel = !self.net.in_host_memory();
+        let (afters, pending) = expand(games, parallel, |game, mv| game.after(mv));
         let values = self
             .net
             .values(self.net.encode(&afters.iter().collect::<Vec<_>>()));
@@ -304,7 +308,8 @@ impl AfterstateLearner {
         if plies <= 1 {
             return self.move_values(games);
         }
-        let (children, pending) = expand(games, |game, mv| {
+        let parallel = !self.net.in_host_memory();
+        let (children, pending) = expand(games, parallel, |game, mv| {
             let mut child = game.clone();
             let end = child.play(*mv);
             (child, end)

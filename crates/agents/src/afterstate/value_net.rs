@@ -73,7 +73,13 @@ impl ValueNet {
         self.net.weights()
     }
 
-    /// `positions` encoded in the form this net's device takes best (on all cores).
+    /// Whether the net's tensors live in host memory (a CPU backend): there the cores
+    /// are the tensor work's, and game logic beside it runs on one thread.
+    pub fn in_host_memory(&self) -> bool {
+        self.dense_rows
+    }
+
+    /// `positions` encoded in the form this net's device takes best.
     pub fn encode(&self, positions: &[&Chess]) -> EncodedRows {
         if self.dense_rows {
             EncodedRows::dense(positions)
