@@ -354,7 +354,6 @@ impl MatchEnd {
 pub struct Match {
     endgame: Endgame,
     position: Chess,
-    seen: std::collections::HashMap<(Board, Color), u8>,
     /// The repetition key of every position so far, the current one last.
     history: Vec<u64>,
     white_moves: u32,
@@ -367,7 +366,6 @@ impl Match {
         let mut m = Match {
             endgame,
             position: start,
-            seen: std::collections::HashMap::new(),
             history: Vec::new(),
             white_moves: 0,
             cap,
@@ -392,15 +390,11 @@ impl Match {
         &self.history
     }
 
-    fn remember(&mut self) -> u8 {
-        self.history
-            .push(crate::two_player::position_key(&self.position));
-        let count = self
-            .seen
-            .entry((self.position.board().clone(), self.position.turn()))
-            .or_insert(0);
-        *count += 1;
-        *count
+    /// Adds the current position to the history; returns how often it has occurred.
+    fn remember(&mut self) -> usize {
+        let key = crate::two_player::position_key(&self.position);
+        self.history.push(key);
+        self.history.iter().filter(|&&k| k == key).count()
     }
 
     /// Plays `mv` (legal for the side to move) and says whether the match ended.
