@@ -20,9 +20,9 @@ pub struct ValueNet {
     optimizer: Adam,
     device: Device,
     lr: f64,
-    /// Positions go to the device as dense rows (host memory) or as their set
-    /// values (a GPU).
-    dense_rows: bool,
+    /// Whether the tensors live in host memory: positions go there as dense rows,
+    /// to a GPU as their set values.
+    host_memory: bool,
 }
 
 impl ValueNet {
@@ -34,7 +34,7 @@ impl ValueNet {
         Ok(ValueNet {
             optimizer: Adam::new(&net, &device),
             net,
-            dense_rows: in_host_memory(&device),
+            host_memory: in_host_memory(&device),
             device,
             lr,
         })
@@ -47,7 +47,7 @@ impl ValueNet {
         Ok(ValueNet {
             net,
             optimizer,
-            dense_rows: in_host_memory(&device),
+            host_memory: in_host_memory(&device),
             device,
             lr,
         })
@@ -76,12 +76,12 @@ impl ValueNet {
     /// Whether the net's tensors live in host memory (a CPU backend): there the cores
     /// are the tensor work's, and game logic beside it runs on one thread.
     pub fn in_host_memory(&self) -> bool {
-        self.dense_rows
+        self.host_memory
     }
 
     /// `positions` encoded in the form this net's device takes best.
     pub fn encode(&self, positions: &[&Chess]) -> EncodedRows {
-        if self.dense_rows {
+        if self.host_memory {
             EncodedRows::dense(positions)
         } else {
             EncodedRows::set_entries(positions)
