@@ -126,8 +126,8 @@ mod tests {
     fn set_entries_give_the_dense_rows_values_and_updates() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let layers = uniform_layers(&[FEATURES, 16, 8, 1], &mut rng);
-        let [mut dense, mut sparse] = [true, false].map(|dense_rows| ValueNet {
-            dense_rows,
+        let [mut dense, mut sparse] = [true, false].map(|host_memory| ValueNet {
+            host_memory,
             ..ValueNet::new(&layers, 1e-2, Device::flex().autodiff()).unwrap()
         });
         let mut positions = vec![Chess::default()];
