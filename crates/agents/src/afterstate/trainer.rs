@@ -163,26 +163,24 @@ fn expand<T: Send>(
             })
             .collect()
     };
-    let expanded: Vec<_> = if parallel {
-        games.par_iter().map(moves_of).collect()
-    } else {
-        games.iter().map(moves_of).collect()
-    };
     let mut kept = Vec::new();
-    let pending = expanded
-        .into_iter()
-        .map(|list| {
-            list.into_iter()
-                .map(|(mv, reward, after)| {
-                    let row = after.map(|after| {
-                        kept.push(after);
-                        kept.len() - 1
-                    });
-                    (mv, reward, row)
-                })
-                .collect()
-        })
-        .collect();
+    let mut keep = |list: Vec<(Move, f32, Option<T>)>| -> Vec<Pending> {
+        list.into_iter()
+            .map(|(mv, reward, after)| {
+                let row = after.map(|after| {
+                    kept.push(after);
+                    kept.len() - 1
+                });
+                (mv, reward, row)
+            })
+            .collect()
+    };
+    let pending = if parallel {
+        let expanded: Vec<_> = games.par_iter().map(moves_of).collect();
+        expanded.into_iter().map(keep).collect()
+    } else {
+        games.iter().map(|game| keep(moves_of(game))).collect()
+    };
     (kept, pending)
 }
 
