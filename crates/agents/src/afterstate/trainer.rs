@@ -153,33 +153,31 @@ fn expand<T: Send>(
     parallel: bool,
     next: impl Fn(&FullGame, &Move) -> (T, Option<GameEnd>) + Sync,
 ) -> (Vec<T>, Vec<Vec<Pending>>) {
-    let moves_of = |game: &&FullGame| -> Vec<(Move, f32, Option<T>)> {
-        game.position()
-            .legal_moves()
-            .into_iter()
-            .map(|mv| {
-                let (after, end) = next(game, &mv);
-                (mv, move_reward(&mv, end), bootstraps(end).then_some(after))
-            })
-            .collect()
+    let one_move = |game: &FullGame, mv: Move| -> (Move, f32, Option<T>) {
+        let (after, end) = next(game, &mv);
+        (mv, move_reward(&mv, end), bootstraps(end).then_some(after))
     };
     let mut kept = Vec::new();
-    let mut keep = |list: Vec<(Move, f32, Option<T>)>| -> Vec<Pending> {
-        list.into_iter()
-            .map(|(mv, reward, after)| {
-                let row = after.map(|after| {
-                    kept.push(after);
-                    kept.len() - 1
-                });
-                (mv, reward, row)
-            })
-            .collect()
+    let mut keep = |(mv, reward, after): (Move, f32, Option<T>)| -> Pending {
+        let row = after.map(|after| {
+            kept.push(after);
+            kept.len() - 1
+        });
+        (mv, reward, row)
     };
+    let legal = |game: &FullGame| game.position().legal_moves().into_iter();
     let pending = if parallel {
-        let expanded: Vec<_> = games.par_iter().map(moves_of).collect();
-        expanded.into_iter().map(keep).collect()
+        let expanded: Vec<Vec<_>> = games
+            .par_iter()
+            .map(|game| legal(game).map(|mv| one_move(game, mv)).collect())
+            .collect();
+        let keep_all = |list: Vec<_>| list.into_iter().map(&mut keep).collect();
+        expanded.into_iter().map(keep_all).collect()
     } else {
-        games.iter().map(|game| keep(moves_of(game))).collect()
+        games
+            .iter()
+            .map(|game| legal(game).map(|mv| keep(one_move(game, mv))).collect())
+            .collect()
     };
     (kept, pending)
 }
