@@ -174,6 +174,8 @@ fn expand<T: Send>(
         let keep_all = |list: Vec<_>| list.into_iter().map(&mut keep).collect();
         expanded.into_iter().map(keep_all).collect()
     } else {
+        // Each position moves once, straight into `kept` (a second move per position
+        // cost ~2 % of a 2-core run).
         games
             .iter()
             .map(|game| legal(game).map(|mv| keep(one_move(game, mv))).collect())
