@@ -13,7 +13,7 @@
 //! Every call ends with its results on the host. Backends: `BURNMATE_BENCH_BACKENDS`
 //! (default `flex`; e.g. `flex,vulkan`).
 
-#[path = "../src/backend.rs"]
+#[path = "../src/device/backend.rs"]
 #[allow(dead_code)]
 mod backend;
 mod common;

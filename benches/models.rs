@@ -5,11 +5,11 @@
 //! selector stops at batch 1024 (a 16384 training step takes tens of seconds).
 //! `burnmate bench` runs the same measurements from the installed binary.
 
-#[path = "../src/backend.rs"]
+#[path = "../src/device/backend.rs"]
 #[allow(dead_code)]
 mod backend;
 mod common;
-#[path = "../src/throughput.rs"]
+#[path = "../src/tools/throughput.rs"]
 mod throughput;
 
 use backend::BackendChoice;

@@ -9,7 +9,7 @@
 //! for a full-chess position). Run under
 //! `taskset -c 0` for one core.
 
-#[path = "../src/backend.rs"]
+#[path = "../src/device/backend.rs"]
 #[allow(dead_code)]
 mod backend;
 mod common;

@@ -6,7 +6,7 @@
 //! plies (the study's cap), after one warm-up wave. `BURNMATE_BENCH_BACKENDS` (default
 //! `flex`) and `BURNMATE_BENCH_ENVS` (default `1,4,16,64,256,1024`) narrow or widen it.
 
-#[path = "../src/backend.rs"]
+#[path = "../src/device/backend.rs"]
 #[allow(dead_code)]
 mod backend;
 mod common;

@@ -17,10 +17,10 @@
 
 use std::path::PathBuf;
 
-use burnmate::backend::BackendChoice;
-use burnmate::matrix::game::ENDGAME_MOVE_CAP;
-use burnmate::matrix::search_net;
-use burnmate::solve::{load_or_build, tablebase_dir};
+use burnmate::device::backend::BackendChoice;
+use burnmate::tools::matrix::game::ENDGAME_MOVE_CAP;
+use burnmate::tools::matrix::search_net;
+use burnmate::tools::solve::{load_or_build, tablebase_dir};
 use burnmate_agents::policy_value::{NetEvaluator, PolicyValueNet};
 use burnmate_agents::search::{SearchConfig, search_after};
 use burnmate_encode::side_to_move::SideToMoveEncoding;

@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use burnmate::plot::{Series, line_chart};
+use burnmate::output::plot::{Series, line_chart};
 
 /// One net's rating: training seconds, rating, 95 % interval.
 #[derive(Debug, PartialEq)]

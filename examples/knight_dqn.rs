@@ -2,9 +2,9 @@
 // default CPU device: `cargo run --release --example knight_dqn`. Its run directory
 // (config, metrics, checkpoint, summary, plots) goes under the system's temp dir.
 
-use burnmate::knight::config::KnightConfig;
-use burnmate::knight::train::train_run;
-use burnmate::progress::Silent;
+use burnmate::run::progress::Silent;
+use burnmate::studies::knight::config::KnightConfig;
+use burnmate::studies::knight::train::train_run;
 
 fn main() -> anyhow::Result<()> {
     let config = KnightConfig {

@@ -7,17 +7,18 @@ use burnmate_env::endgame::Endgame;
 use burnmate_oracle::pawnless::Material;
 use clap::{Parser, Subcommand};
 
-use burnmate::backend::BackendChoice;
-use burnmate::config::{Experiment, load_config, load_config_with};
-use burnmate::endgame::config::{Evaluator, Opponent};
-use burnmate::grid_dir::Shard;
-use burnmate::limits::MAX_BENCH_BATCH;
-use burnmate::matrix::algorithm::Algorithm;
-use burnmate::matrix::game::{Game, StartSource};
-use burnmate::matrix::search_cell::MovesLeftTerm;
-use burnmate::overrides::Overrides;
-use burnmate::study::{EvalRequest, PlayRequest};
-use burnmate::{compare, endgame, match_play, matrix, queen4x4, solve, throughput, uci_engine};
+use burnmate::device::backend::BackendChoice;
+use burnmate::device::limits::MAX_BENCH_BATCH;
+use burnmate::run::config::{Experiment, load_config, load_config_with};
+use burnmate::run::grid_dir::Shard;
+use burnmate::run::overrides::Overrides;
+use burnmate::studies::endgame::config::{Evaluator, Opponent};
+use burnmate::studies::study::{EvalRequest, PlayRequest};
+use burnmate::studies::{endgame, queen4x4};
+use burnmate::tools::matrix::algorithm::Algorithm;
+use burnmate::tools::matrix::game::{Game, StartSource};
+use burnmate::tools::matrix::search_cell::MovesLeftTerm;
+use burnmate::tools::{compare, match_play, matrix, solve, throughput, uci_server};
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
 #[derive(Parser, Debug)]
@@ -244,6 +245,9 @@ enum Command {
         /// The shard directories.
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
+        /// Merge even when the shards do not hold every run of the grid.
+        #[arg(long)]
+        partial: bool,
     },
     /// Continue a killed run in place from its last resume point (its files end as
     /// an uninterrupted run's would).
@@ -289,6 +293,10 @@ enum Command {
         /// so a match means the same on any CPU and under any load).
         #[arg(long, default_value = "nodes 50000")]
         go: String,
+        /// Seconds an engine move may take beyond the time `--go` grants before the
+        /// engine is told `stop` (one that then sends no move ends the match).
+        #[arg(long, default_value_t = 60.0)]
+        move_timeout: f64,
         /// Games against each opponent (colours alternate; each pair shares an opening).
         #[arg(long, default_value_t = 100)]
         games: u64,
@@ -395,12 +403,13 @@ pub fn run(cli: Cli) -> Result<()> {
             moves_left_cap,
             backend,
             stockfish_skills,
-        } if burnmate::matrix::search_net::is_search_net(&run) => {
+        } if burnmate::tools::matrix::search_net::is_search_net(&run) => {
+            anyhow::ensure!(games > 0, "--games must be positive");
             anyhow::ensure!(
                 stockfish_skills.is_empty(),
                 "--stockfish-skills applies to selfplay runs with algorithm = \"afterstate-td\""
             );
-            burnmate::matrix::search_cell::eval_command(
+            burnmate::tools::matrix::search_cell::eval_command(
                 &run,
                 games,
                 seed,
@@ -463,6 +472,19 @@ pub fn run(cli: Cli) -> Result<()> {
             seed,
             max_moves,
         } => {
+            // Checked before the game: a game played for nothing is minutes lost.
+            if let Some(path) = &pgn {
+                let dir = path
+                    .parent()
+                    .filter(|d| !d.as_os_str().is_empty())
+                    .unwrap_or(std::path::Path::new("."));
+                anyhow::ensure!(
+                    dir.is_dir(),
+                    "--pgn {}: directory {} does not exist",
+                    path.display(),
+                    dir.display()
+                );
+            }
             let request = PlayRequest {
                 run: &run,
                 start: start.as_deref(),
@@ -471,7 +493,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 seed,
                 max_moves,
             };
-            if burnmate::matrix::search_net::is_search_net(&run) {
+            if burnmate::tools::matrix::search_net::is_search_net(&run) {
                 return endgame::play::play_search_net(&request);
             }
             load_config(&run.join("config.toml"))?
@@ -503,7 +525,13 @@ pub fn run(cli: Cli) -> Result<()> {
                     seconds,
                     print,
                 );
-                burnmate::search_throughput::table(choice.name(), &device, &batch, seconds, print);
+                burnmate::tools::search_throughput::table(
+                    choice.name(),
+                    &device,
+                    &batch,
+                    seconds,
+                    print,
+                );
             }
             Ok(())
         }
@@ -538,6 +566,7 @@ pub fn run(cli: Cli) -> Result<()> {
             uci_elo,
             skill,
             go,
+            move_timeout,
             games,
             openings,
             max_plies,
@@ -546,6 +575,12 @@ pub fn run(cli: Cli) -> Result<()> {
             sprt,
             jobs,
         } => {
+            let move_timeout = std::time::Duration::try_from_secs_f64(move_timeout)
+                .ok()
+                .filter(|t| !t.is_zero())
+                .ok_or_else(|| {
+                    anyhow::anyhow!("--move-timeout must be a positive number of seconds")
+                })?;
             let sprt = match sprt[..] {
                 [] => None,
                 [elo0, elo1] => Some((elo0, elo1)),
@@ -565,23 +600,24 @@ pub fn run(cli: Cli) -> Result<()> {
                 plies,
                 nodes,
                 sprt,
+                run_identity: None,
             };
             let jobs = jobs_or_cores(jobs)?;
-            match_play::match_command(&settings, &out, jobs).map(|_| ())
+            match_play::match_command(&settings, &out, jobs, move_timeout).map(|_| ())
         }
         Command::Uci { run, plies, nodes } => {
-            let search = uci_engine::players::PlaySearch::of(plies, nodes)?;
-            let mut player = uci_engine::players::load_player(&run, search)?;
-            uci_engine::serve(player.as_mut(), std::io::stdin().lock(), std::io::stdout())
+            let search = uci_server::players::PlaySearch::of(plies, nodes)?;
+            let mut player = uci_server::players::load_player(&run, search)?;
+            uci_server::serve(player.as_mut(), std::io::stdin().lock(), std::io::stdout())
         }
-        Command::Merge { out, dirs } => {
+        Command::Merge { out, dirs, partial } => {
             let dirs: Vec<&std::path::Path> = dirs.iter().map(PathBuf::as_path).collect();
             if dirs[0].join(matrix::PLAN_FILE).exists() {
-                matrix::merge_command(&out, &dirs)
+                matrix::merge_command(&out, &dirs, partial)
             } else if dirs[0].join(queen4x4::grid::PLAN_FILE).exists() {
-                queen4x4::grid::merge_command(&out, &dirs)
+                queen4x4::grid::merge_command(&out, &dirs, partial)
             } else {
-                endgame::study::merge_command(&out, &dirs)
+                endgame::study::merge_command(&out, &dirs, partial)
             }
         }
         Command::Study { study } => match study {

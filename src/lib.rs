@@ -5,11 +5,11 @@
 //!
 //! ```no_run
 //! // Train the knight study's DQN for 500 episodes on the CPU into `runs/knight`.
-//! use burnmate::knight::{config::KnightConfig, train::train_run};
+//! use burnmate::studies::knight::{config::KnightConfig, train::train_run};
 //! let config = KnightConfig { episodes: 500, ..KnightConfig::default() };
 //! let device = config.backend.device()?.autodiff();
 //! std::fs::create_dir_all("runs/knight")?;
-//! let summary = train_run(&config, device, "runs/knight".as_ref(), &burnmate::progress::Silent)?;
+//! let summary = train_run(&config, device, "runs/knight".as_ref(), &burnmate::run::progress::Silent)?;
 //! println!("win rate {}", summary.eval.win_rate);
 //! # Ok::<(), anyhow::Error>(())
 //! ```
@@ -35,10 +35,16 @@ macro_rules! say_inline {
     };
 }
 
-/// Writes to standard output: a closed pipe is ignored; another error (a full disk)
-/// ends the process with `error: cannot write to standard output: ...` and status 1.
+/// Writes to standard output: a closed pipe is ignored; another error (a full disk,
+/// or no standard output at all: `>&-`, which Rust's `stdout` would otherwise
+/// swallow) ends the process with `error: cannot write to standard output: ...` and
+/// status 1.
 pub fn stdout_write(text: std::fmt::Arguments) {
     use std::io::Write as _;
+    if !stdout_is_open() {
+        eprintln!("error: cannot write to standard output: it is closed");
+        std::process::exit(1);
+    }
     match std::io::stdout().write_fmt(text) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("error: cannot write to standard output: {e}");
@@ -48,37 +54,28 @@ pub fn stdout_write(text: std::fmt::Arguments) {
     }
 }
 
-pub mod backend;
-#[cfg(test)]
-mod backend_agreement;
-pub mod checkpoint;
-pub mod compare;
-pub mod config;
-pub mod driver;
-pub mod endgame;
-pub mod engine_cache;
-pub mod fault;
-pub mod files;
-pub mod gpu_failure;
-pub mod grid_dir;
-pub mod knight;
-pub mod limits;
-pub mod match_play;
-pub mod matrix;
-pub mod metrics;
-pub mod overrides;
-pub mod pgn;
-pub mod plot;
-pub mod progress;
-pub mod queen4x4;
-pub mod resume;
+/// Whether file descriptor 1 is open (checked once: duplicating a closed descriptor
+/// fails). Always true off Unix.
+fn stdout_is_open() -> bool {
+    static OPEN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OPEN.get_or_init(|| {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsFd as _;
+            std::io::stdout().as_fd().try_clone_to_owned().is_ok()
+        }
+        #[cfg(not(unix))]
+        {
+            true
+        }
+    })
+}
+
+pub mod device;
+pub mod output;
 pub mod run;
-pub mod search_throughput;
-pub mod selfplay;
-pub mod solve;
-pub mod study;
+pub mod studies;
 #[cfg(test)]
 #[path = "../tests/common/temp_dir.rs"]
 mod temp_dir;
-pub mod throughput;
-pub mod uci_engine;
+pub mod tools;

@@ -7,7 +7,7 @@ use clap::Parser;
 
 fn main() {
     let cli = cli::Cli::try_parse().unwrap_or_else(|error| exit_on_usage_error(error));
-    burnmate::gpu_failure::install_hook();
+    burnmate::device::gpu_failure::install_hook();
     match std::panic::catch_unwind(|| cli::run(cli)) {
         Ok(Ok(())) => {}
         // One line naming the problem; the chain of causes joined on it.
@@ -16,7 +16,7 @@ fn main() {
             std::process::exit(1);
         }
         Err(_) => {
-            if let Some(message) = burnmate::gpu_failure::caught_panic_message() {
+            if let Some(message) = burnmate::device::gpu_failure::caught_panic_message() {
                 eprintln!("error: {message}");
             }
             std::process::exit(101);

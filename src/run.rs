@@ -1,5 +1,19 @@
-//! The one run pipeline every study shares: the settings a caller may override on
+//! The run plumbing every study shares: the run directory, config, overrides,
+//! training driver, resume points, checkpoints, crash-safe files and metrics. This
+//! file holds the one run pipeline: the settings a caller may override on
 //! top of a config file, and [`Run`], the directory and files every run writes.
+
+pub mod checkpoint;
+pub mod config;
+pub mod driver;
+pub mod engine_cache;
+pub mod fault;
+pub mod files;
+pub mod grid_dir;
+pub mod metrics;
+pub mod overrides;
+pub mod progress;
+pub mod resume;
 
 use std::path::{Path, PathBuf};
 
@@ -7,12 +21,12 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::config::{Experiment, to_toml};
-use crate::fault::crash_point;
-use crate::files::{DirLock, StreamedFile, is_empty_dir, lock_dir, write_atomic};
-use crate::metrics::MetricsRecorder;
-use crate::plot::{Series, line_chart, thin};
-use crate::resume::{RESUME_FILE, ResumePoint};
+use crate::output::plot::{Series, line_chart, thin};
+use crate::run::config::{Experiment, to_toml};
+use crate::run::fault::crash_point;
+use crate::run::files::{DirLock, StreamedFile, is_empty_dir, lock_dir, write_atomic};
+use crate::run::metrics::MetricsRecorder;
+use crate::run::resume::{RESUME_FILE, ResumePoint};
 
 /// One run's directory, locked while the run writes, and the files every run
 /// writes, in order: `config.toml` first
@@ -64,7 +78,7 @@ impl Run {
                 dir.display()
             );
         }
-        let point: ResumePoint<S> = crate::checkpoint::load(&path, format)?;
+        let point: ResumePoint<S> = crate::run::checkpoint::load(&path, format)?;
         let metrics = MetricsRecorder::resume(
             &dir.join("metrics.csv"),
             extra_columns,
@@ -85,7 +99,7 @@ impl Run {
     /// Flushes the metrics, then writes the resume point (of `format`) after
     /// `episodes`: the wins so far, `wall_seconds`, `rng`'s position and `trainer`.
     /// A study saves one every `checkpoint_every` episodes and one after the last
-    /// ([`crate::resume::resume_point_due`]), before it writes its outputs.
+    /// ([`crate::run::resume::resume_point_due`]), before it writes its outputs.
     pub fn save_resume_point<S: Serialize>(
         &mut self,
         format: &str,
@@ -100,10 +114,10 @@ impl Run {
             wins: self.metrics.wins(),
             metrics_digest: self.metrics.digest(),
             wall_seconds,
-            rng: crate::resume::RngState::of(rng),
+            rng: crate::run::resume::RngState::of(rng),
             trainer,
         };
-        crate::checkpoint::save(&self.dir.join(RESUME_FILE), format, &point)
+        crate::run::checkpoint::save(&self.dir.join(RESUME_FILE), format, &point)
     }
 
     /// The run directory.

@@ -301,6 +301,17 @@ fn a_closed_stdout_is_quiet_and_a_full_one_is_a_one_line_error() {
             .unwrap();
         assert_one_line_error(&out, "cannot write to standard output");
     }
+    // No standard output at all (`>&-`): an error, not a silent success.
+    let closed = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "exec \"$0\" solve kqk --cache \"$1\" >&-",
+            env!("CARGO_BIN_EXE_burnmate"),
+            cache,
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&closed, "cannot write to standard output: it is closed");
 }
 
 #[test]

@@ -364,6 +364,28 @@ fn three_shards_merged_report_exactly_what_one_unsharded_study_does() {
             "{file}"
         );
     }
+    // One shard twice (another missing) is refused, unless --partial.
+    let twice = tmp.path().join("twice");
+    let out = burnmate(&[
+        "merge",
+        "--out",
+        twice.to_str().unwrap(),
+        dirs[0],
+        dirs[0],
+        dirs[1],
+    ]);
+    assert_one_line_error(&out, "a shard missing or given twice");
+    assert!(!twice.exists(), "nothing written");
+    let out = burnmate(&[
+        "merge",
+        "--partial",
+        "--out",
+        twice.to_str().unwrap(),
+        dirs[0],
+        dirs[1],
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains(" of 32 runs"), "{}", stdout(&out));
     // Shards of another grid do not merge.
     let other = tmp.path().join("other");
     assert!(

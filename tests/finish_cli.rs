@@ -9,7 +9,7 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use burnmate::fault::FINISH_POINTS;
+use burnmate::run::fault::FINISH_POINTS;
 use common::*;
 
 /// Runs the binary with `args`, crashing at `point`.

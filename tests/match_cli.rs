@@ -146,6 +146,18 @@ fn a_match_killed_after_a_game_resumes_to_the_uninterrupted_result() {
     fs::write(&results, "0\t1-0\tcheckmate\te2e4 e2e4\n").unwrap();
     fs::remove_file(killed.join("summary.json")).unwrap();
     assert_one_line_error(&burnmate(&args), "results.tsv game 0 is damaged");
+    // Another run put at the run's path does not resume this match.
+    let other_dir = tmp.path().join("other");
+    fs::create_dir(&other_dir).unwrap();
+    let other = train(
+        &other_dir.join("run"),
+        other_dir.join("../selfplay.toml").to_str().unwrap(),
+        &["--episodes", "2", "--seed", "9"],
+    );
+    assert!(other.status.success(), "{}", stderr(&other));
+    fs::rename(&run, tmp.path().join("first-run")).unwrap();
+    fs::rename(other_dir.join("run"), &run).unwrap();
+    assert_one_line_error(&burnmate(&args), "holds a match of another run");
 }
 
 #[test]
@@ -192,6 +204,42 @@ fn a_match_against_stockfish_plays_legal_games_to_an_end() {
         let reason = row.split('\t').nth(2).unwrap();
         assert!(!reason.starts_with("illegal move"), "{row}");
     }
+    // A UCI_Elo below the engine's declared minimum is refused before any game.
+    let low = tmp.path().join("low");
+    let out = burnmate(&[
+        "match",
+        run.to_str().unwrap(),
+        "--out",
+        low.to_str().unwrap(),
+        "--uci-elo",
+        "1000",
+    ]);
+    assert_one_line_error(&out, "option UCI_Elo accepts ");
+    assert!(!low.exists(), "refused before the directory is made");
+    // The engine-grade search on material values plays Stockfish too.
+    let engine_match = tmp.path().join("engine");
+    let out = burnmate(&[
+        "match",
+        "builtin:material",
+        "--out",
+        engine_match.to_str().unwrap(),
+        "--nodes",
+        "2000",
+        "--skill",
+        "0",
+        "--go",
+        "depth 1",
+        "--games",
+        "2",
+        "--max-plies",
+        "40",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("burnmate builtin:material (alpha-beta 2000 nodes)"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -222,6 +270,11 @@ fn bad_match_requests_are_one_line_errors_and_keep_earlier_games() {
         ]),
         "--sprt needs one opponent",
     );
+    for go in ["infinite", "", "garbage words"] {
+        let mut args = match_args(run_s, out_s, engine_s, "2");
+        args.extend(["--go", go]);
+        assert_one_line_error(&burnmate(&args), "--go '");
+    }
     let mut args = match_args(run_s, out_s, engine_s, "2");
     args.extend(["--plies", "2"]);
     assert_one_line_error(&burnmate(&args), "only afterstate-td runs search");
@@ -264,4 +317,51 @@ fn bad_match_requests_are_one_line_errors_and_keep_earlier_games() {
         )),
         "is not empty and holds no match",
     );
+}
+
+#[test]
+fn an_engine_that_stops_answering_go_ends_the_match_in_one_line_and_keeps_its_games() {
+    let tmp = TempDir::new();
+    let run = selfplay_run(tmp.path());
+    // Answers the handshake, gives up each of its first three games with the null
+    // move, then sleeps on its fourth `go`, deaf to `stop`.
+    let engine = tmp.path().join("silent.sh");
+    fs::write(
+        &engine,
+        "#!/bin/sh\nn=0\nwhile read cmd rest; do case \"$cmd\" in\n\
+         uci) printf 'id name Silent\\nuciok\\n';;\n\
+         isready) echo readyok;;\n\
+         go) n=$((n+1)); [ $n -ge 4 ] && exec sleep 600; echo 'bestmove 0000';;\n\
+         quit) exit 0;;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("+x")
+        .arg(&engine)
+        .status()
+        .unwrap();
+    let out_dir = tmp.path().join("match");
+    let mut args = match_args(
+        run.to_str().unwrap(),
+        out_dir.to_str().unwrap(),
+        engine.to_str().unwrap(),
+        "6",
+    );
+    args.extend(["--move-timeout", "1"]);
+    let started = std::time::Instant::now();
+    let out = burnmate(&args);
+    assert!(started.elapsed().as_secs() < 30, "the match hung");
+    // Progress lines for the three finished games, then one error line.
+    assert_eq!(out.status.code(), Some(1));
+    let text = stderr(&out);
+    let last = text.trim_end().lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("error: game 4 vs ")
+            && last.contains("ply 1 (white to move)")
+            && last.contains("no move within 1 s of `go nodes 50000`"),
+        "{text}"
+    );
+    let results = fs::read_to_string(out_dir.join("results.tsv")).unwrap();
+    assert_eq!(results.lines().count(), 3, "{results}");
 }

@@ -326,9 +326,27 @@ fn the_saved_net_plays_and_serves_uci(net: &std::path::Path) {
     assert!(text.contains("raw policy"), "{text}");
 
     assert_one_line_error(
+        &burnmate(&["eval", net, "--games", "0"]),
+        "--games must be positive",
+    );
+    assert_one_line_error(
         &burnmate(&["play", net]),
         "a search net plays from --fen FEN",
     );
+    // A PGN path in a missing directory is refused before the game, by its own name.
+    let out = burnmate(&[
+        "play",
+        net,
+        "--fen",
+        "7k/8/5K2/8/8/8/8/6Q1 w - - 0 1",
+        "--pgn",
+        "/nonexistent-burnmate/game.pgn",
+    ]);
+    assert_one_line_error(
+        &out,
+        "--pgn /nonexistent-burnmate/game.pgn: directory /nonexistent-burnmate does not exist",
+    );
+    assert_eq!(stdout(&out), "", "no game was played");
     assert_one_line_error(
         &burnmate(&["uci", net, "--plies", "2"]),
         "a search net searches by simulations",

@@ -226,7 +226,7 @@ fn answers_a_session_and_plays_stockfish(run: &Path) {
         if position.turn() == shakmaty::Color::White {
             engine.play(&mut position, &mut moves);
         } else {
-            let fen = burnmate::pgn::fen_of(&position);
+            let fen = burnmate::output::pgn::fen_of(&position);
             let answer = stockfish.analyse(&fen).unwrap().best_move;
             play_uci(&mut position, &answer);
             moves.push(answer);
@@ -288,10 +288,46 @@ fn runs_that_cannot_play_chess_are_one_line_errors() {
     );
     assert_one_line_error(
         &burnmate(&["uci", run.to_str().unwrap()]),
-        "neither a selfplay nor an endgame run",
+        "neither a chess, selfplay nor endgame run",
     );
     assert_one_line_error(
         &burnmate(&["uci", tmp.path().join("nothing").to_str().unwrap()]),
         "nothing",
+    );
+}
+
+#[test]
+fn the_builtin_material_engine_mates_and_draws_by_repetition_when_behind() {
+    let mut engine = Engine::start(Path::new("builtin:material"));
+    engine.send("uci");
+    let hello = engine.until("uciok");
+    assert!(hello[0].contains("burnmate engine (material"), "{hello:?}");
+    // The back-rank mate in one, found and scored as a mate.
+    engine.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    engine.send("go depth 4");
+    let lines = engine.until("bestmove ");
+    assert_eq!(lines.last().unwrap(), "bestmove a1a8", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("mate in 1 moves")),
+        "{lines:?}"
+    );
+    // A queen down, black returns to a position the game has seen twice: a draw by
+    // threefold repetition, better than the lost ending (the moves tell the history).
+    engine.send(
+        "position fen 4k3/8/8/8/8/8/8/Q3K3 b - - 0 1 moves e8d8 e1e2 d8e8 e2e1 e8d8 e1e2 d8e8 e2e1",
+    );
+    engine.send("go depth 4");
+    let lines = engine.until("bestmove ");
+    assert_eq!(lines.last().unwrap(), "bestmove e8d8", "{lines:?}");
+    engine.send("go nodes 2000");
+    let lines = engine.until("bestmove ");
+    assert!(
+        info_number(&lines[lines.len() - 2], "nodes") <= 2_100,
+        "{lines:?}"
+    );
+    engine.quit();
+    assert_one_line_error(
+        &burnmate(&["uci", "builtin:material", "--plies", "3"]),
+        "builtin:material searches by nodes",
     );
 }

@@ -4,6 +4,7 @@
 
 pub mod endgame;
 pub mod knight;
+pub mod nnue;
 pub mod queen4x4;
 pub mod selfplay;
 pub mod side_to_move;

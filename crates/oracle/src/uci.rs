@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -18,6 +18,9 @@ pub use answer_cache::{AnswerCache, CacheStats};
 
 /// How long the engine may take to answer `uci` and `isready`.
 pub const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// How long an engine told `stop` after its deadline may take to send its move.
+pub const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// Where an engine is looked for when no path is given, after `$PATH`.
 const FALLBACK_DIRS: [&str; 2] = ["/usr/games", "/usr/local/bin"];
@@ -45,6 +48,30 @@ pub enum UciError {
         path: String,
         /// The wait, in seconds.
         seconds: f64,
+    },
+    /// The engine sent no move within its deadline, nor soon after `stop`.
+    #[error("engine {path}: no move within {seconds} s of `go {limit}`, nor {grace} s after `stop`", grace = STOP_GRACE.as_secs())]
+    NoMove {
+        /// The executable.
+        path: String,
+        /// The deadline, in seconds.
+        seconds: f64,
+        /// The arguments of `go`.
+        limit: String,
+    },
+    /// A spin option set outside the range the engine declared.
+    #[error("engine {path}: option {name} accepts {min}..={max}, not {value}")]
+    OutOfRange {
+        /// The executable.
+        path: String,
+        /// The option.
+        name: String,
+        /// The value asked for.
+        value: String,
+        /// The engine's minimum.
+        min: i64,
+        /// The engine's maximum.
+        max: i64,
     },
     /// The engine said something this client does not understand.
     #[error("engine {path}: unexpected reply '{line}'")]
@@ -79,6 +106,8 @@ pub struct UciEngine {
     path: String,
     /// What the engine calls itself (`id name`), its version included.
     id: String,
+    /// The range of each `spin` option the engine declared (name, min, max).
+    spins: Vec<(String, i64, i64)>,
     child: Child,
     input: ChildStdin,
     /// The engine's output lines, read on their own thread so waits can time out.
@@ -139,10 +168,13 @@ impl UciEngine {
         let (sender, lines) = channel();
         std::thread::spawn(move || {
             loop {
-                let mut line = String::new();
-                let read = output.read_line(&mut line);
+                // Bytes, decoded lossily: one Latin-1 line (an `id author`) must not
+                // end the conversation, as it does not in GUIs.
+                let mut bytes = Vec::new();
+                let read = output.read_until(b'\n', &mut bytes);
                 let end = !matches!(read, Ok(n) if n > 0);
-                if sender.send(read.map(|_| line)).is_err() || end {
+                let line = read.map(|_| String::from_utf8_lossy(&bytes).into_owned());
+                if sender.send(line).is_err() || end {
                     return;
                 }
             }
@@ -150,6 +182,7 @@ impl UciEngine {
         let mut engine = UciEngine {
             path: shown,
             id: String::new(),
+            spins: Vec::new(),
             child,
             input,
             lines,
@@ -165,6 +198,7 @@ impl UciEngine {
             .unwrap_or("unnamed engine")
             .trim()
             .to_string();
+        engine.spins = hello.iter().filter_map(|l| spin_range(l)).collect();
         engine.send("setoption name Threads value 1")?;
         engine.send("setoption name Hash value 16")?;
         engine.send("isready")?;
@@ -191,6 +225,19 @@ impl UciEngine {
     /// waits until the engine is ready. Answers are no longer cached: a limited
     /// engine's moves are random.
     pub fn with_option(mut self, name: &str, value: &str) -> Result<UciEngine, UciError> {
+        if let Some((_, min, max)) = self.spins.iter().find(|(n, ..)| n == name)
+            && !value
+                .parse::<i64>()
+                .is_ok_and(|v| (*min..=*max).contains(&v))
+        {
+            return Err(UciError::OutOfRange {
+                path: self.path.clone(),
+                name: name.to_string(),
+                value: value.to_string(),
+                min: *min,
+                max: *max,
+            });
+        }
         self.send(&format!("setoption name {name} value {value}"))?;
         self.send("isready")?;
         self.read_until("readyok", HANDSHAKE)?;
@@ -212,12 +259,15 @@ impl UciEngine {
 
     /// The engine's move (UCI notation) after `moves` (UCI notation) from `start_fen`,
     /// searched with the `go` arguments `limit` (e.g. `movetime 100`, `nodes 20000`);
-    /// never cached: the game's history matters.
+    /// never cached: the game's history matters. An engine still searching after
+    /// `deadline` is told `stop`; one that then sends no move within [`STOP_GRACE`]
+    /// is an error.
     pub fn move_after(
         &mut self,
         start_fen: &str,
         moves: &[String],
         limit: &str,
+        deadline: Duration,
     ) -> Result<String, UciError> {
         let mut command = format!("position fen {start_fen}");
         if !moves.is_empty() {
@@ -226,14 +276,36 @@ impl UciEngine {
         }
         self.send(&command)?;
         self.send(&format!("go {limit}"))?;
+        let started = Instant::now();
+        let mut stopped = false;
         loop {
-            let line = self.read_line(None)?;
-            if let Some(rest) = line.strip_prefix("bestmove") {
-                return Ok(rest
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or("(none)")
-                    .to_string());
+            let wait = if stopped {
+                STOP_GRACE
+            } else {
+                deadline.saturating_sub(started.elapsed())
+            };
+            match self.read_line(Some(wait)) {
+                Ok(line) => {
+                    if let Some(rest) = line.strip_prefix("bestmove") {
+                        return Ok(rest
+                            .split_whitespace()
+                            .next()
+                            .unwrap_or("(none)")
+                            .to_string());
+                    }
+                }
+                Err(UciError::Timeout { .. }) if !stopped => {
+                    self.send("stop")?;
+                    stopped = true;
+                }
+                Err(UciError::Timeout { .. }) => {
+                    return Err(UciError::NoMove {
+                        path: self.path.clone(),
+                        seconds: deadline.as_secs_f64(),
+                        limit: limit.to_string(),
+                    });
+                }
+                Err(other) => return Err(other),
             }
         }
     }
@@ -371,6 +443,22 @@ impl Drop for UciEngine {
     }
 }
 
+/// The name, minimum and maximum of an `option name N type spin ... min A max B`
+/// line (names may hold spaces).
+fn spin_range(line: &str) -> Option<(String, i64, i64)> {
+    let rest = line.strip_prefix("option name ")?;
+    let (name, rest) = rest.split_once(" type ")?;
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    if words.first() != Some(&"spin") {
+        return None;
+    }
+    let after = |key: &str| -> Option<i64> {
+        let at = words.iter().position(|w| *w == key)?;
+        words.get(at + 1)?.parse().ok()
+    };
+    Some((name.trim().to_string(), after("min")?, after("max")?))
+}
+
 /// The `score cp N` / `score mate N` of an `info` line, if it has one.
 pub fn parse_score(line: &str) -> Option<Score> {
     let mut words = line.split_whitespace();
@@ -407,6 +495,22 @@ mod tests {
     }
 
     #[test]
+    fn spin_options_are_read_with_their_range() {
+        assert_eq!(
+            spin_range("option name UCI_Elo type spin default 1350 min 1350 max 2850"),
+            Some(("UCI_Elo".to_string(), 1350, 2850))
+        );
+        assert_eq!(
+            spin_range("option name Skill Level type spin default 20 min 0 max 20"),
+            Some(("Skill Level".to_string(), 0, 20))
+        );
+        assert_eq!(
+            spin_range("option name Ponder type check default false"),
+            None
+        );
+    }
+
+    #[test]
     fn a_program_that_is_no_uci_engine_fails_the_handshake_quickly() {
         // `cat` echoes "uci" back and never says "uciok".
         if locate("cat").is_err() {
@@ -429,5 +533,68 @@ mod tests {
         assert!(text.contains("no-such-engine-burnmate"), "{text}");
         assert!(text.contains("apt-get install stockfish"), "{text}");
         assert!(!text.contains('\n'));
+    }
+
+    /// A scripted engine: `go` makes it `on_go` (a shell command), `stop` makes
+    /// it answer `e2e4`; its `id author` is Latin-1, not UTF-8.
+    fn scripted_engine(name: &str, on_go: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("burnmate-{name}-{}.sh", std::process::id()));
+        let script = format!(
+            "#!/bin/sh\nwhile read cmd rest; do case \"$cmd\" in\n\
+             uci) printf 'id name Scripted\\nid author J\\351r\\364me\\noption name UCI_Elo type spin default 1350 min 1350 max 2850\\nuciok\\n';;\n\
+             isready) echo readyok;;\n\
+             go) {on_go};;\n\
+             stop) echo 'bestmove e2e4';;\n\
+             quit) exit 0;;\n\
+             esac; done\n"
+        );
+        std::fs::write(&path, script).unwrap();
+        Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+        path
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    #[test]
+    fn an_engine_past_its_deadline_is_told_stop_and_its_move_taken() {
+        let path = scripted_engine("stops", "true");
+        let mut engine = UciEngine::start(path.to_str().unwrap(), 1).unwrap();
+        // The Latin-1 author line did not end the handshake.
+        assert_eq!(engine.id(), "Scripted");
+        let err = UciEngine::start(path.to_str().unwrap(), 1)
+            .unwrap()
+            .with_option("UCI_Elo", "1000")
+            .err()
+            .unwrap();
+        assert!(
+            err.to_string()
+                .contains("option UCI_Elo accepts 1350..=2850, not 1000")
+        );
+        let started = Instant::now();
+        let mv = engine
+            .move_after(START, &[], "infinite", Duration::from_millis(200))
+            .unwrap();
+        assert_eq!(mv, "e2e4");
+        assert!(started.elapsed() < Duration::from_secs(2));
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn an_engine_that_never_answers_go_is_a_one_line_error_soon_after_its_deadline() {
+        let path = scripted_engine("silent", "exec sleep 600");
+        let mut engine = UciEngine::start(path.to_str().unwrap(), 1).unwrap();
+        let started = Instant::now();
+        let err = engine
+            .move_after(START, &[], "nodes 100", Duration::from_millis(200))
+            .unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(4));
+        let text = err.to_string();
+        assert!(
+            text.contains("no move within 0.2 s of `go nodes 100`, nor 2 s after `stop`"),
+            "{text}"
+        );
+        assert!(!text.contains('\n'));
+        drop(engine);
+        std::fs::remove_file(path).unwrap();
     }
 }

@@ -1,0 +1,31 @@
+//! An engine-grade alpha-beta search for learned (or hand-set) evaluations, as the
+//! chess-engine world builds one (chessprogramming.org's pages on each idea):
+//! iterative deepening with aspiration windows, principal-variation search, a
+//! transposition table, move ordering (table move, MVV-LVA captures, killers,
+//! history), null-move pruning, late-move reductions, check extension, quiescence,
+//! mate scores that stay correct through the table, draws by repetition and the
+//! fifty-move rule, and limits by depth, nodes, time or a stop flag.
+//!
+//! Each concern is one file: [`score`] (centipawns and mates), [`table`] (the
+//! transposition table), [`ordering`] (killers, history, capture order),
+//! [`evaluate`] (the [`evaluate::Evaluator`] seam, material as generation 0),
+//! [`nnue`] (the efficiently updatable net, incrementally on the host),
+//! [`limits`] (when a search stops) and [`search`] (the loop).
+
+pub mod evaluate;
+pub mod limits;
+pub mod nnue;
+pub mod ordering;
+pub mod score;
+pub mod search;
+pub mod table;
+
+#[cfg(test)]
+mod nnue_tests;
+#[cfg(test)]
+mod tests;
+
+pub use evaluate::{Evaluator, Material};
+pub use limits::Limits;
+pub use nnue::NnueEvaluator;
+pub use search::{Features, Info, SearchResult, Searcher};

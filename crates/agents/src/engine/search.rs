@@ -1,0 +1,549 @@
+//! The search loop: negamax principal-variation search under iterative deepening.
+//!
+//! ```text
+//! search(s, depth, ply, α, β):
+//!   ply > 0 and s repeats a position since the last capture or pawn move, or the
+//!     fifty-move rule or bare material ends the game        -> 0
+//!   s in check                                               -> depth + 1
+//!   depth <= 0                                               -> quiescence(s, α, β)
+//!   table entry at least as deep, off the principal variation, whose bound decides
+//!                                                            -> its score
+//!   null move: off the PV, not in check, depth >= 3, eval(s) >= β, own pieces
+//!     besides pawns: -search(s passed, depth - 1 - R, -β, -β + 1) >= β -> cut
+//!     (R = 3 + depth / 6)
+//!   moves in order (table move, captures MVV-LVA, killers, history):
+//!     the first with (α, β); the others with (α, α + 1) at depth - 1, reduced by
+//!     ln(depth) ln(i) / 2.25 + 0.75 plies when late (i >= 3), quiet, depth >= 3 and
+//!     neither side in check; re-searched unreduced, then with (α, β), when they
+//!     raise α
+//!   a cutoff rewards a quiet move (killer, history); the result goes to the table
+//! quiescence(s, α, β): in check every evasion, else stand pat on eval(s) and try
+//!   promotions and the captures that do not likely lose material (MVV-LVA; a
+//!   capture by a more valuable piece of a defended one is skipped)
+//! ```
+//! Iterations from depth 1; from depth 4 each starts in a ±25 cp window around the
+//! last score, widened (doubling) on a fail. The answer is the deepest finished
+//! iteration's first principal-variation move.
+
+use std::time::Duration;
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, EnPassantMode, Move, Position};
+
+use super::evaluate::{Evaluator, piece_value};
+use super::limits::{Budget, Limits};
+use super::ordering::{MAX_PLY, Ordering, is_quiet, mvv_lva};
+use super::score::{INFINITE, MATE, from_table, is_mate, mated_at, to_table};
+use super::table::{Bound, Entry, Table, pack};
+
+/// Which parts of the search are on (all by default); switching one off changes
+/// only speed (and, for the table, pruning and reductions, which lines are seen at
+/// a fixed depth), never the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// The transposition table (probe, cutoffs, move ordering).
+    pub table: bool,
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late-move reductions (they ride on PVS's null windows).
+    pub late_move_reductions: bool,
+    /// Principal-variation search (off: plain alpha-beta, every move at (α, β)).
+    pub pvs: bool,
+    /// Aspiration windows from depth 4.
+    pub aspiration: bool,
+    /// One more ply for a position in check.
+    pub check_extension: bool,
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features {
+            table: true,
+            null_move: true,
+            late_move_reductions: true,
+            pvs: true,
+            aspiration: true,
+            check_extension: true,
+        }
+    }
+}
+
+/// What a finished iteration found (UCI's `info` line).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    /// Its depth.
+    pub depth: u32,
+    /// Its score for the side to move ([`super::score`]).
+    pub score: i32,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Time so far.
+    pub elapsed: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// A search's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best: Move,
+    /// Its score for the side to move.
+    pub score: i32,
+    /// The deepest finished iteration.
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// The principal variation, `best` first.
+    pub pv: Vec<Move>,
+}
+
+/// A search with its evaluator and its transposition table (kept between moves).
+pub struct Searcher<E> {
+    evaluator: E,
+    table: Table,
+    features: Features,
+}
+
+/// The Zobrist key of `position`.
+pub fn key_of(position: &Chess) -> u64 {
+    position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// The key after `mv`, updated from `key` where shakmaty can.
+fn key_after(position: &Chess, key: u64, mv: &Move, child: &Chess) -> u64 {
+    position
+        .update_zobrist_hash(Zobrist64(key), *mv, EnPassantMode::Legal)
+        .map_or_else(|| key_of(child), |z| z.0)
+}
+
+impl<E: Evaluator> Searcher<E> {
+    /// A searcher on `evaluator` with a table of `table_mb` MB.
+    pub fn new(evaluator: E, table_mb: usize) -> Searcher<E> {
+        Searcher {
+            evaluator,
+            table: Table::new(table_mb),
+            features: Features::default(),
+        }
+    }
+
+    /// The same searcher with only `features` on.
+    pub fn with_features(mut self, features: Features) -> Searcher<E> {
+        self.features = features;
+        self
+    }
+
+    /// Forgets the table (a new game).
+    pub fn new_game(&mut self) {
+        self.table.clear();
+    }
+
+    /// The best of `among` (every legal move when empty) in `root`, reached after
+    /// the positions whose keys are `history` (for repetitions; oldest first),
+    /// within `limits`; `report` sees each finished iteration. `None` when `root`
+    /// has no legal move.
+    pub fn search(
+        &mut self,
+        root: &Chess,
+        among: &[Move],
+        history: &[u64],
+        limits: Limits,
+        mut report: impl FnMut(&Info),
+    ) -> Option<SearchResult> {
+        let moves: Vec<Move> = if among.is_empty() {
+            root.legal_moves().into_iter().collect()
+        } else {
+            among.to_vec()
+        };
+        if moves.is_empty() {
+            return None;
+        }
+        self.evaluator.root(root);
+        let mut run = Run {
+            evaluator: &mut self.evaluator,
+            table: &mut self.table,
+            features: self.features,
+            ordering: Ordering::default(),
+            budget: Budget::new(limits),
+            keys: history.to_vec(),
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            root_moves: moves,
+            root_best: None,
+        };
+        let key = key_of(root);
+        let mut answer: Option<SearchResult> = None;
+        for depth in 1..=run.budget.max_depth() {
+            if depth > 1 && !run.budget.may_deepen() {
+                break;
+            }
+            let score = run.iteration(root, key, depth as i32, answer.as_ref().map(|a| a.score));
+            if run.budget.stopped {
+                break;
+            }
+            let pv = run.pv[0].clone();
+            let Some(&best) = pv.first() else { break };
+            report(&Info {
+                depth,
+                score,
+                nodes: run.budget.nodes,
+                elapsed: run.budget.elapsed(),
+                pv: pv.clone(),
+            });
+            answer = Some(SearchResult {
+                best,
+                score,
+                depth,
+                nodes: run.budget.nodes,
+                pv,
+            });
+        }
+        // Stopped inside depth 1: the best root move found so far, else the first in
+        // order (captures by MVV-LVA), at depth 0.
+        let answer = answer.unwrap_or_else(|| {
+            let (best, score) = run.root_best.unwrap_or_else(|| {
+                let mut first = run.root_moves.clone();
+                first.sort_by_cached_key(|m| std::cmp::Reverse(mvv_lva(m)));
+                (first[0], run.evaluator.evaluate(root))
+            });
+            SearchResult {
+                best,
+                score,
+                depth: 0,
+                nodes: 0,
+                pv: vec![best],
+            }
+        });
+        Some(SearchResult {
+            nodes: run.budget.nodes,
+            ..answer
+        })
+    }
+}
+
+/// One search's state.
+struct Run<'a, E> {
+    evaluator: &'a mut E,
+    table: &'a mut Table,
+    features: Features,
+    ordering: Ordering,
+    budget: Budget,
+    /// Keys of the game's positions before this node, oldest first.
+    keys: Vec<u64>,
+    /// The principal variation from each ply.
+    pv: Vec<Vec<Move>>,
+    root_moves: Vec<Move>,
+    /// The best root move of depth 1 so far, with its score (for a stop inside it).
+    root_best: Option<(Move, i32)>,
+}
+
+/// Late-move reduction in plies for the `index`-th move at `depth`.
+fn reduction(depth: i32, index: usize) -> i32 {
+    let r = 0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25;
+    (r as i32).clamp(0, depth - 2)
+}
+
+/// Whether the side to move has a piece besides pawns and its king (null-move
+/// pruning is unsafe in pawn endings: zugzwang).
+fn has_pieces(position: &Chess) -> bool {
+    let board = position.board();
+    (board.by_color(position.turn()) & !(board.pawns() | board.kings())).any()
+}
+
+impl<E: Evaluator> Run<'_, E> {
+    /// One iteration at `depth`, in an aspiration window around `last` from depth 4.
+    fn iteration(&mut self, root: &Chess, key: u64, depth: i32, last: Option<i32>) -> i32 {
+        let (mut alpha, mut beta, mut delta) = match last {
+            Some(score) if self.features.aspiration && depth >= 4 && !is_mate(score) => {
+                (score - 25, score + 25, 25)
+            }
+            _ => (-INFINITE, INFINITE, 0),
+        };
+        loop {
+            let score = self.search(root, key, depth, 0, alpha, beta, false);
+            if self.budget.stopped {
+                return score;
+            }
+            if score <= alpha && alpha > -INFINITE {
+                delta *= 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta && beta < INFINITE {
+                delta *= 2;
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return score;
+            }
+        }
+    }
+
+    /// Whether `position` (key `key`, at ply > 0) is a draw by the rules or repeats
+    /// a position since the last capture or pawn move.
+    fn is_draw(&self, position: &Chess, key: u64) -> bool {
+        if position.halfmoves() >= 100 || position.is_insufficient_material() {
+            return true;
+        }
+        let back = (position.halfmoves() as usize).min(self.keys.len());
+        self.keys[self.keys.len() - back..].contains(&key)
+    }
+
+    fn set_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        position: &Chess,
+        key: u64,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        null_allowed: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if ply > 0 {
+            if self.budget.tick() {
+                return 0;
+            }
+            if self.is_draw(position, key) {
+                return 0;
+            }
+            // Mate-distance pruning: no line from here beats a mate already nearer.
+            alpha = alpha.max(mated_at(ply as u32));
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        } else {
+            self.budget.tick();
+        }
+        if ply >= MAX_PLY {
+            return self.evaluator.evaluate(position);
+        }
+        let in_check = position.is_check();
+        if in_check && self.features.check_extension {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(position, ply, alpha, beta);
+        }
+        let pv_node = beta - alpha > 1;
+        let entry = self.features.table.then(|| self.table.probe(key)).flatten();
+        if let Some(e) = entry
+            && !pv_node
+            && i32::from(e.depth) >= depth
+        {
+            let score = from_table(i32::from(e.score), ply as u32);
+            let decides = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if decides {
+                return score;
+            }
+        }
+        if self.features.null_move
+            && null_allowed
+            && !pv_node
+            && !in_check
+            && depth >= 3
+            && has_pieces(position)
+            && self.evaluator.evaluate(position) >= beta
+            && let Ok(passed) = position.clone().swap_turn()
+        {
+            let r = 3 + depth / 6;
+            self.keys.push(key);
+            self.evaluator.push(position, None);
+            let score = -self.search(
+                &passed,
+                key_of(&passed),
+                depth - 1 - r,
+                ply + 1,
+                -beta,
+                -beta + 1,
+                false,
+            );
+            self.evaluator.pop();
+            self.keys.pop();
+            if self.budget.stopped {
+                return 0;
+            }
+            if score >= beta {
+                return if is_mate(score) { beta } else { score };
+            }
+        }
+        let mut moves: Vec<Move> = if ply == 0 {
+            self.root_moves.clone()
+        } else {
+            position.legal_moves().into_iter().collect()
+        };
+        if moves.is_empty() {
+            return if in_check { mated_at(ply as u32) } else { 0 };
+        }
+        let table_move = entry.map_or(0, |e| e.best);
+        self.ordering
+            .sort(&mut moves, position.turn(), ply, table_move);
+        let original_alpha = alpha;
+        let (mut best, mut best_move) = (-INFINITE, None);
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        self.keys.push(key);
+        for (i, mv) in moves.iter().enumerate() {
+            let mut child = position.clone();
+            child.play_unchecked(*mv);
+            let child_key = key_after(position, key, mv, &child);
+            self.evaluator.push(position, Some(mv));
+            let score = if i == 0 || !self.features.pvs {
+                -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha, true)
+            } else {
+                let late = self.features.late_move_reductions
+                    && depth >= 3
+                    && i >= 3
+                    && is_quiet(mv)
+                    && !in_check
+                    && !child.is_check();
+                let r = if late { reduction(depth, i) } else { 0 };
+                let window = (-alpha - 1, -alpha);
+                let mut s = -self.search(
+                    &child,
+                    child_key,
+                    depth - 1 - r,
+                    ply + 1,
+                    window.0,
+                    window.1,
+                    true,
+                );
+                if s > alpha && r > 0 {
+                    s = -self.search(
+                        &child,
+                        child_key,
+                        depth - 1,
+                        ply + 1,
+                        window.0,
+                        window.1,
+                        true,
+                    );
+                }
+                if s > alpha && s < beta {
+                    s = -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha, true);
+                }
+                s
+            };
+            self.evaluator.pop();
+            if self.budget.stopped {
+                self.keys.pop();
+                return 0;
+            }
+            if score > best {
+                (best, best_move) = (score, Some(*mv));
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, *mv);
+                    if ply == 0 {
+                        self.root_best = Some((*mv, score));
+                    }
+                    if score >= beta {
+                        if is_quiet(mv) {
+                            self.ordering
+                                .reward(mv, &quiets_tried, position.turn(), ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+            if is_quiet(mv) {
+                quiets_tried.push(*mv);
+            }
+        }
+        self.keys.pop();
+        if self.features.table {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.table.store(Entry {
+                key,
+                best: best_move.as_ref().map_or(0, pack),
+                score: to_table(best, ply as u32) as i16,
+                depth: depth.min(127) as i8,
+                bound,
+            });
+        }
+        best
+    }
+
+    fn quiescence(&mut self, position: &Chess, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.pv[ply].clear();
+        if self.budget.tick() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.evaluator.evaluate(position);
+        }
+        let in_check = position.is_check();
+        let (mut best, mut moves): (i32, Vec<Move>) = if in_check {
+            let evasions: Vec<Move> = position.legal_moves().into_iter().collect();
+            if evasions.is_empty() {
+                return mated_at(ply as u32);
+            }
+            (-INFINITE, evasions)
+        } else {
+            let stand = self.evaluator.evaluate(position);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            // Captures that likely lose material (a more valuable piece takes a
+            // defended one) are skipped: without it an untrained net's quiescence
+            // grows the whole capture tree.
+            let board = position.board();
+            let mut tactical: Vec<Move> = position
+                .capture_moves()
+                .into_iter()
+                .filter(|m| {
+                    let victim = m.capture().map_or(0, piece_value);
+                    victim >= piece_value(m.role())
+                        || board
+                            .attacks_to(m.to(), !position.turn(), board.occupied())
+                            .is_empty()
+                })
+                .collect();
+            tactical.extend(
+                position
+                    .promotion_moves()
+                    .into_iter()
+                    .filter(|m| !m.is_capture()),
+            );
+            (stand, tactical)
+        };
+        moves.sort_by_cached_key(|m| std::cmp::Reverse(mvv_lva(m)));
+        for mv in &moves {
+            let mut child = position.clone();
+            child.play_unchecked(*mv);
+            self.evaluator.push(position, Some(mv));
+            let score = -self.quiescence(&child, ply + 1, -beta, -alpha);
+            self.evaluator.pop();
+            if self.budget.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, *mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,174 @@
+//! Trains the efficiently updatable net ([`burnmate_models::Nnue`]) on positions
+//! labelled by search, as the NNUE trainers of chess engines do (Stockfish's
+//! nnue-pytorch, bullet): the net's output is a logit of the side to move's expected
+//! score, and its target blends the search's opinion with the game's result:
+//!
+//! ```text
+//! target = (1 - λ) sigmoid(score / SCALE) + λ result      result: 1 win, ½ draw, 0 loss
+//! loss   = mean over a minibatch of (sigmoid(out) - target)²
+//! ```
+//!
+//! Adam with PyTorch's defaults; minibatches in a seeded order; the inputs go to the
+//! device as dense 0/1 rows (768 a perspective).
+
+use burn::optim::{GradientsParams, ModuleOptimizer};
+use burn::tensor::activation::sigmoid;
+use burn::tensor::{Device, Tensor, TensorData};
+use burnmate_encode::nnue::INPUTS;
+use burnmate_models::{LayerWeights, Nnue};
+use rand::Rng;
+use rand::seq::SliceRandom;
+
+use crate::engine::nnue::SCALE;
+use crate::init::uniform_layers;
+use crate::optim::pytorch_adam;
+
+/// One training position: its features from the side to move's view and from the
+/// other side's, the search's score (centipawns, side to move) and the game's result
+/// for the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Labelled {
+    /// Set features from the side to move's perspective.
+    pub us: Vec<u16>,
+    /// Set features from the other side's perspective.
+    pub them: Vec<u16>,
+    /// The search's score.
+    pub score: i32,
+    /// 1 won, 0.5 drawn, 0 lost, for the side to move.
+    pub result: f32,
+}
+
+impl Labelled {
+    /// The training target with result weight `lambda`.
+    pub fn target(&self, lambda: f32) -> f32 {
+        let search = 1.0 / (1.0 + (-(self.score as f32) / SCALE).exp());
+        (1.0 - lambda) * search + lambda * self.result
+    }
+}
+
+/// The net, its optimiser and its learning rate.
+pub struct NnueTrainer {
+    net: Nnue,
+    optimizer: ModuleOptimizer,
+    device: Device,
+    lr: f64,
+}
+
+/// Fresh weights for a `768 -> hidden` x 2 -> 1 net (PyTorch's default ranges).
+pub fn fresh_weights(hidden: usize, rng: &mut impl Rng) -> [LayerWeights; 2] {
+    let transformer = uniform_layers(&[INPUTS, hidden], rng).remove(0);
+    let output = uniform_layers(&[2 * hidden, 1], rng).remove(0);
+    [transformer, output]
+}
+
+/// Dense rows `[n, INPUTS]` of the features `sets` on `device`.
+fn rows<'a>(sets: impl Iterator<Item = &'a [u16]>, n: usize, device: &Device) -> Tensor<2> {
+    let mut data = vec![0.0f32; n * INPUTS];
+    for (row, set) in data.chunks_mut(INPUTS).zip(sets) {
+        for &f in set {
+            row[usize::from(f)] = 1.0;
+        }
+    }
+    Tensor::from_data(TensorData::new(data, [n, INPUTS]), device)
+}
+
+impl NnueTrainer {
+    /// A trainer of the net `weights` on `device` (autodiff enabled).
+    pub fn new(
+        weights: &[LayerWeights; 2],
+        lr: f64,
+        device: Device,
+    ) -> Result<NnueTrainer, String> {
+        Ok(NnueTrainer {
+            net: Nnue::from_weights(weights, &device)?,
+            optimizer: pytorch_adam(),
+            device,
+            lr,
+        })
+    }
+
+    /// One Adam step on `batch`; returns its loss.
+    pub fn step(&mut self, batch: &[&Labelled], lambda: f32) -> f32 {
+        let n = batch.len();
+        let us = rows(batch.iter().map(|s| s.us.as_slice()), n, &self.device);
+        let them = rows(batch.iter().map(|s| s.them.as_slice()), n, &self.device);
+        let targets: Vec<f32> = batch.iter().map(|s| s.target(lambda)).collect();
+        let target = Tensor::<2>::from_data(TensorData::new(targets, [n, 1]), &self.device);
+        let loss = (sigmoid(self.net.forward(us, them)) - target)
+            .powf_scalar(2.0)
+            .mean();
+        let value: f32 = loss
+            .clone()
+            .into_data()
+            .try_into_vec::<f32>()
+            .expect("an f32 loss")[0];
+        let grads = GradientsParams::from_grads(loss.backward(), &self.net);
+        let net = self.net.clone();
+        self.net = self.optimizer.step(self.lr, net, grads);
+        value
+    }
+
+    /// One pass over `data` in minibatches of `batch` in an order drawn from `rng`;
+    /// returns the mean loss of its steps.
+    pub fn epoch(
+        &mut self,
+        data: &[Labelled],
+        batch: usize,
+        lambda: f32,
+        rng: &mut impl Rng,
+    ) -> f32 {
+        let mut order: Vec<&Labelled> = data.iter().collect();
+        order.shuffle(rng);
+        let losses: Vec<f32> = order
+            .chunks(batch.max(1))
+            .map(|chunk| self.step(chunk, lambda))
+            .collect();
+        losses.iter().sum::<f32>() / losses.len().max(1) as f32
+    }
+
+    /// Host copies of the weights `[transformer, output]`.
+    pub fn weights(&self) -> [LayerWeights; 2] {
+        self.net.weights()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn sample(us: &[u16], score: i32, result: f32) -> Labelled {
+        Labelled {
+            us: us.to_vec(),
+            them: us.iter().map(|f| (f + 384) % 768).collect(),
+            score,
+            result,
+        }
+    }
+
+    #[test]
+    fn targets_blend_the_search_score_and_the_result() {
+        assert!((sample(&[1], 0, 1.0).target(0.3) - 0.65).abs() < 1e-6);
+        // 400 cp is a logit of 1: sigmoid(1) = 0.731059.
+        assert!((sample(&[1], 400, 0.0).target(0.0) - 0.731_059).abs() < 1e-6);
+        assert!((sample(&[1], -400, 0.5).target(1.0) - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn epochs_fit_a_small_labelled_set() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let data: Vec<Labelled> = (0..64u16)
+            .map(|i| sample(&[i, 100 + i], if i % 2 == 0 { 300 } else { -300 }, 0.5))
+            .collect();
+        let weights = fresh_weights(16, &mut rng);
+        let mut trainer = NnueTrainer::new(&weights, 1e-2, Device::flex().autodiff()).unwrap();
+        let first = trainer.epoch(&data, 16, 0.0, &mut rng);
+        let mut last = first;
+        for _ in 0..30 {
+            last = trainer.epoch(&data, 16, 0.0, &mut rng);
+        }
+        assert!(last < first * 0.2, "loss {first} -> {last}");
+        assert_eq!(trainer.weights()[0].outputs, 16);
+    }
+}

@@ -1,0 +1,24 @@
+//! The settings a caller may override on top of a config file's run settings (the
+//! command line's `--out`, `--backend`, `--seed`, ...): a leaf the study configs and the
+//! run pipeline both read.
+
+use std::path::PathBuf;
+
+use crate::device::backend::BackendChoice;
+
+/// Overrides of a config file's run settings; `None` keeps the config's value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overrides {
+    /// Output directory (default: runs/<config-stem>-<UTC time>); must not exist yet.
+    pub out: Option<PathBuf>,
+    /// Burn backend to train on.
+    pub backend: Option<BackendChoice>,
+    /// Seed of the run's random number generator.
+    pub seed: Option<u64>,
+    /// Number of training episodes (games for selfplay).
+    pub episodes: Option<u64>,
+    /// selfplay and knight DQN: environments stepped together.
+    pub envs: Option<usize>,
+    /// selfplay: continue from this run's checkpoint (into a new run directory).
+    pub continue_from: Option<PathBuf>,
+}

@@ -1,0 +1,103 @@
+//! `configs/chess-zero.toml`: the full-chess learner's settings.
+
+use anyhow::{Result, ensure};
+use serde::{Deserialize, Serialize};
+
+use crate::device::backend::BackendChoice;
+
+/// The full-chess learner's config.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ChessConfig {
+    /// Seed of the openings' random plies, the nets' initialisation and the
+    /// minibatch order.
+    pub seed: u64,
+    /// Generations to train after generation 0 (material values).
+    pub generations: u32,
+    /// Self-play games a generation.
+    pub games: u32,
+    /// Nodes a move of the self-play search.
+    pub nodes: u64,
+    /// Random plies after the shipped opening, for variety.
+    pub random_plies: u32,
+    /// Plies after which a self-play game is a draw.
+    pub max_plies: u32,
+    /// Hidden width of the net's feature transformer (a perspective).
+    pub hidden: usize,
+    /// Passes over a generation's training window.
+    pub epochs: u32,
+    /// Positions a minibatch.
+    pub batch: usize,
+    /// Adam's learning rate.
+    pub lr: f64,
+    /// Weight of the game result in the target (the rest is the search score).
+    pub result_weight: f32,
+    /// Generations of self-play data each training pass sees (the newest first).
+    pub window: u32,
+    /// Games of each gating match (candidate against the incumbent, colours
+    /// alternating, pairs from the same opening).
+    pub gate_games: u32,
+    /// Nodes a move in the gating match.
+    pub gate_nodes: u64,
+    /// Transposition-table megabytes of each searching thread.
+    pub table_mb: usize,
+    /// Burn backend of the trainer.
+    pub backend: BackendChoice,
+}
+
+impl Default for ChessConfig {
+    fn default() -> ChessConfig {
+        ChessConfig {
+            seed: 0,
+            generations: 5,
+            games: 400,
+            nodes: 5_000,
+            random_plies: 4,
+            max_plies: 300,
+            hidden: 128,
+            epochs: 8,
+            batch: 1_024,
+            lr: 1e-3,
+            result_weight: 0.3,
+            window: 3,
+            gate_games: 40,
+            gate_nodes: 5_000,
+            table_mb: 16,
+            backend: BackendChoice::Flex,
+        }
+    }
+}
+
+impl ChessConfig {
+    /// Refuses settings that cannot train, naming the key.
+    pub fn validate(&self) -> Result<()> {
+        ensure!(self.games > 0, "games must be positive");
+        ensure!(self.nodes > 0, "nodes must be positive");
+        ensure!(self.max_plies > 0, "max_plies must be positive");
+        ensure!(
+            (1..=4096).contains(&self.hidden),
+            "hidden must lie in 1..=4096"
+        );
+        ensure!(self.epochs > 0, "epochs must be positive");
+        ensure!(
+            (1..=65_536).contains(&self.batch),
+            "batch must lie in 1..=65536"
+        );
+        ensure!(self.lr > 0.0, "lr must be positive");
+        ensure!(
+            (0.0..=1.0).contains(&self.result_weight),
+            "result_weight must lie in 0..=1"
+        );
+        ensure!(self.window > 0, "window must be positive");
+        ensure!(
+            self.gate_games > 0 && self.gate_games.is_multiple_of(2),
+            "gate_games must be a positive even number (pairs of games)"
+        );
+        ensure!(self.gate_nodes > 0, "gate_nodes must be positive");
+        ensure!(
+            (1..=4096).contains(&self.table_mb),
+            "table_mb must lie in 1..=4096"
+        );
+        Ok(())
+    }
+}

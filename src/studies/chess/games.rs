@@ -1,0 +1,231 @@
+//! Games of the full-chess learner: self-play (one evaluator on both sides, every
+//! quiet position recorded with its search score and, at the end, the game's
+//! result) and gating matches (a candidate against the incumbent). Both sides search
+//! a fixed node count a move, so a game is the same on any machine and under any load;
+//! games run on all cores, each with its own searcher.
+
+use burnmate_agents::engine::score::is_mate;
+use burnmate_agents::engine::search::key_of;
+use burnmate_agents::engine::{Evaluator, Limits, Searcher};
+use burnmate_agents::nnue_trainer::Labelled;
+use burnmate_encode::nnue::active;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use shakmaty::{Chess, Color, Position};
+
+/// How a game ended, from white's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// White mated.
+    WhiteWins,
+    /// Black mated.
+    BlackWins,
+    /// Stalemate, bare material, fifty moves, threefold repetition or the ply cap.
+    Draw,
+}
+
+impl Outcome {
+    /// The result for `side`: 1 won, ½ drawn, 0 lost.
+    pub fn for_side(self, side: Color) -> f32 {
+        match (self, side) {
+            (Outcome::Draw, _) => 0.5,
+            (Outcome::WhiteWins, Color::White) | (Outcome::BlackWins, Color::Black) => 1.0,
+            _ => 0.0,
+        }
+    }
+}
+
+/// A searcher behind a trait object, so the two sides of a game may evaluate
+/// differently.
+pub trait Mover: Send {
+    /// The search's best move and score in `position` after `history`.
+    fn answer(
+        &mut self,
+        position: &Chess,
+        history: &[u64],
+        nodes: u64,
+    ) -> Option<(shakmaty::Move, i32)>;
+    /// A new game starts.
+    fn new_game(&mut self);
+}
+
+impl<E: Evaluator + Send> Mover for Searcher<E> {
+    fn answer(
+        &mut self,
+        position: &Chess,
+        history: &[u64],
+        nodes: u64,
+    ) -> Option<(shakmaty::Move, i32)> {
+        self.search(position, &[], history, Limits::nodes(nodes), |_| {})
+            .map(|r| (r.best, r.score))
+    }
+
+    fn new_game(&mut self) {
+        Searcher::new_game(self);
+    }
+}
+
+/// The start of game `index`: a shipped opening and `random_plies` random legal
+/// moves drawn from `seed`.
+pub fn start(openings: &[Chess], index: u64, random_plies: u32, seed: u64) -> Chess {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut position = openings[rng.random_range(0..openings.len())].clone();
+    for _ in 0..random_plies {
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        position.play_unchecked(moves[rng.random_range(0..moves.len())]);
+    }
+    if position.legal_moves().is_empty() {
+        openings[0].clone()
+    } else {
+        position
+    }
+}
+
+/// One game from `start`, `players[0]` white, at `nodes` a move; with `record`, the
+/// quiet positions (not in check, best move neither a capture nor a promotion, score
+/// not a mate) labelled with their search score and the result.
+pub fn play(
+    players: [&mut dyn Mover; 2],
+    start: &Chess,
+    nodes: u64,
+    max_plies: u32,
+    record: bool,
+) -> (Outcome, Vec<Labelled>) {
+    let [white, black] = players;
+    white.new_game();
+    black.new_game();
+    let mut position = start.clone();
+    let mut history: Vec<u64> = Vec::new();
+    let mut seen: Vec<(Color, Vec<u16>, Vec<u16>, i32)> = Vec::new();
+    let outcome = loop {
+        let key = key_of(&position);
+        let repeats = history.iter().filter(|&&k| k == key).count();
+        if position.is_checkmate() {
+            break match position.turn() {
+                Color::White => Outcome::BlackWins,
+                Color::Black => Outcome::WhiteWins,
+            };
+        }
+        if position.is_stalemate()
+            || position.is_insufficient_material()
+            || position.halfmoves() >= 100
+            || repeats >= 2
+            || history.len() as u32 >= max_plies
+        {
+            break Outcome::Draw;
+        }
+        let mover: &mut dyn Mover = if position.turn() == Color::White {
+            &mut *white
+        } else {
+            &mut *black
+        };
+        let Some((best, score)) = mover.answer(&position, &history, nodes) else {
+            break Outcome::Draw;
+        };
+        if record
+            && !position.is_check()
+            && !best.is_capture()
+            && !best.is_promotion()
+            && !is_mate(score)
+        {
+            let side = position.turn();
+            let features = |p: Color| active(position.board(), p).map(|f| f as u16).collect();
+            seen.push((side, features(side), features(!side), score));
+        }
+        history.push(key);
+        position.play_unchecked(best);
+    };
+    let labelled = seen
+        .into_iter()
+        .map(|(side, us, them, score)| Labelled {
+            us,
+            them,
+            score,
+            result: outcome.for_side(side),
+        })
+        .collect();
+    (outcome, labelled)
+}
+
+/// Self-play of `games` games (indices from `first`) with `evaluator` on both sides:
+/// every game's labelled positions, in game order, and the outcomes.
+pub fn self_play<E: Evaluator + Clone + Send + Sync>(
+    evaluator: &E,
+    openings: &[Chess],
+    games: std::ops::Range<u64>,
+    settings: &GameSettings,
+) -> (Vec<Labelled>, Vec<Outcome>) {
+    let played: Vec<(Outcome, Vec<Labelled>)> = games
+        .into_par_iter()
+        .map(|index| {
+            let mut searcher = Searcher::new(evaluator.clone(), settings.table_mb);
+            let start = start(openings, index, settings.random_plies, settings.seed);
+            let mut twin = Searcher::new(evaluator.clone(), settings.table_mb);
+            play(
+                [&mut searcher, &mut twin],
+                &start,
+                settings.nodes,
+                settings.max_plies,
+                true,
+            )
+        })
+        .collect();
+    let outcomes = played.iter().map(|(o, _)| *o).collect();
+    (played.into_iter().flat_map(|(_, l)| l).collect(), outcomes)
+}
+
+/// What every game of a phase shares.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSettings {
+    /// Nodes a move.
+    pub nodes: u64,
+    /// Plies before a draw is called.
+    pub max_plies: u32,
+    /// Random plies after the opening.
+    pub random_plies: u32,
+    /// Seed of the starts.
+    pub seed: u64,
+    /// Table megabytes of each searcher.
+    pub table_mb: usize,
+}
+
+/// A gating match of `games` games (pairs from one start, colours swapped): the
+/// candidate's wins, draws and losses against the incumbent.
+pub fn gate<C, I>(
+    candidate: &C,
+    incumbent: &I,
+    openings: &[Chess],
+    games: u32,
+    settings: &GameSettings,
+) -> (u64, u64, u64)
+where
+    C: Evaluator + Clone + Send + Sync,
+    I: Evaluator + Clone + Send + Sync,
+{
+    let results: Vec<f32> = (0..u64::from(games))
+        .into_par_iter()
+        .map(|game| {
+            let start = start(openings, game / 2, settings.random_plies, settings.seed);
+            let mut c = Searcher::new(candidate.clone(), settings.table_mb);
+            let mut i = Searcher::new(incumbent.clone(), settings.table_mb);
+            let candidate_white = game % 2 == 0;
+            let players: [&mut dyn Mover; 2] = if candidate_white {
+                [&mut c, &mut i]
+            } else {
+                [&mut i, &mut c]
+            };
+            let (outcome, _) = play(players, &start, settings.nodes, settings.max_plies, false);
+            outcome.for_side(if candidate_white {
+                Color::White
+            } else {
+                Color::Black
+            })
+        })
+        .collect();
+    let count = |r: f32| results.iter().filter(|&&x| x == r).count() as u64;
+    (count(1.0), count(0.5), count(0.0))
+}

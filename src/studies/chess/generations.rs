@@ -1,0 +1,332 @@
+//! The generations loop (the "zero" NNUE loops of Stormphrax and Leorik, on two
+//! cores): generation 0 plays self-play on material values; each later generation
+//! trains a candidate net on the last `window` generations' positions (starting from
+//! the incumbent's weights, or fresh ones the first time), gates it against the
+//! incumbent (it stays only if it scores at least ½: not weaker), and the incumbent
+//! plays the next self-play games.
+//!
+//! ```text
+//! data_0 = self-play(material)
+//! for g = 1 ..= generations:
+//!     candidate_g = train(incumbent's weights | fresh, data_{g-window+1..g-1}), epochs passes
+//!     incumbent   = candidate_g if gate(candidate_g, incumbent) >= ½ else incumbent
+//!     data_g      = self-play(incumbent)
+//! ```
+//!
+//! Files (all written atomically, before the generation's line): `data/gen-NNN.bin`
+//! (labelled positions), `gen-NNN.net.json` (the candidate), and one line a finished
+//! generation in `generations.csv`. A killed run resumes at the first generation
+//! without a line; every step is seeded, so the resumed run is the same run.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use burnmate_agents::engine::{Evaluator, Material, NnueEvaluator};
+use burnmate_agents::nnue_trainer::{Labelled, NnueTrainer, fresh_weights};
+use burnmate_models::LayerWeights;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use shakmaty::Chess;
+
+use super::config::ChessConfig;
+use super::games::{GameSettings, Outcome, gate, self_play};
+use super::{data_file, net_file};
+use crate::run::files::write_atomic;
+use crate::run::progress::Progress;
+
+/// The file of finished generations.
+pub const GENERATIONS_FILE: &str = "generations.csv";
+
+const HEADER: &str = "generation,games,positions,white_wins,draws,black_wins,first_loss,last_loss,gate_wins,gate_draws,gate_losses,accepted,incumbent,cpu_seconds";
+
+/// One finished generation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenerationRow {
+    /// The generation.
+    pub generation: u32,
+    /// Self-play games played with the incumbent.
+    pub games: u32,
+    /// Labelled positions they gave.
+    pub positions: usize,
+    /// Self-play outcomes: white wins, draws, black wins.
+    pub outcomes: [u32; 3],
+    /// Mean loss of the first and the last training pass (none for generation 0).
+    pub loss: Option<(f32, f32)>,
+    /// The candidate's gating W/D/L against the incumbent (none for generation 0).
+    pub gate: Option<(u64, u64, u64)>,
+    /// Whether the candidate became the incumbent.
+    pub accepted: bool,
+    /// The incumbent after this generation (0: material values).
+    pub incumbent: u32,
+    /// CPU seconds of the whole run so far (both cores counted).
+    pub cpu_seconds: f64,
+}
+
+impl GenerationRow {
+    fn line(&self) -> String {
+        let (first, last) = self.loss.map_or((String::new(), String::new()), |(a, b)| {
+            (format!("{a:.6}"), format!("{b:.6}"))
+        });
+        let (w, d, l) = self.gate.map_or(
+            (String::new(), String::new(), String::new()),
+            |(w, d, l)| (w.to_string(), d.to_string(), l.to_string()),
+        );
+        format!(
+            "{},{},{},{},{},{},{first},{last},{w},{d},{l},{},{},{:.1}",
+            self.generation,
+            self.games,
+            self.positions,
+            self.outcomes[0],
+            self.outcomes[1],
+            self.outcomes[2],
+            self.accepted,
+            self.incumbent,
+            self.cpu_seconds
+        )
+    }
+
+    fn parse(line: &str) -> Option<GenerationRow> {
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() != 14 {
+            return None;
+        }
+        let num = |i: usize| f[i].parse::<u64>().ok();
+        let opt = |i: usize| {
+            if f[i].is_empty() {
+                Some(None)
+            } else {
+                f[i].parse::<f32>().ok().map(Some)
+            }
+        };
+        let loss = match (opt(6)?, opt(7)?) {
+            (Some(a), Some(b)) => Some((a, b)),
+            _ => None,
+        };
+        let gate = match (num(8), num(9), num(10)) {
+            (Some(w), Some(d), Some(l)) => Some((w, d, l)),
+            _ => None,
+        };
+        Some(GenerationRow {
+            generation: num(0)? as u32,
+            games: num(1)? as u32,
+            positions: num(2)? as usize,
+            outcomes: [num(3)? as u32, num(4)? as u32, num(5)? as u32],
+            loss,
+            gate,
+            accepted: f[11].parse().ok()?,
+            incumbent: num(12)? as u32,
+            cpu_seconds: f[13].parse().ok()?,
+        })
+    }
+}
+
+/// The finished generations recorded in `run` (none for a new run); a damaged line
+/// is a one-line error.
+pub fn finished(run: &Path) -> Result<Vec<GenerationRow>> {
+    let path = run.join(GENERATIONS_FILE);
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    text.lines()
+        .skip(1)
+        .enumerate()
+        .map(|(i, line)| {
+            GenerationRow::parse(line)
+                .filter(|r| r.generation == i as u32)
+                .with_context(|| format!("{} line {} is damaged", path.display(), i + 2))
+        })
+        .collect()
+}
+
+fn record(run: &Path, rows: &[GenerationRow]) -> Result<()> {
+    let mut text = format!("{HEADER}\n");
+    for row in rows {
+        text.push_str(&row.line());
+        text.push('\n');
+    }
+    write_atomic(&run.join(GENERATIONS_FILE), text.as_bytes())
+}
+
+/// CPU seconds this process has used (user + system, every thread), where the
+/// system says; else wall seconds since `started` times the threads.
+fn cpu_seconds(started: Instant) -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|stat| {
+            // Fields after the command's closing parenthesis; utime and stime are the
+            // 12th and 13th of them, in clock ticks (100 a second on Linux).
+            let rest = &stat[stat.rfind(')')? + 2..];
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            Some((f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?) / 100.0)
+        })
+        .unwrap_or_else(|| started.elapsed().as_secs_f64() * rayon::current_num_threads() as f64)
+}
+
+/// The incumbent of generation `generation`: material values (0) or its net.
+enum Incumbent {
+    Material,
+    Net(Box<NnueEvaluator>, [LayerWeights; 2]),
+}
+
+fn incumbent(run: &Path, generation: u32) -> Result<Incumbent> {
+    if generation == 0 {
+        return Ok(Incumbent::Material);
+    }
+    let layers = net_file::load(run, generation)?;
+    let evaluator = NnueEvaluator::new(&layers).map_err(anyhow::Error::msg)?;
+    Ok(Incumbent::Net(Box::new(evaluator), layers))
+}
+
+fn play_generation<E: Evaluator + Clone + Send + Sync>(
+    evaluator: &E,
+    openings: &[Chess],
+    config: &ChessConfig,
+    generation: u32,
+) -> (Vec<Labelled>, [u32; 3]) {
+    let settings = GameSettings {
+        nodes: config.nodes,
+        max_plies: config.max_plies,
+        random_plies: config.random_plies,
+        seed: config.seed ^ (u64::from(generation) << 32),
+        table_mb: config.table_mb,
+    };
+    let (positions, outcomes) =
+        self_play(evaluator, openings, 0..u64::from(config.games), &settings);
+    let count = |o: Outcome| outcomes.iter().filter(|&&x| x == o).count() as u32;
+    (
+        positions,
+        [
+            count(Outcome::WhiteWins),
+            count(Outcome::Draw),
+            count(Outcome::BlackWins),
+        ],
+    )
+}
+
+/// Runs (or resumes) the loop of `config` in `run`, training on `device`.
+pub fn run_generations(
+    run: &Path,
+    config: &ChessConfig,
+    device: burn::tensor::Device,
+    progress: &dyn Progress,
+) -> Result<Vec<GenerationRow>> {
+    let started = Instant::now();
+    let openings = crate::tools::match_play::openings::load(None)?;
+    std::fs::create_dir_all(run.join("data")).context("cannot create the data directory")?;
+    let data_path = |g: u32| run.join("data").join(format!("gen-{g:03}.bin"));
+    let mut rows = finished(run)?;
+    let cpu_before = rows.last().map_or(0.0, |r| r.cpu_seconds);
+    progress.advance(rows.len() as u64);
+    for generation in rows.len() as u32..=config.generations {
+        let row = if generation == 0 {
+            let (positions, outcomes) = play_generation(&Material, &openings, config, 0);
+            data_file::save(&data_path(0), &positions)?;
+            GenerationRow {
+                generation,
+                games: config.games,
+                positions: positions.len(),
+                outcomes,
+                loss: None,
+                gate: None,
+                accepted: true,
+                incumbent: 0,
+                cpu_seconds: 0.0,
+            }
+        } else {
+            let previous = rows
+                .last()
+                .expect("generation 0 is recorded first")
+                .incumbent;
+            let holder = incumbent(run, previous)?;
+            let mut data = Vec::new();
+            for g in generation.saturating_sub(config.window)..generation {
+                data.extend(data_file::load(&data_path(g))?);
+            }
+            let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
+            let start = match &holder {
+                Incumbent::Material => fresh_weights(config.hidden, &mut rng),
+                Incumbent::Net(_, layers) => layers.clone(),
+            };
+            let mut trainer = NnueTrainer::new(&start, config.lr, device.clone().autodiff())
+                .map_err(anyhow::Error::msg)?;
+            let losses: Vec<f32> = (0..config.epochs)
+                .map(|_| trainer.epoch(&data, config.batch, config.result_weight, &mut rng))
+                .collect();
+            let layers = trainer.weights();
+            net_file::save(run, generation, &layers)?;
+            let candidate = NnueEvaluator::new(&layers).map_err(anyhow::Error::msg)?;
+            let settings = GameSettings {
+                nodes: config.gate_nodes,
+                max_plies: config.max_plies,
+                random_plies: config.random_plies,
+                seed: config.seed ^ 0x6A7E ^ (u64::from(generation) << 32),
+                table_mb: config.table_mb,
+            };
+            let gate_result = match &holder {
+                Incumbent::Material => gate(
+                    &candidate,
+                    &Material,
+                    &openings,
+                    config.gate_games,
+                    &settings,
+                ),
+                Incumbent::Net(e, _) => gate(
+                    &candidate,
+                    e.as_ref(),
+                    &openings,
+                    config.gate_games,
+                    &settings,
+                ),
+            };
+            let (w, d, _) = gate_result;
+            let accepted = 2 * w + d >= u64::from(config.gate_games);
+            let now = if accepted { generation } else { previous };
+            let (positions, outcomes) = if accepted {
+                play_generation(&candidate, &openings, config, generation)
+            } else {
+                match &holder {
+                    Incumbent::Material => {
+                        play_generation(&Material, &openings, config, generation)
+                    }
+                    Incumbent::Net(e, _) => {
+                        play_generation(e.as_ref(), &openings, config, generation)
+                    }
+                }
+            };
+            data_file::save(&data_path(generation), &positions)?;
+            GenerationRow {
+                generation,
+                games: config.games,
+                positions: positions.len(),
+                outcomes,
+                loss: Some((losses[0], *losses.last().expect("epochs > 0"))),
+                gate: Some(gate_result),
+                accepted,
+                incumbent: now,
+                cpu_seconds: 0.0,
+            }
+        };
+        let row = GenerationRow {
+            cpu_seconds: cpu_before + cpu_seconds(started),
+            ..row
+        };
+        rows.push(row);
+        record(run, &rows)?;
+        crate::run::fault::crash_point("chess-generation-recorded");
+        progress.note(&format!(
+            "generation {generation}: incumbent {}, {:.0} CPU s",
+            rows.last().expect("just pushed").incumbent,
+            rows.last().expect("just pushed").cpu_seconds
+        ));
+        progress.advance(1);
+    }
+    Ok(rows)
+}
+
+/// The incumbent after the last finished generation of `run` (0: material values).
+pub fn newest_incumbent(run: &Path) -> Result<u32> {
+    Ok(finished(run)?.last().map_or(0, |r| r.incumbent))
+}

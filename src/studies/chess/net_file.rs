@@ -1,0 +1,40 @@
+//! A generation's net (`gen-NNN.net.json`): its two layers in the checksummed
+//! checkpoint format, bound to the run's `config.toml`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use burnmate_models::LayerWeights;
+use serde::{Deserialize, Serialize};
+
+/// The checkpoint format tag.
+pub const FORMAT: &str = "burnmate-chess-nnue-v1";
+
+/// What a net file holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NetFile {
+    /// Its generation.
+    pub generation: u32,
+    /// `[transformer, output]`.
+    pub layers: [LayerWeights; 2],
+}
+
+/// Where generation `generation`'s net lives in `run`.
+pub fn path(run: &Path, generation: u32) -> PathBuf {
+    run.join(format!("gen-{generation:03}.net.json"))
+}
+
+/// Saves generation `generation`'s net.
+pub fn save(run: &Path, generation: u32, layers: &[LayerWeights; 2]) -> Result<()> {
+    let file = NetFile {
+        generation,
+        layers: layers.clone(),
+    };
+    crate::run::checkpoint::save(&path(run, generation), FORMAT, &file)
+}
+
+/// Loads generation `generation`'s net.
+pub fn load(run: &Path, generation: u32) -> Result<[LayerWeights; 2]> {
+    let file: NetFile = crate::run::checkpoint::load(&path(run, generation), FORMAT)?;
+    Ok(file.layers)
+}

@@ -1,0 +1,640 @@
+//! `burnmate match RUN`: games between a trained run and a UCI engine (Stockfish at
+//! a `UCI_Elo` or `Skill Level`, or any engine by path) or another run, colours
+//! alternating, each pair of games from the same opening, several games at once
+//! (`--jobs`), with PGN and the Elo difference with its 95 % interval; a ladder of
+//! `UCI_Elo` levels fits one Elo on Stockfish's scale, and `--sprt elo0,elo1` stops
+//! when the test decides. The match directory keeps every finished game, so a
+//! killed match resumes when the same command is run again.
+
+pub mod elo;
+pub mod engine_limit;
+pub mod game;
+pub mod openings;
+pub mod record;
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use burnmate_oracle::uci::UciEngine;
+use serde::{Deserialize, Serialize};
+use shakmaty::{Chess, Move, Position};
+
+use crate::run::fault::crash_point;
+use crate::run::files::{lock_dir, write_atomic};
+use crate::tools::uci_server::players::{BUILTIN_MATERIAL, PlaySearch, load_player};
+use elo::{EloEstimate, Sprt, SprtDecision, Tally, elo_estimate, ladder_fit};
+use game::{Adjudicator, EnginePlayer, GameResult, Player, RunPlayer, legal_move, play_game};
+use record::{Row, RowWriter, check_numbers, read_rows};
+
+/// The file that records a match's settings; a rerun must ask for the same.
+pub const SETTINGS_FILE: &str = "match.json";
+
+/// Whom the run plays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Opponent {
+    /// Another run.
+    Run {
+        /// Its directory.
+        run: PathBuf,
+    },
+    /// A UCI engine.
+    Engine {
+        /// Its name on `$PATH` or its path.
+        engine: String,
+        /// UCI options set after the handshake (name, value).
+        options: Vec<(String, String)>,
+        /// Its rating on the engine's `UCI_Elo` scale, when it has one.
+        rating: Option<f64>,
+    },
+}
+
+impl Opponent {
+    /// Its name in PGN headers and reports.
+    pub fn label(&self) -> String {
+        match self {
+            Opponent::Run { run } => run_label(run),
+            Opponent::Engine {
+                engine, options, ..
+            } => {
+                let shown: Vec<String> = options
+                    .iter()
+                    .filter(|(name, _)| name != "UCI_LimitStrength")
+                    .map(|(name, value)| format!("{name} {value}"))
+                    .collect();
+                if shown.is_empty() {
+                    engine.clone()
+                } else {
+                    format!("{engine} ({})", shown.join(", "))
+                }
+            }
+        }
+    }
+
+    fn start(&self, limit: &str, deadline: Duration) -> Result<Box<dyn Player>> {
+        Ok(match self {
+            Opponent::Run { run } => {
+                Box::new(RunPlayer(load_player(run, PlaySearch::FullWidth(1))?))
+            }
+            Opponent::Engine {
+                engine, options, ..
+            } => {
+                let mut started = UciEngine::start(engine, 1)?;
+                for (name, value) in options {
+                    started = started.with_option(name, value)?;
+                }
+                Box::new(EnginePlayer {
+                    engine: started,
+                    limit: limit.to_string(),
+                    deadline,
+                })
+            }
+        })
+    }
+}
+
+/// The engine `engine` at each `UCI_Elo` of `uci_elo` (a ladder), else at Skill
+/// Level `skill`, else at full strength.
+pub fn engine_opponents(engine: &str, uci_elo: &[u32], skill: Option<u8>) -> Vec<Opponent> {
+    let opponent = |options: Vec<(&str, String)>, rating: Option<f64>| Opponent::Engine {
+        engine: engine.to_string(),
+        options: options
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), value))
+            .collect(),
+        rating,
+    };
+    if !uci_elo.is_empty() {
+        return uci_elo
+            .iter()
+            .map(|&elo| {
+                let options = vec![
+                    ("UCI_LimitStrength", "true".to_string()),
+                    ("UCI_Elo", elo.to_string()),
+                ];
+                opponent(options, Some(f64::from(elo)))
+            })
+            .collect();
+    }
+    match skill {
+        Some(level) => vec![opponent(vec![("Skill Level", level.to_string())], None)],
+        None => vec![opponent(Vec::new(), None)],
+    }
+}
+
+fn run_label(run: &Path) -> String {
+    let name = run
+        .file_name()
+        .map_or("run".into(), |n| n.to_string_lossy());
+    format!("burnmate {name}")
+}
+
+/// What a match plays: everything but where and how fast.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchSettings {
+    /// The run under test.
+    pub run: PathBuf,
+    /// Its opponents, played one after the other (several: a ladder).
+    pub opponents: Vec<Opponent>,
+    /// The arguments of `go` for engines, e.g. `nodes 50000`.
+    pub limit: String,
+    /// Games against each opponent.
+    pub games: u64,
+    /// An EPD file of openings (none: the shipped set).
+    pub openings: Option<PathBuf>,
+    /// Plies after which a game is a draw.
+    pub max_plies: u32,
+    /// Plies the run under test searches (afterstate-td runs; others play one).
+    pub plies: u32,
+    /// Positions a move of the run's alpha-beta search, instead of `plies`
+    /// (afterstate-td runs; absent in matches from before it existed).
+    #[serde(default)]
+    pub nodes: Option<u64>,
+    /// The SPRT's (elo0, elo1), if one may stop the match.
+    pub sprt: Option<(f64, f64)>,
+    /// What the run under test is: the FNV-1a of its weights file (a run's
+    /// `checkpoint.json`, a search net's file), so a resume with another run at the
+    /// same path is refused; [`match_command`] fills it in (absent in matches from
+    /// before it existed).
+    #[serde(default)]
+    pub run_identity: Option<String>,
+}
+
+/// The identity [`MatchSettings::run_identity`] records for `run`.
+pub fn run_identity(run: &Path) -> Result<String> {
+    if run == Path::new(BUILTIN_MATERIAL) {
+        return Ok(BUILTIN_MATERIAL.to_string());
+    }
+    let weights = if run.is_file() {
+        run.to_path_buf()
+    } else {
+        run.join("checkpoint.json")
+    };
+    let bytes =
+        std::fs::read(&weights).with_context(|| format!("cannot read {}", weights.display()))?;
+    Ok(format!(
+        "fnv1a:{:016x}",
+        burnmate_oracle::checksum::fnv1a(&bytes)
+    ))
+}
+
+impl MatchSettings {
+    /// Refuses settings that cannot make a match, in one line.
+    pub fn check(&self) -> Result<()> {
+        if self.games == 0 {
+            bail!("--games must be at least 1");
+        }
+        if self.max_plies == 0 {
+            bail!("--max-plies must be at least 1");
+        }
+        if self.opponents.is_empty() {
+            bail!("a match needs an opponent");
+        }
+        self.search()?;
+        engine_limit::move_deadline(&self.limit, engine_limit::DEFAULT_MOVE_TIMEOUT)?;
+        if self.sprt.is_some() && self.opponents.len() > 1 {
+            bail!(
+                "--sprt needs one opponent, not a ladder of {}",
+                self.opponents.len()
+            );
+        }
+        if let Some((elo0, elo1)) = self.sprt {
+            Sprt::new(elo0, elo1).map_err(anyhow::Error::msg)?;
+        }
+        Ok(())
+    }
+
+    /// How the run under test searches.
+    fn search(&self) -> Result<PlaySearch> {
+        PlaySearch::of(self.plies, self.nodes)
+    }
+
+    /// The run's name in reports and PGN, with its search when it searches.
+    fn run_label(&self) -> String {
+        match self.search() {
+            Ok(search) if search.searches() => {
+                format!("{} ({})", run_label(&self.run), search.label())
+            }
+            _ => run_label(&self.run),
+        }
+    }
+
+    fn planned(&self) -> u64 {
+        self.games * self.opponents.len() as u64
+    }
+
+    /// Game `n`'s opponent, opening and whether the run has white: games alternate
+    /// colours, each pair from the next opening.
+    fn game_plan(&self, n: u64, openings: usize) -> (usize, usize, bool) {
+        let within = n % self.games;
+        let opponent = (n / self.games) as usize;
+        let opening = ((within / 2) % openings as u64) as usize;
+        (opponent, opening, within.is_multiple_of(2))
+    }
+}
+
+/// One opponent's results, as `summary.json` and the report give them.
+#[derive(Clone, Debug, Serialize)]
+pub struct OpponentResult {
+    /// The opponent.
+    pub opponent: String,
+    /// Its rating, for a ladder.
+    pub rating: Option<f64>,
+    /// The run's games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// The run's games lost.
+    pub losses: u64,
+    /// The run's mean score.
+    pub score: f64,
+    /// The run's Elo over the opponent, with its 95 % interval (null: unbounded).
+    pub elo: [f64; 3],
+}
+
+/// A match's outcome.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchSummary {
+    /// The run.
+    pub run: String,
+    /// Per opponent.
+    pub opponents: Vec<OpponentResult>,
+    /// The Elo fitted on the opponents' ratings, with its 95 % interval.
+    pub rating: Option<[f64; 3]>,
+    /// The SPRT's log-likelihood ratio and decision, if one ran.
+    pub sprt: Option<(f64, String)>,
+}
+
+/// Plays (or resumes) the match of `settings` in `out` with `jobs` games at once,
+/// each engine move allowed the time its limit grants plus `move_timeout`; prints
+/// the report and returns the summary.
+pub fn match_command(
+    settings: &MatchSettings,
+    out: &Path,
+    jobs: usize,
+    move_timeout: Duration,
+) -> Result<MatchSummary> {
+    anyhow::ensure!(jobs >= 1, "--jobs must be at least 1");
+    settings.check()?;
+    let deadline = engine_limit::move_deadline(&settings.limit, move_timeout)?;
+    let openings = openings::load(settings.openings.as_deref())?;
+    // Players that cannot start are refused before the directory is touched.
+    load_player(&settings.run, settings.search()?)?;
+    // Each opponent is started once with its options (an option out of the engine's
+    // declared range, such as UCI_Elo 1000 on Stockfish 15.1, is refused here).
+    for opponent in &settings.opponents {
+        drop(opponent.start(&settings.limit, deadline)?);
+    }
+    let identified = MatchSettings {
+        run_identity: Some(run_identity(&settings.run)?),
+        ..settings.clone()
+    };
+    let settings = &identified;
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let _lock = lock_dir(out)?;
+    adopt_settings(settings, out)?;
+    let rows = read_rows(out)?;
+    check_numbers(&rows, settings.planned())?;
+    for row in &rows {
+        let (_, opening, _) = settings.game_plan(row.game, openings.len());
+        replay(&openings[opening], &row.record.moves)
+            .with_context(|| format!("{} game {} is damaged", record::RESULTS_FILE, row.game))?;
+    }
+    let sprt = settings
+        .sprt
+        .map(|(elo0, elo1)| Sprt::new(elo0, elo1).map_err(anyhow::Error::msg))
+        .transpose()?;
+    // The schedule is streamed: memory grows with the games played, not asked for.
+    let done: std::collections::HashSet<u64> = rows.iter().map(|r| r.game).collect();
+    let pending = (0..settings.planned()).filter(move |n| !done.contains(n));
+    let shared = Mutex::new(Progress {
+        pending: Box::new(pending),
+        rows,
+        writer: RowWriter::open(out)?,
+        failed: false,
+    });
+    let adjudicator = Adjudicator::new(crate::tools::solve::tablebase_dir());
+    let context = Worker {
+        settings,
+        deadline,
+        openings: &openings,
+        sprt,
+        adjudicator: &adjudicator,
+        shared: &shared,
+    };
+    let outcomes: Vec<Result<()>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs).map(|_| scope.spawn(|| context.work())).collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a match worker panicked"))
+            .collect()
+    });
+    outcomes.into_iter().collect::<Result<Vec<()>>>()?;
+    let mut rows = shared.into_inner().expect("no worker panicked").rows;
+    rows.sort_by_key(|r| r.game);
+    let summary = summarise(settings, &rows, sprt);
+    write_atomic(
+        &out.join("games.pgn"),
+        pgn(settings, &openings, &rows).as_bytes(),
+    )?;
+    write_atomic(
+        &out.join("summary.json"),
+        serde_json::to_string_pretty(&summary)?.as_bytes(),
+    )?;
+    print!("{}", report(&summary, rows.len()));
+    Ok(summary)
+}
+
+/// Records `settings` in a new match directory, or checks that a rerun asks for the
+/// same match.
+fn adopt_settings(settings: &MatchSettings, out: &Path) -> Result<()> {
+    let path = out.join(SETTINGS_FILE);
+    if path.exists() {
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let recorded: MatchSettings = serde_json::from_str(&text)
+            .with_context(|| format!("{} is damaged", path.display()))?;
+        let same_run = match (&recorded.run_identity, &settings.run_identity) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        };
+        if !same_run {
+            bail!(
+                "{} holds a match of another run at {} (its weights changed since: {} then, {} now); choose another --out",
+                out.display(),
+                settings.run.display(),
+                recorded.run_identity.as_deref().unwrap_or("?"),
+                settings.run_identity.as_deref().unwrap_or("?")
+            );
+        }
+        let recorded = MatchSettings {
+            run_identity: settings.run_identity.clone(),
+            ..recorded
+        };
+        if recorded != *settings {
+            bail!(
+                "{} holds a match with other settings (see its {SETTINGS_FILE}); rerun with them to resume, or choose another --out",
+                out.display()
+            );
+        }
+        return Ok(());
+    }
+    if !crate::run::files::is_empty_dir(out) {
+        bail!(
+            "{} is not empty and holds no match; choose another --out",
+            out.display()
+        );
+    }
+    write_atomic(&path, serde_json::to_string_pretty(settings)?.as_bytes())
+}
+
+/// The position after `moves` (UCI notation) from `start`, each checked legal.
+fn replay(start: &Chess, moves: &[String]) -> Result<Vec<Move>> {
+    let mut position = start.clone();
+    moves
+        .iter()
+        .map(|text| {
+            let mv = legal_move(&position, text)
+                .with_context(|| format!("move '{text}' is not legal there"))?;
+            position.play_unchecked(mv);
+            Ok(mv)
+        })
+        .collect()
+}
+
+/// What the workers share.
+struct Progress {
+    pending: Box<dyn Iterator<Item = u64> + Send>,
+    rows: Vec<Row>,
+    writer: RowWriter,
+    failed: bool,
+}
+
+struct Worker<'a> {
+    settings: &'a MatchSettings,
+    deadline: Duration,
+    openings: &'a [Chess],
+    sprt: Option<Sprt>,
+    adjudicator: &'a Adjudicator,
+    shared: &'a Mutex<Progress>,
+}
+
+impl Worker<'_> {
+    /// One worker: takes the next pending game until none is left, the SPRT
+    /// decides, or another worker failed.
+    fn work(&self) -> Result<()> {
+        let outcome = self.play_pending();
+        if outcome.is_err() {
+            self.shared.lock().expect("no worker panicked").failed = true;
+        }
+        outcome
+    }
+
+    fn play_pending(&self) -> Result<()> {
+        let mut run = RunPlayer(load_player(&self.settings.run, self.settings.search()?)?);
+        let mut opponents: Vec<Option<Box<dyn Player>>> =
+            self.settings.opponents.iter().map(|_| None).collect();
+        loop {
+            let next = {
+                let mut shared = self.shared.lock().expect("no worker panicked");
+                if shared.failed || self.decided(&shared.rows) {
+                    return Ok(());
+                }
+                shared.pending.next()
+            };
+            let Some(n) = next else { return Ok(()) };
+            let (which, opening, run_white) = self.settings.game_plan(n, self.openings.len());
+            let opponent = match &mut opponents[which] {
+                Some(player) => player,
+                slot => slot.insert(
+                    self.settings.opponents[which].start(&self.settings.limit, self.deadline)?,
+                ),
+            };
+            let (white, black): (&mut dyn Player, &mut dyn Player) = if run_white {
+                (&mut run, opponent.as_mut())
+            } else {
+                (opponent.as_mut(), &mut run)
+            };
+            let record = play_game(
+                white,
+                black,
+                &self.openings[opening],
+                self.settings.max_plies,
+                self.adjudicator,
+            )
+            .with_context(|| {
+                format!(
+                    "game {} vs {}",
+                    n + 1,
+                    self.settings.opponents[which].label()
+                )
+            })?;
+            let row = Row { game: n, record };
+            let mut shared = self.shared.lock().expect("no worker panicked");
+            shared.writer.append(&row)?;
+            eprintln!(
+                "game {}/{} vs {}: burnmate {}, {} ({}, {} plies)",
+                n + 1,
+                self.settings.planned(),
+                self.settings.opponents[which].label(),
+                if run_white { "white" } else { "black" },
+                row.record.result.pgn(),
+                row.record.reason,
+                row.record.moves.len()
+            );
+            shared.rows.push(row);
+            crash_point("match-game-recorded");
+        }
+    }
+
+    fn decided(&self, rows: &[Row]) -> bool {
+        self.sprt.is_some_and(|sprt| {
+            sprt.decide(tally(self.settings, rows, 0)) != SprtDecision::Continue
+        })
+    }
+}
+
+/// The run's results against opponent `which` in `rows`.
+fn tally(settings: &MatchSettings, rows: &[Row], which: usize) -> Tally {
+    let mut t = Tally::default();
+    for row in rows {
+        let (opponent, _, run_white) = settings.game_plan(row.game, 1);
+        if opponent != which {
+            continue;
+        }
+        match (row.record.result, run_white) {
+            (GameResult::Draw, _) => t.draws += 1,
+            (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => t.wins += 1,
+            _ => t.losses += 1,
+        }
+    }
+    t
+}
+
+fn triple(e: EloEstimate) -> [f64; 3] {
+    [e.elo, e.low, e.high]
+}
+
+fn summarise(settings: &MatchSettings, rows: &[Row], sprt: Option<Sprt>) -> MatchSummary {
+    let opponents: Vec<OpponentResult> = settings
+        .opponents
+        .iter()
+        .enumerate()
+        .map(|(i, opponent)| {
+            let t = tally(settings, rows, i);
+            OpponentResult {
+                opponent: opponent.label(),
+                rating: match opponent {
+                    Opponent::Engine { rating, .. } => *rating,
+                    Opponent::Run { .. } => None,
+                },
+                wins: t.wins,
+                draws: t.draws,
+                losses: t.losses,
+                score: t.score(),
+                elo: triple(elo_estimate(t)),
+            }
+        })
+        .collect();
+    let rated: Option<Vec<(f64, Tally)>> = settings
+        .opponents
+        .iter()
+        .enumerate()
+        .map(|(i, o)| match o {
+            Opponent::Engine {
+                rating: Some(r), ..
+            } => Some((*r, tally(settings, rows, i))),
+            _ => None,
+        })
+        .collect();
+    let sprt = sprt.map(|s| {
+        let t = tally(settings, rows, 0);
+        let decision = match s.decide(t) {
+            SprtDecision::H0 => "H0 accepted",
+            SprtDecision::H1 => "H1 accepted",
+            SprtDecision::Continue => "undecided",
+        };
+        (s.llr(t), decision.to_string())
+    });
+    MatchSummary {
+        run: settings.run_label(),
+        opponents,
+        rating: rated.and_then(|levels| ladder_fit(&levels)).map(triple),
+        sprt,
+    }
+}
+
+fn signed(elo: f64) -> String {
+    let elo = elo + 0.0; // -0.0 prints as +0.0
+    if elo.is_infinite() {
+        if elo > 0.0 { "+inf" } else { "-inf" }.into()
+    } else {
+        format!("{elo:+.1}")
+    }
+}
+
+/// The report `burnmate match` prints.
+pub fn report(summary: &MatchSummary, games: usize) -> String {
+    let mut text = format!("{} after {games} games\n", summary.run);
+    for o in &summary.opponents {
+        text.push_str(&format!(
+            "  vs {}: +{} ={} -{}, score {:.3}, Elo {} [{}, {}] (95 %)\n",
+            o.opponent,
+            o.wins,
+            o.draws,
+            o.losses,
+            o.score,
+            signed(o.elo[0]),
+            signed(o.elo[1]),
+            signed(o.elo[2])
+        ));
+    }
+    if summary.opponents.iter().all(|o| o.rating.is_some()) {
+        match summary.rating {
+            Some([elo, low, high]) => text.push_str(&format!(
+                "  rating on the engine's UCI_Elo scale: {elo:.0} [{low:.0}, {high:.0}] (95 %)\n"
+            )),
+            None => text.push_str("  rating: unbounded (every game won or every game lost)\n"),
+        }
+    }
+    if let Some((llr, decision)) = &summary.sprt {
+        text.push_str(&format!(
+            "  SPRT: LLR {llr:.2} (bounds -2.94, 2.94): {decision}\n"
+        ));
+    }
+    text
+}
+
+/// Every game of `rows` as PGN, in game order.
+fn pgn(settings: &MatchSettings, openings: &[Chess], rows: &[Row]) -> String {
+    let run = settings.run_label();
+    rows.iter()
+        .map(|row| {
+            let (which, opening, run_white) = settings.game_plan(row.game, openings.len());
+            let opponent = settings.opponents[which].label();
+            let (white, black) = if run_white {
+                (run.as_str(), opponent.as_str())
+            } else {
+                (opponent.as_str(), run.as_str())
+            };
+            let round = (row.game + 1).to_string();
+            let moves = replay(&openings[opening], &row.record.moves).expect("checked on entry");
+            crate::output::pgn::game_pgn(
+                &[
+                    ("Event", "burnmate match"),
+                    ("Site", "burnmate"),
+                    ("Date", "????.??.??"),
+                    ("Round", &round),
+                    ("White", white),
+                    ("Black", black),
+                    ("Termination", &row.record.reason),
+                ],
+                &openings[opening],
+                &moves,
+                row.record.result.pgn(),
+            ) + "\n"
+        })
+        .collect()
+}

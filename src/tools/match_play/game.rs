@@ -1,0 +1,350 @@
+//! One game between two players from an opening, ended by the rules or adjudicated:
+//! checkmate, stalemate, insufficient material, the fifty-move rule, threefold
+//! repetition, burnmate's own tablebases once a lone king faces KQ, KR, KBB or KBN
+//! (the side with the pieces wins where the table says it mates, else a draw), and a
+//! ply cap (a draw).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use burnmate_env::endgame::{Endgame, has_material};
+use burnmate_oracle::tablebase::{Tablebase, Verdict};
+use burnmate_oracle::uci::UciEngine;
+use shakmaty::fen::Epd;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position};
+
+use crate::tools::solve::load_or_build;
+use crate::tools::uci_server::{GoLimit, UciPlayer};
+
+/// One side of a match.
+pub trait Player {
+    /// Called before each game.
+    fn new_game(&mut self) -> Result<()>;
+    /// The move (UCI notation) in `position`, reached by `moves` from `start_fen`.
+    fn choose(&mut self, start_fen: &str, moves: &[String], position: &Chess) -> Result<String>;
+}
+
+/// A trained run, choosing among every legal move.
+pub struct RunPlayer(pub Box<dyn UciPlayer>);
+
+impl Player for RunPlayer {
+    fn new_game(&mut self) -> Result<()> {
+        self.0.new_game();
+        Ok(())
+    }
+
+    fn choose(&mut self, start_fen: &str, moves: &[String], position: &Chess) -> Result<String> {
+        let mut earlier = Vec::with_capacity(moves.len());
+        let mut replayed = start_position(start_fen)?;
+        for text in moves {
+            let mv = legal_move(&replayed, text).context("a recorded move is legal")?;
+            earlier.push(replayed.clone());
+            replayed.play_unchecked(mv);
+        }
+        self.0.see_history(&earlier);
+        let legal: Vec<Move> = position.legal_moves().into_iter().collect();
+        let choice = self.0.best_move(position, &legal, &GoLimit::default());
+        Ok(UciMove::from_standard(choice.mv).to_string())
+    }
+}
+
+/// The position of a game's start FEN (one the match wrote itself).
+fn start_position(fen: &str) -> Result<Chess> {
+    fen.parse::<shakmaty::fen::Fen>()
+        .context("a game's start FEN")?
+        .into_position(CastlingMode::Standard)
+        .context("a game's start position")
+}
+
+/// A UCI engine searching each move with a fixed `go` limit.
+pub struct EnginePlayer {
+    /// The running engine.
+    pub engine: UciEngine,
+    /// The arguments of `go`, e.g. `movetime 100`.
+    pub limit: String,
+    /// How long a move may take before the engine is told `stop`.
+    pub deadline: Duration,
+}
+
+impl Player for EnginePlayer {
+    fn new_game(&mut self) -> Result<()> {
+        Ok(self.engine.new_game()?)
+    }
+
+    fn choose(&mut self, start_fen: &str, moves: &[String], _: &Chess) -> Result<String> {
+        Ok(self
+            .engine
+            .move_after(start_fen, moves, &self.limit, self.deadline)?)
+    }
+}
+
+/// A game's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// White won.
+    WhiteWins,
+    /// Black won.
+    BlackWins,
+    /// A draw.
+    Draw,
+}
+
+impl GameResult {
+    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// Parses [`GameResult::pgn`]'s text.
+    pub fn parse(text: &str) -> Option<GameResult> {
+        [
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+        ]
+        .into_iter()
+        .find(|r| r.pgn() == text)
+    }
+
+    /// The win of `color`.
+    fn win_of(color: Color) -> GameResult {
+        match color {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The moves in UCI notation.
+    pub moves: Vec<String>,
+    /// Its result.
+    pub result: GameResult,
+    /// Why it ended, e.g. `checkmate`, `tablebase KRK`, `ply cap`.
+    pub reason: String,
+}
+
+/// Ends games by burnmate's tablebases, built or loaded once and shared by the
+/// match's games.
+pub struct Adjudicator {
+    cache_dir: PathBuf,
+    tables: Mutex<HashMap<Endgame, Arc<Tablebase>>>,
+}
+
+impl Adjudicator {
+    /// Tables cached in `cache_dir` (built there on first need).
+    pub fn new(cache_dir: PathBuf) -> Adjudicator {
+        Adjudicator {
+            cache_dir,
+            tables: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn table(&self, endgame: Endgame) -> Result<Arc<Tablebase>> {
+        let mut tables = self.tables.lock().expect("no worker panicked");
+        if let Some(table) = tables.get(&endgame) {
+            return Ok(table.clone());
+        }
+        let table = Arc::new(load_or_build(endgame, &self.cache_dir)?);
+        tables.insert(endgame, table.clone());
+        Ok(table)
+    }
+
+    /// The result perfect play gives `position` when it is a lone king against KQ, KR,
+    /// KBB or KBN (either colour), with the endgame's name.
+    pub fn verdict(&self, position: &Chess) -> Result<Option<(GameResult, &'static str)>> {
+        if position.board().occupied().count() > 4 {
+            return Ok(None);
+        }
+        for strong in [Color::White, Color::Black] {
+            let seen = if strong == Color::White {
+                position.clone()
+            } else {
+                let mut setup = position.to_setup(EnPassantMode::Legal);
+                setup.mirror();
+                Chess::from_setup(setup, CastlingMode::Standard)
+                    .context("a mirrored legal position is legal")?
+            };
+            let Some(endgame) = Endgame::ALL
+                .into_iter()
+                .find(|&e| e.lone_king() && has_material(e, seen.board()))
+            else {
+                continue;
+            };
+            let result = match self.table(endgame)?.probe_position(&seen) {
+                Some(Verdict::MateInPlies(_)) => GameResult::win_of(strong),
+                Some(Verdict::Draw) => GameResult::Draw,
+                _ => bail!(
+                    "the {} table has no entry for a legal position",
+                    endgame.name()
+                ),
+            };
+            return Ok(Some((result, endgame.name())));
+        }
+        Ok(None)
+    }
+}
+
+/// The legal move `text` (UCI notation) names in `position`, if any.
+pub fn legal_move(position: &Chess, text: &str) -> Option<Move> {
+    text.parse::<UciMove>().ok()?.to_move(position).ok()
+}
+
+/// Plays `white` against `black` from `start` until the rules or the adjudicator end
+/// the game, or `max_plies` plies are played (a draw). A move that is not legal
+/// loses the game for the side that sent it.
+pub fn play_game(
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+    start: &Chess,
+    max_plies: u32,
+    adjudicator: &Adjudicator,
+) -> Result<GameRecord> {
+    white.new_game()?;
+    black.new_game()?;
+    let start_fen = crate::output::pgn::fen_of(start);
+    let mut position = start.clone();
+    let mut moves: Vec<String> = Vec::new();
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    loop {
+        let key = Epd::from_position(&position, EnPassantMode::Legal).to_string();
+        let repeats = seen.entry(key).or_default();
+        *repeats += 1;
+        let ended = |result: GameResult, reason: &str| {
+            Ok(GameRecord {
+                moves: moves.clone(),
+                result,
+                reason: reason.to_string(),
+            })
+        };
+        if position.is_checkmate() {
+            return ended(GameResult::win_of(!position.turn()), "checkmate");
+        }
+        if position.is_stalemate() {
+            return ended(GameResult::Draw, "stalemate");
+        }
+        if position.is_insufficient_material() {
+            return ended(GameResult::Draw, "insufficient material");
+        }
+        if position.halfmoves() >= 100 {
+            return ended(GameResult::Draw, "fifty-move rule");
+        }
+        if *repeats >= 3 {
+            return ended(GameResult::Draw, "threefold repetition");
+        }
+        if let Some((result, endgame)) = adjudicator.verdict(&position)? {
+            return ended(result, &format!("tablebase {}", endgame.to_uppercase()));
+        }
+        if moves.len() as u32 >= max_plies {
+            return ended(GameResult::Draw, "ply cap");
+        }
+        let mover = position.turn();
+        let text = if mover == Color::White {
+            white.choose(&start_fen, &moves, &position)
+        } else {
+            black.choose(&start_fen, &moves, &position)
+        }
+        .with_context(|| format!("ply {} ({mover} to move)", moves.len() + 1))?;
+        let Some(mv) = legal_move(&position, &text) else {
+            let reason = format!("illegal move {text} by {mover}");
+            return ended(GameResult::win_of(!mover), &reason);
+        };
+        position.play_unchecked(mv);
+        moves.push(text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    /// Plays a fixed list of moves, then `0000`.
+    struct Scripted(Vec<&'static str>);
+
+    impl Player for Scripted {
+        fn new_game(&mut self) -> Result<()> {
+            Ok(())
+        }
+        fn choose(&mut self, _: &str, _: &[String], _: &Chess) -> Result<String> {
+            Ok(if self.0.is_empty() {
+                "0000".into()
+            } else {
+                self.0.remove(0).into()
+            })
+        }
+    }
+
+    fn adjudicator() -> Adjudicator {
+        Adjudicator::new(crate::tools::solve::tablebase_dir())
+    }
+
+    fn play(start: &str, white: Vec<&'static str>, black: Vec<&'static str>) -> GameRecord {
+        play_game(
+            &mut Scripted(white),
+            &mut Scripted(black),
+            &position(start),
+            40,
+            &adjudicator(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn fools_mate_ends_by_checkmate_for_black() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let game = play(start, vec!["f2f3", "g2g4"], vec!["e7e5", "d8h4"]);
+        assert_eq!(game.result, GameResult::BlackWins);
+        assert_eq!(game.reason, "checkmate");
+        assert_eq!(game.moves.len(), 4);
+    }
+
+    #[test]
+    fn knights_shuffling_home_draw_by_threefold_repetition() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let white = vec!["g1f3", "f3g1", "g1f3", "f3g1"];
+        let black = vec!["g8f6", "f6g8", "g8f6", "f6g8"];
+        let game = play(start, white, black);
+        assert_eq!(game.result, GameResult::Draw);
+        assert_eq!(game.reason, "threefold repetition");
+        // The start occurs a third time after 8 plies.
+        assert_eq!(game.moves.len(), 8);
+    }
+
+    #[test]
+    fn an_illegal_move_loses_and_lone_king_endings_are_adjudicated_by_tablebase() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let game = play(start, vec!["e2e5"], vec![]);
+        assert_eq!(game.result, GameResult::BlackWins);
+        assert_eq!(game.reason, "illegal move e2e5 by white");
+        // Black's rook against the white king: a win for black, found by mirroring.
+        let game = play("8/8/8/3k4/8/8/8/r3K3 w - - 0 1", vec![], vec![]);
+        assert_eq!(
+            (game.result, game.reason.as_str()),
+            (GameResult::BlackWins, "tablebase KRK")
+        );
+        // White to move takes the undefended queen next to its king: a draw.
+        let game = play("8/8/8/8/8/k7/2q5/1K6 w - - 0 1", vec![], vec![]);
+        assert_eq!(
+            (game.result, game.reason.as_str()),
+            (GameResult::Draw, "tablebase KQK")
+        );
+    }
+}

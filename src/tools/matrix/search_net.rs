@@ -1,0 +1,237 @@
+//! A trained search learner's network as a file: each `mcts` cell of a matrix
+//! writes `nets/<endgame>-mcts-<seed>.json` in the matrix directory (a checkpoint),
+//! and `burnmate uci FILE` and `burnmate play FILE --fen ...` serve it with the
+//! search the matrix evaluated it with.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, anyhow, bail};
+use burn::tensor::Device;
+use burnmate_agents::policy_value::{NetEvaluator, PolicyValueNet};
+use burnmate_agents::search::{SearchConfig, SearchResult, search_after};
+use burnmate_encode::side_to_move::SideToMoveEncoding;
+use burnmate_env::endgame::Endgame;
+use burnmate_env::environment::Encoder as _;
+use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
+use burnmate_models::LayerWeights;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use shakmaty::{Chess, Move};
+
+use crate::tools::matrix::algorithm::{evaluation_search, search_learner_config};
+use crate::tools::matrix::cell::Cell;
+
+/// The checkpoint format of a search net file.
+pub const FORMAT: &str = "burnmate-search-net-v2";
+
+/// The format of the search net files written before 2026-11-27, which did not
+/// record the search their nets learned with (discount 0.97, self-play prior weight
+/// 1.5); they still load.
+const FORMAT_V1: &str = "burnmate-search-net-v1";
+
+/// The folder of a matrix directory that holds its search nets.
+pub const NETS_DIR: &str = "nets";
+
+/// What a search net file holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchNetFile {
+    /// The endgame it was trained on.
+    pub endgame: Endgame,
+    /// The cell's seed.
+    pub seed: u64,
+    /// Self-play games it was trained for.
+    pub games: u64,
+    /// The network's layers (side-to-move encoding in, policy logits and value out).
+    pub layers: Vec<LayerWeights>,
+    /// The discount per ply it was trained with; its searches back values up with it.
+    pub discount: f32,
+    /// The prior weight of the self-play search it was trained with.
+    pub self_play_c_puct: f32,
+}
+
+/// What a search net file of [`FORMAT_V1`] holds.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SearchNetFileV1 {
+    endgame: Endgame,
+    seed: u64,
+    games: u64,
+    layers: Vec<LayerWeights>,
+}
+
+impl From<SearchNetFileV1> for SearchNetFile {
+    fn from(v1: SearchNetFileV1) -> Self {
+        SearchNetFile {
+            endgame: v1.endgame,
+            seed: v1.seed,
+            games: v1.games,
+            layers: v1.layers,
+            discount: 0.97,
+            self_play_c_puct: 1.5,
+        }
+    }
+}
+
+impl SearchNetFile {
+    /// The self-play search the net was trained with: the matrix's, at the file's
+    /// discount and prior weight.
+    pub fn self_play_search(&self) -> SearchConfig {
+        SearchConfig {
+            c_puct: self.self_play_c_puct,
+            discount: self.discount,
+            ..search_learner_config().search
+        }
+    }
+}
+
+/// The file of `cell`'s net in the matrix directory `dir`.
+pub fn net_path(dir: &Path, cell: &Cell) -> PathBuf {
+    dir.join(NETS_DIR)
+        .join(format!("{}.json", cell.file_stem()))
+}
+
+/// Writes `file` to `path` atomically (its folder created).
+pub fn save(path: &Path, file: &SearchNetFile) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow!("cannot create {}: {e}", dir.display()))?;
+    }
+    crate::run::checkpoint::save(path, FORMAT, file)
+}
+
+/// Whether `path` is a search net file (a file, not a run directory).
+pub fn is_search_net(path: &Path) -> bool {
+    path.is_file()
+}
+
+/// A search net read back, ready to play.
+pub struct SearchNet {
+    /// What the file holds.
+    pub file: SearchNetFile,
+    /// The network.
+    pub net: PolicyValueNet,
+    /// The search it plays with: the matrix's evaluation search at its discount.
+    pub search: SearchConfig,
+}
+
+/// Reads the search net at `path`; a missing, foreign or corrupt file, or layers of
+/// another shape, is a one-line error.
+pub fn load(path: &Path, device: Device) -> Result<SearchNet> {
+    if !path.exists() {
+        bail!("search net {} does not exist", path.display());
+    }
+    let file: SearchNetFile = if crate::run::checkpoint::format_of(path)? == FORMAT_V1 {
+        crate::run::checkpoint::load::<SearchNetFileV1>(path, FORMAT_V1)?.into()
+    } else {
+        crate::run::checkpoint::load(path, FORMAT)?
+    };
+    let net = PolicyValueNet::from_layers(&file.layers, ChessGame.actions(), device)
+        .map_err(|e| anyhow!("search net {}: {e}", path.display()))?;
+    if net.features() != SideToMoveEncoding.width() {
+        bail!(
+            "search net {} has {} inputs, not the side-to-move encoding's {}",
+            path.display(),
+            net.features(),
+            SideToMoveEncoding.width(),
+        );
+    }
+    let search = evaluation_search(file.discount, net.has_moves_left());
+    Ok(SearchNet { file, net, search })
+}
+
+impl SearchNet {
+    /// The searches of `positions` (none finished), in one batch.
+    pub fn search(&self, positions: &[Chess]) -> Vec<SearchResult<Move>> {
+        search_positions(&self.net, &self.search, positions, &[])
+    }
+}
+
+/// The searches of `positions` (none finished) with `net` and `config` (no root
+/// noise), all in one batch; `earlier[i]`, where given, holds the repetition keys of
+/// position `i`'s game (its repetitions are draws: [`search_after`]).
+pub fn search_positions(
+    net: &PolicyValueNet,
+    config: &SearchConfig,
+    positions: &[Chess],
+    earlier: &[&[u64]],
+) -> Vec<SearchResult<Move>> {
+    let mut evaluator = NetEvaluator {
+        net,
+        encoder: &SideToMoveEncoding,
+    };
+    // Without root noise the search draws nothing from its RNG.
+    let mut unused = ChaCha8Rng::seed_from_u64(0);
+    search_after(
+        &ChessGame,
+        positions,
+        earlier,
+        config,
+        &mut evaluator,
+        &mut unused,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::temp_dir::TempDir;
+    use crate::tools::matrix::algorithm::SEARCH_C_PUCT;
+
+    /// The layers of a small fresh net that plays chess from the side to move.
+    fn layers() -> Vec<LayerWeights> {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let device = Device::flex().autodiff();
+        PolicyValueNet::new(
+            SideToMoveEncoding.width(),
+            &[4],
+            ChessGame.actions(),
+            true,
+            device,
+            &mut rng,
+        )
+        .weights()
+    }
+
+    #[test]
+    fn a_net_file_keeps_the_search_its_net_learned_with() {
+        let tmp = TempDir::new();
+        let path = tmp.path().join("kqk-mcts-0.json");
+        let file = SearchNetFile {
+            endgame: Endgame::Kqk,
+            seed: 0,
+            games: 64,
+            layers: layers(),
+            discount: 0.995,
+            self_play_c_puct: 0.5,
+        };
+        save(&path, &file).unwrap();
+        let net = load(&path, Device::flex().autodiff()).unwrap();
+        assert_eq!(net.file, file);
+        assert_eq!(net.search.discount, 0.995);
+        assert_eq!(net.search.c_puct, SEARCH_C_PUCT);
+        assert_eq!(net.search.noise, 0.0);
+        let self_play = net.file.self_play_search();
+        assert_eq!((self_play.discount, self_play.c_puct), (0.995, 0.5));
+        assert!(self_play.noise > 0.0);
+    }
+
+    #[test]
+    fn a_net_file_from_before_the_search_was_recorded_plays_at_its_discount() {
+        let tmp = TempDir::new();
+        let path = tmp.path().join("kqk-mcts-0.json");
+        let v1 = SearchNetFileV1 {
+            endgame: Endgame::Kqk,
+            seed: 2,
+            games: 64,
+            layers: layers(),
+        };
+        crate::run::checkpoint::save(&path, FORMAT_V1, &v1).unwrap();
+        let net = load(&path, Device::flex().autodiff()).unwrap();
+        assert_eq!((net.file.seed, net.file.games), (2, 64));
+        assert_eq!((net.file.discount, net.file.self_play_c_puct), (0.97, 1.5));
+        assert_eq!(net.search.discount, 0.97);
+        assert_eq!(net.search.c_puct, SEARCH_C_PUCT);
+    }
+}

@@ -1,0 +1,215 @@
+//! The training of a matrix's search learner, resumable: self-play from starts grown
+//! backwards from mate (rules only, no tablebase), in blocks of `parallel` games.
+//! After the first block, then at least every [`RESUME_SECONDS`] and after the last
+//! block, the whole state (net, Adam, replay, generator, curriculum or frontier,
+//! snapshots) goes to a resume file beside the cell's net; a killed cell goes on from
+//! there and ends with the bytes of an uninterrupted one.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Result, anyhow};
+use burn::tensor::Device;
+use burnmate_agents::policy_value::PolicyValueNet;
+use burnmate_agents::search_learner::{
+    Augmentation, SearchLearner, SearchLearnerState, SelfPlayEnd,
+};
+use burnmate_encode::side_to_move::{SideToMoveEncoding, transform_row};
+use burnmate_env::endgame::Endgame;
+use burnmate_env::environment::Encoder as _;
+use burnmate_env::symmetry::{SYMMETRIES, transform_action};
+use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
+use burnmate_models::LayerWeights;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::run::fault::crash_point;
+use crate::run::resume::RngState;
+use crate::tools::matrix::algorithm::{
+    SEARCH_HIDDEN, SEARCH_MOVES_LEFT_HEAD, search_learner_config,
+};
+use crate::tools::matrix::cell::Cell;
+use crate::tools::matrix::curriculum::{Curriculum, retro_curriculum_start};
+use crate::tools::matrix::frontier::Frontier;
+use crate::tools::matrix::game::StartSource;
+use crate::tools::matrix::search_net::NETS_DIR;
+
+/// Snapshots of the network taken while training (evaluated afterwards, so the
+/// training time excludes them).
+pub const SNAPSHOTS: u64 = 4;
+
+/// Seconds of training between resume points (after the first block).
+pub const RESUME_SECONDS: f64 = 60.0;
+
+/// The checkpoint format of a resume file.
+const RESUME_FORMAT: &str = "burnmate-search-training-v1";
+
+/// The network at one point of training.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// Self-play games played.
+    pub games: u64,
+    /// Seconds of training so far.
+    pub seconds: f64,
+    /// The network's layers.
+    pub layers: Vec<LayerWeights>,
+}
+
+/// A search learner trained on the rules alone, and how its training went.
+pub struct Trained {
+    /// The learner.
+    pub learner: SearchLearner<ChessGame, SideToMoveEncoding>,
+    /// The network after each [`SNAPSHOTS`]-th of the games but the last.
+    pub snapshots: Vec<Snapshot>,
+    /// The share of self-play games white mated.
+    pub mate_rate: f64,
+    /// The level curriculum's level at the end (`None` with the frontier's starts).
+    pub level: Option<u32>,
+    /// The frontier's mean plies of its seeds' wins at the end (`None` with the level
+    /// curriculum's starts).
+    pub frontier_plies: Option<f64>,
+    /// Seconds of training (summed over a killed run's parts).
+    pub seconds: f64,
+    /// Self-play games played.
+    pub games: u64,
+}
+
+/// Where training stood at a resume point.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Progress {
+    played: u64,
+    wins: u64,
+    seconds: f64,
+    rng: RngState,
+    curriculum: Curriculum,
+    #[serde(default)]
+    frontier: Frontier,
+    snapshots: Vec<Snapshot>,
+    learner: SearchLearnerState,
+}
+
+/// The resume file of `cell` in the matrix directory `dir` (removed once the cell's
+/// result is recorded).
+pub fn resume_path(dir: &Path, cell: &Cell) -> PathBuf {
+    dir.join(NETS_DIR)
+        .join(format!("{}.resume.json", cell.file_stem()))
+}
+
+/// Trains the search learner for `games` self-play games on `endgame` from the
+/// curriculum's starts (`starts`: [`StartSource::Frontier`] for the frontier's, any
+/// other for the level curriculum's), seeded by `seed`: the rules alone (no tablebase
+/// reaches it).
+/// Goes on from `resume` when it holds a resume point, and keeps one there.
+pub fn train_search(
+    endgame: Endgame,
+    seed: u64,
+    games: u64,
+    device: &Device,
+    resume: &Path,
+    starts: StartSource,
+) -> Result<Trained> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let config = search_learner_config();
+    let net = PolicyValueNet::new(
+        SideToMoveEncoding.width(),
+        &SEARCH_HIDDEN,
+        ChessGame.actions(),
+        SEARCH_MOVES_LEFT_HEAD,
+        device.clone().autodiff(),
+        &mut rng,
+    );
+    let mut learner = SearchLearner::new(ChessGame, SideToMoveEncoding, net, config)?
+        .with_augmentation(Augmentation {
+            symmetries: SYMMETRIES,
+            row: transform_row,
+            action: transform_action,
+        });
+    let (mut played, mut wins, mut earlier_seconds) = (0u64, 0u64, 0.0);
+    let mut curriculum = Curriculum::default();
+    let mut frontier = Frontier::default();
+    let use_frontier = starts == StartSource::Frontier;
+    let mut snapshots = Vec::new();
+    if resume.exists() {
+        let saved: Progress = crate::run::checkpoint::load(resume, RESUME_FORMAT)?;
+        learner
+            .restore(&saved.learner)
+            .map_err(|e| anyhow!("resume point {}: {e}", resume.display()))?;
+        rng = saved.rng.restore()?;
+        (played, wins, earlier_seconds) = (saved.played, saved.wins, saved.seconds);
+        (curriculum, snapshots) = (saved.curriculum, saved.snapshots);
+        frontier = saved.frontier;
+    }
+    if let Some(folder) = resume.parent() {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| anyhow!("cannot create {}: {e}", folder.display()))?;
+    }
+    let started = Instant::now();
+    let seconds = |started: &Instant| earlier_seconds + started.elapsed().as_secs_f64();
+    let mut last_save: Option<f64> = None;
+    while played < games {
+        let block = (config.parallel as u64).min(games - played) as usize;
+        let level = curriculum.level();
+        // The frontier's starts of this block, to seed it with those mated from.
+        let mut issued = Vec::new();
+        let records = learner.self_play(
+            block,
+            |rng| {
+                if use_frontier {
+                    let start = frontier.start(endgame, rng);
+                    let cap = start.ply_cap;
+                    issued.push(start.clone());
+                    (start.position, cap)
+                } else {
+                    retro_curriculum_start(endgame, level, rng)
+                }
+            },
+            &mut rng,
+        );
+        for record in &records {
+            let mated = record.end == SelfPlayEnd::Mate { first_won: true };
+            wins += u64::from(mated);
+            if !use_frontier {
+                curriculum.record(mated);
+            }
+            if let Some(start) = issued.get(record.start).filter(|s| mated && s.seeds) {
+                frontier.mated_from(&start.position, record.plies);
+            }
+        }
+        played += block as u64;
+        let due = (snapshots.len() as u64 + 1) * games / SNAPSHOTS;
+        if played >= due && played < games {
+            snapshots.push(Snapshot {
+                games: played,
+                seconds: seconds(&started),
+                layers: learner.net().weights(),
+            });
+        }
+        let now = seconds(&started);
+        if last_save.is_none_or(|at| now - at >= RESUME_SECONDS) || played == games {
+            let progress = Progress {
+                played,
+                wins,
+                seconds: now,
+                rng: RngState::of(&rng),
+                curriculum: curriculum.clone(),
+                frontier: frontier.clone(),
+                snapshots: snapshots.clone(),
+                learner: learner.state(),
+            };
+            crate::run::checkpoint::save(resume, RESUME_FORMAT, &progress)?;
+            crash_point("search-training-saved");
+            last_save = Some(now);
+        }
+    }
+    Ok(Trained {
+        learner,
+        snapshots,
+        mate_rate: wins as f64 / games.max(1) as f64,
+        level: (!use_frontier).then(|| curriculum.level()),
+        frontier_plies: use_frontier.then(|| frontier.mean_plies()),
+        seconds: seconds(&started),
+        games,
+    })
+}

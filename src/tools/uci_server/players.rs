@@ -1,0 +1,415 @@
+//! The runs that can play over UCI: a selfplay run of either algorithm (both
+//! colours), an endgame Q-table (white in positions of its endgame) and a matrix's
+//! search net (both colours).
+
+use std::path::Path;
+
+use anyhow::{Result, bail};
+use burnmate_agents::afterstate::alpha_beta::{self, QUIESCENCE_PLIES, SearchLimit};
+use burnmate_agents::afterstate::host_value::HostValueNet;
+use burnmate_agents::afterstate::trainer::{AfterstateLearner, best_index};
+use burnmate_agents::endgame::LeastBestQ;
+use burnmate_agents::engine::score::mate_in_moves;
+use burnmate_agents::engine::search::key_of;
+use burnmate_agents::engine::{Evaluator, Limits, Material, NnueEvaluator, Searcher};
+use burnmate_agents::selfplay::trainer::SelfPlay;
+use burnmate_env::endgame::{Endgame, has_material};
+use burnmate_env::selfplay::FullGame;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::{Chess, Color, Move, Position};
+
+use crate::device::backend::BackendChoice;
+use crate::run::config::{Experiment, load_config};
+use crate::studies::selfplay::config::SelfplayAlgorithm;
+use crate::tools::matrix::search_net::{
+    SearchNet, is_search_net, load as load_search_net, search_positions,
+};
+use crate::tools::uci_server::{Choice, GoLimit, UciPlayer};
+
+/// A selfplay run's frozen selectors: the side to move plays its greedy move.
+pub struct SelfplayPlayer {
+    play: SelfPlay,
+    name: String,
+}
+
+impl UciPlayer for SelfplayPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn best_move(&mut self, position: &Chess, among: &[Move], _: &GoLimit) -> Choice {
+        match self.play.greedy_move(position, among) {
+            Some((mv, score)) => Choice {
+                mv,
+                value: Some(f64::from(score)),
+                note: None,
+                nodes: 1,
+                depth: 1,
+            },
+            // Only under-promotions listed: the selectors promote to a queen.
+            None => Choice {
+                mv: among[0],
+                value: None,
+                note: Some("the selectors choose no listed move: the first one".into()),
+                nodes: 0,
+                depth: 1,
+            },
+        }
+    }
+}
+
+/// How an afterstate run searches its learned values at play time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaySearch {
+    /// A full-width search of this many plies (1: the greedy move).
+    FullWidth(u32),
+    /// Iterative-deepening alpha-beta with quiescence
+    /// ([`burnmate_agents::afterstate::alpha_beta`]), this many positions a move
+    /// unless `go` limits it (`nodes`, `depth`, `movetime`, the clock).
+    AlphaBeta(u64),
+}
+
+impl PlaySearch {
+    /// The search of `--plies` and `--nodes` (one of them), refused in one line
+    /// when both or none is meaningful.
+    pub fn of(plies: u32, nodes: Option<u64>) -> Result<PlaySearch> {
+        match (plies, nodes) {
+            (0, _) => bail!("--plies must be at least 1"),
+            (_, Some(0)) => bail!("--nodes must be at least 1"),
+            (1, Some(n)) => Ok(PlaySearch::AlphaBeta(n)),
+            (p, Some(_)) => {
+                bail!("--plies {p} and --nodes: choose one search (full width or alpha-beta)")
+            }
+            (p, None) => Ok(PlaySearch::FullWidth(p)),
+        }
+    }
+
+    /// Whether the run plays more than its greedy move.
+    pub fn searches(self) -> bool {
+        self != PlaySearch::FullWidth(1)
+    }
+
+    /// How reports name it, e.g. "3 plies" or "alpha-beta 20000 nodes".
+    pub fn label(self) -> String {
+        match self {
+            PlaySearch::FullWidth(p) => format!("{p} plies"),
+            PlaySearch::AlphaBeta(n) => format!("alpha-beta {n} nodes"),
+        }
+    }
+}
+
+/// Deepest iteration an alpha-beta player starts when `go` gives no depth.
+const MAX_ALPHA_BETA_DEPTH: u32 = 64;
+
+/// An afterstate run's value network: the side to move plays the best move of its
+/// [`PlaySearch`] on the learned values (the position's history is not known, so
+/// repetitions before the search's root are not foreseen).
+pub struct AfterstatePlayer {
+    learner: AfterstateLearner,
+    host: HostValueNet,
+    search: PlaySearch,
+    name: String,
+}
+
+impl AfterstatePlayer {
+    fn alpha_beta(&self, position: &Chess, among: &[Move], nodes: u64, limit: &GoLimit) -> Choice {
+        let limit = SearchLimit {
+            depth: limit.depth.unwrap_or(MAX_ALPHA_BETA_DEPTH),
+            quiescence: QUIESCENCE_PLIES,
+            nodes: limit.nodes.unwrap_or(nodes),
+            time: limit.time_for(position.turn().is_white()),
+        };
+        let gamma = self.learner.config().gamma;
+        let answer = alpha_beta::search(&self.host, gamma, position, among, limit)
+            .expect("a position with listed moves");
+        Choice {
+            mv: answer.best,
+            value: Some(f64::from(answer.value)),
+            note: None,
+            nodes: answer.nodes,
+            depth: answer.depth,
+        }
+    }
+}
+
+impl UciPlayer for AfterstatePlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice {
+        let plies = match self.search {
+            PlaySearch::AlphaBeta(nodes) => return self.alpha_beta(position, among, nodes, limit),
+            PlaySearch::FullWidth(plies) => plies,
+        };
+        let game = FullGame::from_position(position.clone(), u32::MAX);
+        let plies = limit.depth.map_or(plies, |d| d.min(plies));
+        let mut moves = self.learner.search_values(&[&game], plies).remove(0);
+        moves.retain(|m| among.contains(&m.mv));
+        let best = &moves[best_index(&moves)];
+        Choice {
+            mv: best.mv,
+            value: Some(f64::from(best.q)),
+            note: None,
+            nodes: position.legal_moves().len() as u64,
+            depth: plies,
+        }
+    }
+}
+
+/// An endgame run's Q-table: its greedy move for white in its endgame; elsewhere
+/// (black to move, other material) a random legal move, said so to the GUI.
+pub struct EndgamePlayer {
+    endgame: Endgame,
+    table: LeastBestQ,
+    rng: ChaCha8Rng,
+    name: String,
+}
+
+impl UciPlayer for EndgamePlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn best_move(&mut self, position: &Chess, among: &[Move], _: &GoLimit) -> Choice {
+        if position.turn() == Color::White && has_material(self.endgame, position.board()) {
+            return Choice {
+                mv: self.table.greedy_among(position, among, &mut self.rng),
+                value: Some(self.table.best_value(position)),
+                note: None,
+                nodes: among.len() as u64,
+                depth: 1,
+            };
+        }
+        let note = format!(
+            "not a white-to-move {} position: a random legal move",
+            self.endgame.name().to_uppercase()
+        );
+        Choice {
+            mv: among[self.rng.random_range(0..among.len())],
+            value: None,
+            note: Some(note),
+            nodes: 0,
+            depth: 1,
+        }
+    }
+}
+
+/// Most simulations `go nodes` may ask of a search net (a tree of this many nodes
+/// takes tens of MB).
+pub const MAX_SIMULATIONS: u32 = 100_000;
+
+/// A matrix's search net: the side to move plays its search's move (the proof move
+/// where the search proved the position) with the matrix's evaluation budget, or
+/// `go nodes N` simulations, or as many as its time allows (`movetime`, clock), in
+/// any position; outside its endgame (either colour) it says so to the GUI.
+pub struct SearchPlayer {
+    net: SearchNet,
+    name: String,
+}
+
+impl UciPlayer for SearchPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice {
+        let mut search = self.net.search;
+        search.time_limit = limit.time_for(position.turn().is_white());
+        if let Some(nodes) = limit.nodes {
+            search.simulations = u32::try_from(nodes)
+                .unwrap_or(u32::MAX)
+                .min(MAX_SIMULATIONS);
+        } else if search.time_limit.is_some() {
+            search.simulations = MAX_SIMULATIONS;
+        }
+        let result =
+            search_positions(&self.net.net, &search, std::slice::from_ref(position), &[]).remove(0);
+        // The simulations asked for, or those run when time was the limit.
+        let nodes = if search.time_limit.is_some() {
+            1 + result.visits.iter().map(|&v| u64::from(v)).sum::<u64>()
+        } else {
+            u64::from(search.simulations)
+        };
+        let listed = |i: &usize| among.contains(&result.moves[*i]);
+        let best = result
+            .proof
+            .filter(listed)
+            .or_else(|| {
+                (0..result.moves.len())
+                    .filter(listed)
+                    .max_by_key(|&i| (result.visits[i], std::cmp::Reverse(i)))
+            })
+            .expect("the listed moves are legal moves of the root");
+        let endgame = self.net.file.endgame;
+        let mut mirrored = position.board().clone();
+        mirrored.mirror();
+        let note = (!has_material(endgame, position.board()) && !has_material(endgame, &mirrored))
+            .then(|| {
+                format!(
+                    "not a {} position: the net plays outside what it learned",
+                    endgame.name().to_uppercase()
+                )
+            });
+        Choice {
+            mv: result.moves[best],
+            value: Some(f64::from(result.value)),
+            note,
+            nodes,
+            depth: 1,
+        }
+    }
+}
+
+/// The name that stands for the engine-grade alpha-beta on material values (the
+/// full-chess learner's generation 0) where a run is expected: `burnmate uci
+/// builtin:material`, `burnmate match builtin:material`.
+pub const BUILTIN_MATERIAL: &str = "builtin:material";
+
+/// Nodes a move of the engine-grade search when neither `--nodes` nor `go` says.
+pub const DEFAULT_ENGINE_NODES: u64 = 200_000;
+
+/// Transposition-table megabytes of an engine-grade player.
+const ENGINE_TABLE_MB: usize = 64;
+
+/// The engine-grade alpha-beta ([`burnmate_agents::engine`]) on an evaluator: `go
+/// nodes`, `depth`, `movetime` or the clock bound it, else its node budget; it
+/// knows the game's earlier positions, so it avoids (or seeks) repetitions.
+pub struct EngineSearchPlayer<E> {
+    searcher: Searcher<E>,
+    nodes: u64,
+    history: Vec<u64>,
+    name: String,
+}
+
+impl<E: Evaluator> UciPlayer for EngineSearchPlayer<E> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn see_history(&mut self, earlier: &[Chess]) {
+        self.history = earlier.iter().map(key_of).collect();
+    }
+
+    fn new_game(&mut self) {
+        self.searcher.new_game();
+        self.history.clear();
+    }
+
+    fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice {
+        let time = limit.time_for(position.turn().is_white());
+        let limits = Limits {
+            depth: limit.depth,
+            nodes: limit
+                .nodes
+                .or((time.is_none() && limit.depth.is_none()).then_some(self.nodes)),
+            time,
+            stop: None,
+        };
+        let result = self
+            .searcher
+            .search(position, among, &self.history, limits, |_| {})
+            .expect("a position with listed moves");
+        self.history.clear();
+        let note = mate_in_moves(result.score).map(|m| format!("mate in {m} moves"));
+        Choice {
+            mv: result.best,
+            value: Some(f64::from(result.score) / 100.0),
+            note,
+            nodes: result.nodes,
+            depth: result.depth,
+        }
+    }
+}
+
+/// An engine-grade player on `evaluator` searching `search`'s nodes (the default
+/// budget for a plain `FullWidth(1)`), named after `what` and `detail`.
+fn engine_player<E: Evaluator + 'static>(
+    evaluator: E,
+    search: PlaySearch,
+    what: &str,
+    detail: &str,
+) -> Result<Box<dyn UciPlayer>> {
+    let nodes = match search {
+        PlaySearch::AlphaBeta(n) => n,
+        PlaySearch::FullWidth(1) => DEFAULT_ENGINE_NODES,
+        PlaySearch::FullWidth(p) => bail!(
+            "{what} searches by nodes (--nodes N, default {DEFAULT_ENGINE_NODES}), not --plies {p}"
+        ),
+    };
+    Ok(Box::new(EngineSearchPlayer {
+        searcher: Searcher::new(evaluator, ENGINE_TABLE_MB),
+        nodes,
+        history: Vec::new(),
+        name: format!("burnmate engine ({detail}, {nodes} nodes)"),
+    }))
+}
+
+/// The player of `run`: a selfplay run, an endgame run, or a matrix's search net
+/// file; an afterstate run searches as `search` says, other runs play one ply (they
+/// have no search; a search net searches as the matrix evaluated it).
+pub fn load_player(run: &Path, search: PlaySearch) -> Result<Box<dyn UciPlayer>> {
+    let name = format!(
+        "burnmate {}",
+        run.file_name()
+            .map_or("run".into(), |n| n.to_string_lossy())
+    );
+    if run == Path::new(BUILTIN_MATERIAL) {
+        return engine_player(Material, search, BUILTIN_MATERIAL, "material");
+    }
+    if is_search_net(run) {
+        if search.searches() {
+            bail!(
+                "{}: a search net searches by simulations; {} takes no --plies or --nodes",
+                search.label(),
+                run.display()
+            );
+        }
+        let net = load_search_net(run, BackendChoice::Flex.device()?)?;
+        return Ok(Box::new(SearchPlayer { net, name }));
+    }
+    match load_config(&run.join("config.toml"))? {
+        Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
+            let (_, learner) = crate::studies::selfplay::afterstate_file::load_run(run, None)?;
+            Ok(Box::new(AfterstatePlayer {
+                host: HostValueNet::new(learner.net().weights()),
+                learner,
+                search,
+                name,
+            }))
+        }
+        _ if search.searches() => bail!(
+            "{}: only afterstate-td runs search; {} plays one ply",
+            search.label(),
+            run.display()
+        ),
+        Experiment::Selfplay(_) => {
+            let (_, play) = crate::studies::selfplay::model_file::load_run(run)?;
+            Ok(Box::new(SelfplayPlayer { play, name }))
+        }
+        Experiment::Chess(_) => {
+            let generation = crate::studies::chess::generations::newest_incumbent(run)?;
+            let shown = run.display().to_string();
+            if generation == 0 {
+                return engine_player(Material, search, &shown, "generation 0, material");
+            }
+            let layers = crate::studies::chess::net_file::load(run, generation)?;
+            let net = NnueEvaluator::new(&layers).map_err(anyhow::Error::msg)?;
+            engine_player(net, search, &shown, &format!("generation {generation}"))
+        }
+        Experiment::Endgame(_) => {
+            let (config, endgame, table) = crate::studies::endgame::table_file::load_run(run)?;
+            Ok(Box::new(EndgamePlayer {
+                endgame,
+                table,
+                rng: ChaCha8Rng::seed_from_u64(config.seed),
+                name,
+            }))
+        }
+        _ => bail!(
+            "{} is neither a chess, selfplay nor endgame run: only those play chess over UCI",
+            run.display()
+        ),
+    }
+}

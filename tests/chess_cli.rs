@@ -1,0 +1,132 @@
+//! `burnmate train configs/chess-zero.toml` end to end at a tiny size: two
+//! generations, their files, a kill and resume to the same run, and the newest net
+//! served over UCI. Strength and speed are measured elsewhere (docs/results/chess.md).
+
+mod common;
+
+use std::fs;
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::*;
+
+const TINY: [&str; 20] = [
+    "--set",
+    "generations=1",
+    "--set",
+    "games=4",
+    "--set",
+    "nodes=150",
+    "--set",
+    "gate_games=2",
+    "--set",
+    "gate_nodes=150",
+    "--set",
+    "epochs=2",
+    "--set",
+    "hidden=8",
+    "--set",
+    "max_plies=30",
+    "--set",
+    "batch=64",
+    "--set",
+    "table_mb=1",
+];
+
+/// `generations.csv` without its CPU-seconds column (the one thing a machine changes).
+fn rows_without_time(run: &Path) -> Vec<String> {
+    fs::read_to_string(run.join("generations.csv"))
+        .unwrap()
+        .lines()
+        .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+        .collect()
+}
+
+#[test]
+fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci() {
+    let tmp = TempDir::new();
+    let whole = tmp.path().join("whole");
+    let out = train(&whole, "configs/chess-zero.toml", &TINY);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = rows_without_time(&whole);
+    assert_eq!(rows.len(), 3, "header and generations 0 and 1: {rows:?}");
+    assert!(rows[0].starts_with("generation,games,positions"));
+    assert!(rows[1].starts_with("0,4,"), "{rows:?}");
+    assert!(rows[2].starts_with("1,4,"), "{rows:?}");
+    for file in [
+        "config.toml",
+        "gen-001.net.json",
+        "data/gen-000.bin",
+        "data/gen-001.bin",
+    ] {
+        assert!(whole.join(file).is_file(), "{file}");
+    }
+
+    // Killed after generation 0's line: resume ends with the uninterrupted run's files.
+    let killed = tmp.path().join("killed");
+    let mut args = vec![
+        "train",
+        "configs/chess-zero.toml",
+        "--out",
+        killed.to_str().unwrap(),
+    ];
+    args.extend_from_slice(&TINY);
+    let crashed = Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(&args)
+        .env("BURNMATE_CRASH_AT", "chess-generation-recorded")
+        .output()
+        .unwrap();
+    assert!(!crashed.status.success());
+    assert_eq!(rows_without_time(&killed).len(), 2, "generation 0 only");
+    let resumed = burnmate(&["resume", killed.to_str().unwrap()]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(rows_without_time(&killed), rows);
+    for file in ["gen-001.net.json", "data/gen-000.bin", "data/gen-001.bin"] {
+        assert_eq!(
+            fs::read(whole.join(file)).unwrap(),
+            fs::read(killed.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+
+    // The run plays over UCI: a legal answer from the start.
+    let mut uci = Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(["uci", whole.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    uci.stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nposition startpos moves e2e4\ngo nodes 300\nquit\n")
+        .unwrap();
+    let out = uci.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("id name burnmate engine (generation "),
+        "{text}"
+    );
+    let best = text
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let after_e4: shakmaty::Chess = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    let mv = best.parse::<shakmaty::uci::UciMove>().unwrap();
+    assert!(mv.to_move(&after_e4).is_ok(), "{best}");
+
+    assert_one_line_error(
+        &train(
+            &tmp.path().join("bad"),
+            "configs/chess-zero.toml",
+            &["--set", "gate_games=3"],
+        ),
+        "gate_games must be a positive even number",
+    );
+}
