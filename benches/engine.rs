@@ -1,6 +1,8 @@
 //! Nodes per second of the engine-grade alpha-beta (`burnmate_agents::engine`) on
-//! one core, material evaluation (the full-chess learner's generation 0), from the
-//! first 16 shipped openings at a fixed node count; beside it, in the same run, the
+//! one core, with material evaluation (the full-chess learner's generation 0) and
+//! with an untrained 768 -> 128 x 2 -> 1 NNUE updated incrementally (a trained one
+//! costs the same), from the first 16 shipped openings at a fixed node count;
+//! beside it, in the same run, the
 //! afterstate learner's alpha-beta (`afterstate::alpha_beta`, no table) with the
 //! dense 779 -> 128 -> 64 -> 1 net untrained (its evaluation costs what a trained
 //! one does) at the same positions: the search the full-chess issue replaces.
@@ -10,7 +12,8 @@ mod timing;
 
 use burnmate_agents::afterstate::alpha_beta::{self, SearchLimit};
 use burnmate_agents::afterstate::host_value::HostValueNet;
-use burnmate_agents::engine::{Limits, Material, Searcher};
+use burnmate_agents::engine::{Evaluator, Limits, Material, NnueEvaluator, Searcher};
+use burnmate_agents::nnue_trainer::fresh_weights;
 use burnmate_encode::side_to_move::FEATURES;
 use burnmate_models::deep_mlp::LayerWeights;
 use rand::{RngExt, SeedableRng};
@@ -59,32 +62,33 @@ fn untrained_net() -> HostValueNet {
     )
 }
 
+/// Times the engine on `evaluator` over `positions` and prints its row.
+fn bench_engine<E: Evaluator + Clone>(name: &str, evaluator: &E, positions: &[Chess]) {
+    let search = |p: &Chess| {
+        Searcher::new(evaluator.clone(), 16)
+            .search(p, &[], &[], Limits::nodes(NODES), |_| {})
+            .unwrap()
+    };
+    let nodes: u64 = positions.iter().map(|p| search(p).nodes).sum();
+    measure(name, nodes, || {
+        positions.iter().map(|p| search(p).depth).sum::<u32>()
+    });
+}
+
 fn main() {
     println!("{HEADER}");
     let positions = openings();
-    let engine_nodes: u64 = positions
-        .iter()
-        .map(|p| {
-            Searcher::new(Material, 16)
-                .search(p, &[], &[], Limits::nodes(NODES), |_| {})
-                .unwrap()
-                .nodes
-        })
-        .sum();
-    measure(
+    bench_engine(
         "engine, material, 16 openings x 100k nodes (nodes)",
-        engine_nodes,
-        || {
-            positions
-                .iter()
-                .map(|p| {
-                    Searcher::new(Material, 16)
-                        .search(p, &[], &[], Limits::nodes(NODES), |_| {})
-                        .unwrap()
-                        .depth
-                })
-                .sum::<u32>()
-        },
+        &Material,
+        &positions,
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let nnue = NnueEvaluator::new(&fresh_weights(128, &mut rng)).unwrap();
+    bench_engine(
+        "engine, NNUE 768-128x2-1, 16 openings x 100k nodes (nodes)",
+        &nnue,
+        &positions,
     );
     let net = untrained_net();
     let limit = SearchLimit {

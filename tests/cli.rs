@@ -312,6 +312,20 @@ fn a_closed_stdout_is_quiet_and_a_full_one_is_a_one_line_error() {
         .output()
         .unwrap();
     assert_one_line_error(&closed, "cannot write to standard output: it is closed");
+    // A cache directory that cannot be made: the table is built, reported and not
+    // cached, with a warning (not an error that throws the work away).
+    let out = burnmate(&["solve", "kqk", "--cache", "/dev/null/tables"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("endgame          KQK"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("the table is not cached"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

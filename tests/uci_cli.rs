@@ -331,3 +331,40 @@ fn the_builtin_material_engine_mates_and_draws_by_repetition_when_behind() {
         "builtin:material searches by nodes",
     );
 }
+
+#[test]
+fn a_search_answers_isready_and_ends_at_stop_or_quit() {
+    use std::time::{Duration, Instant};
+    let mut engine = Engine::start(Path::new("builtin:material"));
+    engine.send("position startpos moves e2e4");
+    for go in ["go infinite", "go movetime 30000", "go nodes 500000000"] {
+        engine.send(go);
+        std::thread::sleep(Duration::from_millis(200));
+        let asked = Instant::now();
+        engine.send("isready");
+        assert_eq!(
+            engine.until("readyok"),
+            vec!["readyok"],
+            "{go}: readyok during the search"
+        );
+        engine.send("stop");
+        let lines = engine.until("bestmove ");
+        assert!(
+            asked.elapsed() < Duration::from_secs(3),
+            "{go}: {:?}",
+            asked.elapsed()
+        );
+        let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+        let mut position = Chess::default();
+        play_uci(&mut position, "e2e4");
+        play_uci(&mut position, best);
+    }
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let asked = Instant::now();
+    engine.quit();
+    assert!(
+        asked.elapsed() < Duration::from_secs(3),
+        "quit during a search"
+    );
+}

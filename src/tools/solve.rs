@@ -126,9 +126,14 @@ pub fn load_or_build_table(material: &Material, cache_dir: &Path) -> Result<DtmT
         material.name(),
         started.elapsed().as_secs_f64()
     );
-    std::fs::create_dir_all(cache_dir)
-        .with_context(|| format!("cannot create {}", cache_dir.display()))?;
-    write_cache(&path, &table)?;
+    // A table that cannot be cached is still the answer: minutes of work are not
+    // thrown away for a read-only or full cache directory.
+    let cached = std::fs::create_dir_all(cache_dir)
+        .with_context(|| format!("cannot create {}", cache_dir.display()))
+        .and_then(|()| write_cache(&path, &table));
+    if let Err(e) = cached {
+        eprintln!("warning: {e:#}; the table is not cached");
+    }
     Ok(table)
 }
 

@@ -21,6 +21,8 @@
 pub mod players;
 
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -29,7 +31,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
 /// A policy that picks a move.
-pub trait UciPlayer {
+pub trait UciPlayer: Send {
     /// The engine's name for `id name`.
     fn name(&self) -> String;
     /// The move to play in `position` among `among` (legal, not empty: every legal
@@ -40,6 +42,9 @@ pub trait UciPlayer {
     fn see_history(&mut self, _earlier: &[Chess]) {}
     /// A new game starts (a player with a transposition table clears it).
     fn new_game(&mut self) {}
+    /// The flag UCI's `stop` raises while [`UciPlayer::best_move`] runs; a player
+    /// that searches ends its search when it is set.
+    fn set_stop(&mut self, _stop: Arc<AtomicBool>) {}
 }
 
 /// The limits of a `go` command a searching player honours.
@@ -58,6 +63,8 @@ pub struct GoLimit {
     pub increment: [Option<u64>; 2],
     /// `movestogo`: moves until the next time control.
     pub moves_to_go: Option<u64>,
+    /// `infinite` or `ponder`: search until `stop`.
+    pub infinite: bool,
 }
 
 /// Moves the clock is shared over when `go` gives no `movestogo`.
@@ -78,6 +85,7 @@ impl GoLimit {
             clock: [after("wtime"), after("btime")],
             increment: [after("winc"), after("binc")],
             moves_to_go: after("movestogo"),
+            infinite: words.iter().any(|w| *w == "infinite" || *w == "ponder"),
         }
     }
 
@@ -239,108 +247,157 @@ pub fn one_line(text: &str) -> String {
         .collect()
 }
 
+/// Writes `line` to the GUI (shared by the input loop and the search thread).
+fn say_to(output: &Mutex<impl Write>, line: &str) -> Result<()> {
+    let mut out = output.lock().expect("no writer panicked");
+    writeln!(out, "{}", one_line(line))
+        .and_then(|()| out.flush())
+        .context("cannot write to the GUI")
+}
+
 /// Answers UCI commands from `input` on `output` until `quit` or the end of input.
 /// Words may be separated by any whitespace; bytes that are not UTF-8 are read as
-/// U+FFFD (a GUI's stray byte spoils one word, not the session).
+/// U+FFFD (a GUI's stray byte spoils one word, not the session). A `go` searches on
+/// its own thread while commands are read: `isready` is answered at once, `stop`
+/// ends the search with its best move (players that search honour it through
+/// [`UciPlayer::set_stop`]), and `quit` stops it and returns.
 pub fn serve(
     player: &mut dyn UciPlayer,
     mut input: impl BufRead,
-    mut output: impl Write,
+    output: impl Write + Send,
 ) -> Result<()> {
+    let output = Mutex::new(output);
+    let say = |line: &str| say_to(&output, line);
+    let stop = Arc::new(AtomicBool::new(false));
+    // Set at `quit` or the end of input: a search still running is stopped, and
+    // the answer of a `go infinite` is not sent (no GUI asked for it).
+    let closing = AtomicBool::new(false);
+    player.set_stop(stop.clone());
+    let player = Mutex::new(player);
+    // The answer of a `go infinite` / `go ponder`, held until `stop` or `ponderhit`.
+    let held: Mutex<Option<String>> = Mutex::new(None);
     let mut position = Chess::default();
     let mut earlier: Vec<Chess> = Vec::new();
     // After a `position` whose setup is no position, `go` answers no move: the
     // previous position is another game's.
     let mut lost = false;
-    // The answer of a `go infinite` / `go ponder`, held until `stop` or `ponderhit`.
-    let mut held: Option<String> = None;
-    let mut say = |line: &str| -> Result<()> {
-        writeln!(output, "{}", one_line(line))
-            .and_then(|()| output.flush())
-            .context("cannot write to the GUI")
-    };
-    let mut bytes = Vec::new();
-    loop {
-        bytes.clear();
-        if input
-            .read_until(b'\n', &mut bytes)
-            .context("cannot read from the GUI")?
-            == 0
-        {
-            break;
-        }
-        let text = String::from_utf8_lossy(&bytes);
-        let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        let (command, args) = line.split_once(' ').unwrap_or((&line, ""));
-        match command {
-            "uci" => {
-                say(&format!("id name {}", player.name()))?;
-                say("id author burnmate")?;
-                say("uciok")?;
+    std::thread::scope(|scope| -> Result<()> {
+        let mut searching: Option<std::thread::ScopedJoinHandle<'_, Result<()>>> = None;
+        let finish = |searching: &mut Option<std::thread::ScopedJoinHandle<'_, Result<()>>>| {
+            searching
+                .take()
+                .map_or(Ok(()), |h| h.join().expect("the search thread panicked"))
+        };
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            if input
+                .read_until(b'\n', &mut bytes)
+                .context("cannot read from the GUI")?
+                == 0
+            {
+                closing.store(true, Ordering::Relaxed);
+                stop.store(true, Ordering::Relaxed);
+                return finish(&mut searching);
             }
-            "isready" => say("readyok")?,
-            "ucinewgame" => {
-                (position, earlier, lost) = (Chess::default(), Vec::new(), false);
-                player.new_game();
-            }
-            "position" => match describe_position(args) {
-                Ok(described) => {
-                    (position, earlier, lost) = (described.position, described.earlier, false);
-                    if let Some(e) = described.error {
-                        say(&format!("info string error: {e}"))?;
+            let text = String::from_utf8_lossy(&bytes);
+            let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let (command, args) = line.split_once(' ').unwrap_or((&line, ""));
+            match command {
+                "uci" => {
+                    let name = player.lock().expect("no search panicked").name();
+                    say(&format!("id name {name}"))?;
+                    say("id author burnmate")?;
+                    say("uciok")?;
+                }
+                "isready" => say("readyok")?,
+                "ucinewgame" => {
+                    finish(&mut searching)?;
+                    (position, earlier, lost) = (Chess::default(), Vec::new(), false);
+                    player.lock().expect("no search panicked").new_game();
+                }
+                "position" => {
+                    finish(&mut searching)?;
+                    match describe_position(args) {
+                        Ok(described) => {
+                            (position, earlier, lost) =
+                                (described.position, described.earlier, false);
+                            if let Some(e) = described.error {
+                                say(&format!("info string error: {e}"))?;
+                            }
+                        }
+                        Err(e) => {
+                            lost = true;
+                            say(&format!(
+                                "info string error: {e}; no position until the next one"
+                            ))?;
+                        }
                     }
                 }
-                Err(e) => {
-                    lost = true;
-                    say(&format!(
-                        "info string error: {e}; no position until the next one"
-                    ))?;
-                }
-            },
-            "stop" | "ponderhit" => {
-                if let Some(answer) = held.take() {
-                    say(&answer)?;
-                }
-            }
-            "go" => {
-                if let Some(answer) = held.take() {
-                    say(&answer)?;
-                }
-                let waits = args
-                    .split_whitespace()
-                    .any(|word| word == "infinite" || word == "ponder");
-                if lost || position.legal_moves().is_empty() {
-                    if waits {
-                        held = Some("bestmove 0000".into());
-                    } else {
-                        say("bestmove 0000")?;
+                "stop" | "ponderhit" => {
+                    stop.store(true, Ordering::Relaxed);
+                    finish(&mut searching)?;
+                    if let Some(answer) = held.lock().expect("no search panicked").take() {
+                        say(&answer)?;
                     }
-                    continue;
                 }
-                let among = searchmoves(&position, args);
-                player.see_history(&earlier);
-                let choice = player.best_move(&position, &among, &GoLimit::parse(args));
-                if let Some(note) = &choice.note {
-                    say(&format!("info string {note}"))?;
+                "go" => {
+                    finish(&mut searching)?;
+                    if let Some(answer) = held.lock().expect("no search panicked").take() {
+                        say(&answer)?;
+                    }
+                    stop.store(false, Ordering::Relaxed);
+                    let waits = args
+                        .split_whitespace()
+                        .any(|word| word == "infinite" || word == "ponder");
+                    if lost || position.legal_moves().is_empty() {
+                        if waits {
+                            *held.lock().expect("no search panicked") =
+                                Some("bestmove 0000".into());
+                        } else {
+                            say("bestmove 0000")?;
+                        }
+                        continue;
+                    }
+                    let among = searchmoves(&position, args);
+                    let limit = GoLimit::parse(args);
+                    let (root, history) = (position.clone(), earlier.clone());
+                    let (player, held, stop, closing, say) =
+                        (&player, &held, &stop, &closing, &say);
+                    searching = Some(scope.spawn(move || -> Result<()> {
+                        let mut player = player.lock().expect("no search panicked");
+                        player.see_history(&history);
+                        let choice = player.best_move(&root, &among, &limit);
+                        if let Some(note) = &choice.note {
+                            say(&format!("info string {note}"))?;
+                        }
+                        let uci = choice.mv.to_uci(CastlingMode::Standard);
+                        say(&format!(
+                            "info depth {} score {} nodes {} pv {uci}",
+                            choice.depth,
+                            score(&root, &choice),
+                            choice.nodes
+                        ))?;
+                        let asked =
+                            stop.load(Ordering::Relaxed) && !closing.load(Ordering::Relaxed);
+                        if waits && !asked {
+                            *held.lock().expect("one search at a time") =
+                                Some(format!("bestmove {uci}"));
+                        } else {
+                            say(&format!("bestmove {uci}"))?;
+                        }
+                        Ok(())
+                    }));
                 }
-                let uci = choice.mv.to_uci(CastlingMode::Standard);
-                say(&format!(
-                    "info depth {} score {} nodes {} pv {uci}",
-                    choice.depth,
-                    score(&position, &choice),
-                    choice.nodes
-                ))?;
-                if waits {
-                    held = Some(format!("bestmove {uci}"));
-                } else {
-                    say(&format!("bestmove {uci}"))?;
+                "quit" => {
+                    closing.store(true, Ordering::Relaxed);
+                    stop.store(true, Ordering::Relaxed);
+                    return finish(&mut searching);
                 }
+                _ => {}
             }
-            "quit" => break,
-            _ => {}
         }
-    }
-    Ok(())
+    })
 }
 
 #[cfg(test)]
@@ -467,10 +524,11 @@ mod tests {
             .lines()
             .map(String::from)
             .collect();
-        assert!(lines[1].starts_with("bestmove "), "{lines:?}");
+        // `isready` is answered while the search runs, so it may come first.
+        let best = lines.iter().find(|l| l.starts_with("bestmove ")).unwrap();
         // After 1. e4 the first legal move is black's, not white's a2a3.
-        assert_ne!(lines[1], "bestmove a2a3");
-        assert_eq!(lines.last().unwrap(), "readyok");
+        assert_ne!(best, "bestmove a2a3");
+        assert!(lines.iter().any(|l| l == "readyok"), "{lines:?}");
     }
 
     #[test]
@@ -495,9 +553,9 @@ mod tests {
             lines.iter().all(|l| !l.starts_with("bestmove")),
             "{lines:?}"
         );
-        assert_eq!(lines.last().unwrap(), "readyok");
+        assert!(lines.iter().any(|l| l == "readyok"), "{lines:?}");
         let lines = session("position startpos\ngo infinite\nisready\nstop\n");
-        assert_eq!(lines[lines.len() - 2], "readyok");
+        assert!(lines.iter().any(|l| l == "readyok"), "{lines:?}");
         assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
         let lines = session("position startpos\ngo ponder wtime 1000\nponderhit\nstop\n");
         let answers = lines.iter().filter(|l| l.starts_with("bestmove")).count();

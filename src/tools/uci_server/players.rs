@@ -3,6 +3,8 @@
 //! search net (both colours).
 
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use anyhow::{Result, bail};
 use burnmate_agents::afterstate::alpha_beta::{self, QUIESCENCE_PLIES, SearchLimit};
@@ -280,10 +282,15 @@ pub struct EngineSearchPlayer<E> {
     searcher: Searcher<E>,
     nodes: u64,
     history: Vec<u64>,
+    stop: Option<Arc<AtomicBool>>,
     name: String,
 }
 
-impl<E: Evaluator> UciPlayer for EngineSearchPlayer<E> {
+impl<E: Evaluator + Send> UciPlayer for EngineSearchPlayer<E> {
+    fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
+    }
+
     fn name(&self) -> String {
         self.name.clone()
     }
@@ -299,13 +306,14 @@ impl<E: Evaluator> UciPlayer for EngineSearchPlayer<E> {
 
     fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice {
         let time = limit.time_for(position.turn().is_white());
+        // `go infinite` searches until `stop`; otherwise the budget applies when `go`
+        // gives no limit of its own.
+        let unbounded = limit.infinite || time.is_some() || limit.depth.is_some();
         let limits = Limits {
             depth: limit.depth,
-            nodes: limit
-                .nodes
-                .or((time.is_none() && limit.depth.is_none()).then_some(self.nodes)),
+            nodes: limit.nodes.or((!unbounded).then_some(self.nodes)),
             time,
-            stop: None,
+            stop: self.stop.clone(),
         };
         let result = self
             .searcher
@@ -325,7 +333,7 @@ impl<E: Evaluator> UciPlayer for EngineSearchPlayer<E> {
 
 /// An engine-grade player on `evaluator` searching `search`'s nodes (the default
 /// budget for a plain `FullWidth(1)`), named after `what` and `detail`.
-fn engine_player<E: Evaluator + 'static>(
+fn engine_player<E: Evaluator + Send + 'static>(
     evaluator: E,
     search: PlaySearch,
     what: &str,
@@ -342,6 +350,7 @@ fn engine_player<E: Evaluator + 'static>(
         searcher: Searcher::new(evaluator, ENGINE_TABLE_MB),
         nodes,
         history: Vec::new(),
+        stop: None,
         name: format!("burnmate engine ({detail}, {nodes} nodes)"),
     }))
 }
