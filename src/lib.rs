@@ -36,8 +36,8 @@ macro_rules! say_inline {
 }
 
 /// Writes to standard output: a closed pipe is ignored; another error (a full disk,
-/// or no standard output at all: `>&-`, which Rust's `stdout` would otherwise
-/// swallow) ends the process with `error: cannot write to standard output: ...` and
+/// or no standard output at all: `>&-`, which Rust's runtime turns into /dev/null)
+/// ends the process with `error: cannot write to standard output: ...` and
 /// status 1.
 pub fn stdout_write(text: std::fmt::Arguments) {
     use std::io::Write as _;
@@ -54,20 +54,24 @@ pub fn stdout_write(text: std::fmt::Arguments) {
     }
 }
 
-/// Whether file descriptor 1 is open (checked once: duplicating a closed descriptor
-/// fails). Always true off Unix.
+/// Whether standard output was open when the process started. Rust's runtime
+/// reopens a closed descriptor 1 on `/dev/null` read-write, which a shell's
+/// `> /dev/null` (write-only) never does, so on Linux a read-write `/dev/null` there
+/// means "closed" (`/proc/self/fdinfo/1` gives the flags). Always true elsewhere.
 fn stdout_is_open() -> bool {
     static OPEN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *OPEN.get_or_init(|| {
-        #[cfg(unix)]
-        {
-            use std::os::fd::AsFd as _;
-            std::io::stdout().as_fd().try_clone_to_owned().is_ok()
-        }
-        #[cfg(not(unix))]
-        {
-            true
-        }
+        let target = std::fs::read_link("/proc/self/fd/1");
+        let flags = std::fs::read_to_string("/proc/self/fdinfo/1")
+            .ok()
+            .and_then(|info| {
+                let octal = info.lines().find_map(|l| l.strip_prefix("flags:"))?;
+                u32::from_str_radix(octal.trim(), 8).ok()
+            });
+        const ACCESS_MODE: u32 = 0o3;
+        const READ_WRITE: u32 = 0o2;
+        !(target.is_ok_and(|t| t == std::path::Path::new("/dev/null"))
+            && flags.is_some_and(|f| f & ACCESS_MODE == READ_WRITE))
     })
 }
 

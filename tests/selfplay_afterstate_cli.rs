@@ -63,6 +63,14 @@ fn an_afterstate_run_writes_its_curve_sample_games_and_network() {
     assert_eq!(counted.iter().sum::<u64>(), 4);
     let score = greedy["score"].as_f64().unwrap();
     assert_eq!(score, (counted[0] as f64 + counted[1] as f64 / 2.0) / 4.0);
+    // compare shows the run's evaluations, not just its name.
+    let compared = burnmate(&["compare", run.to_str().unwrap()]);
+    assert!(compared.status.success(), "{}", stderr(&compared));
+    let text = stdout(&compared);
+    assert!(
+        text.contains("eval_greedy.score") && text.contains("eval_random.wins"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -1,10 +1,20 @@
-//! `burnmate compare RUN...`: the `eval` and `optimal` objects of several runs'
-//! `summary.json`, side by side.
+//! `burnmate compare RUN...`: the evaluation objects of several runs' `summary.json`
+//! (`eval`, a selfplay run's `eval_random`, `eval_greedy` and `eval_stockfish`, the
+//! `optimal` play), side by side.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde_json::Value;
+
+/// The objects of a summary shown, in this order.
+const SECTIONS: [&str; 5] = [
+    "eval",
+    "eval_random",
+    "eval_greedy",
+    "eval_stockfish",
+    "optimal",
+];
 
 fn summary(run: &Path) -> Result<Value> {
     let path = run.join("summary.json");
@@ -22,7 +32,7 @@ pub fn compare_command(runs: &[PathBuf]) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
     let mut rows: Vec<(String, String)> = Vec::new();
     for s in &summaries {
-        for section in ["eval", "optimal"] {
+        for section in SECTIONS {
             for key in s
                 .get(section)
                 .and_then(Value::as_object)

@@ -167,10 +167,14 @@ pub fn run_identity(run: &Path) -> Result<String> {
     if run == Path::new(BUILTIN_MATERIAL) {
         return Ok(BUILTIN_MATERIAL.to_string());
     }
+    // A run's weights file; a chess run's generations file (it names the newest
+    // incumbent, whose net file the checksum of its line binds).
     let weights = if run.is_file() {
         run.to_path_buf()
-    } else {
+    } else if run.join("checkpoint.json").exists() {
         run.join("checkpoint.json")
+    } else {
+        run.join(crate::studies::chess::generations::GENERATIONS_FILE)
     };
     let bytes =
         std::fs::read(&weights).with_context(|| format!("cannot read {}", weights.display()))?;

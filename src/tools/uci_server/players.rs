@@ -388,15 +388,6 @@ pub fn load_player(run: &Path, search: PlaySearch) -> Result<Box<dyn UciPlayer>>
                 name,
             }))
         }
-        _ if search.searches() => bail!(
-            "{}: only afterstate-td runs search; {} plays one ply",
-            search.label(),
-            run.display()
-        ),
-        Experiment::Selfplay(_) => {
-            let (_, play) = crate::studies::selfplay::model_file::load_run(run)?;
-            Ok(Box::new(SelfplayPlayer { play, name }))
-        }
         Experiment::Chess(_) => {
             let generation = crate::studies::chess::generations::newest_incumbent(run)?;
             let shown = run.display().to_string();
@@ -406,6 +397,15 @@ pub fn load_player(run: &Path, search: PlaySearch) -> Result<Box<dyn UciPlayer>>
             let layers = crate::studies::chess::net_file::load(run, generation)?;
             let net = NnueEvaluator::new(&layers).map_err(anyhow::Error::msg)?;
             engine_player(net, search, &shown, &format!("generation {generation}"))
+        }
+        _ if search.searches() => bail!(
+            "{}: only afterstate-td runs search; {} plays one ply",
+            search.label(),
+            run.display()
+        ),
+        Experiment::Selfplay(_) => {
+            let (_, play) = crate::studies::selfplay::model_file::load_run(run)?;
+            Ok(Box::new(SelfplayPlayer { play, name }))
         }
         Experiment::Endgame(_) => {
             let (config, endgame, table) = crate::studies::endgame::table_file::load_run(run)?;
