@@ -351,7 +351,7 @@ fn an_engine_that_stops_answering_go_ends_the_match_in_one_line_and_keeps_its_ga
     args.extend(["--move-timeout", "1"]);
     let started = std::time::Instant::now();
     let out = burnmate(&args);
-    assert!(started.elapsed().as_secs() < 30, "the match hung");
+    assert!(started.elapsed().as_secs() < 120, "the match hung");
     // Progress lines for the three finished games, then one error line.
     assert_eq!(out.status.code(), Some(1));
     let text = stderr(&out);

@@ -350,7 +350,7 @@ fn a_search_answers_isready_and_ends_at_stop_or_quit() {
         engine.send("stop");
         let lines = engine.until("bestmove ");
         assert!(
-            asked.elapsed() < Duration::from_secs(3),
+            asked.elapsed() < Duration::from_secs(20),
             "{go}: {:?}",
             asked.elapsed()
         );
@@ -364,7 +364,7 @@ fn a_search_answers_isready_and_ends_at_stop_or_quit() {
     let asked = Instant::now();
     engine.quit();
     assert!(
-        asked.elapsed() < Duration::from_secs(3),
+        asked.elapsed() < Duration::from_secs(20),
         "quit during a search"
     );
 }
