@@ -1,8 +1,9 @@
 #!/bin/bash
 # The GPU checks of issue 34 as one device call (about 6 minutes), for a session whose
 # `device` tool can start a machine. Prepare on the build machine first:
-#   cargo build --release --bench afterstate   (and --bench search for its rows)
-#   cargo test --release -p burnmate --lib --no-run
+#   cargo build --release --features autotune --bench afterstate   (and --bench search)
+#   cargo test --release --features autotune -p burnmate --lib --no-run
+#   (`autotune` is off in the default build since 2026-11-28: Cargo.toml says why)
 #   strip each of: target/release/burnmate, the bench target/release/deps/afterstate-*
 #   (and search-*), the lib tests target/release/deps/burnmate-* that `--list`s
 #   backend_agreement; xz them into .dev/{burnmate,afterstate,libtests,search}.xz

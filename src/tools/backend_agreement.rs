@@ -444,10 +444,26 @@ fn afterstate_values_and_update_agree(gpu: &Device) {
 #[test]
 fn every_network_agrees_on_wgpu_and_flex() {
     let Some(gpu) = gpu() else { return };
-    queen4x4_network_forward_and_td_step_agree(&gpu);
-    knight_dqn_forward_targets_and_adam_step_agree(&gpu);
-    knight_actor_critic_forward_and_update_agree(&gpu);
-    selfplay_selectors_forward_and_update_agree(&gpu);
-    policy_value_evaluation_and_update_agree(&gpu);
-    afterstate_values_and_update_agree(&gpu);
+    let comparisons: [(&str, fn(&Device)); 6] = [
+        ("queen4x4", queen4x4_network_forward_and_td_step_agree),
+        ("knight DQN", knight_dqn_forward_targets_and_adam_step_agree),
+        (
+            "knight actor-critic",
+            knight_actor_critic_forward_and_update_agree,
+        ),
+        (
+            "selfplay selectors",
+            selfplay_selectors_forward_and_update_agree,
+        ),
+        ("policy-value", policy_value_evaluation_and_update_agree),
+        ("afterstate", afterstate_values_and_update_agree),
+    ];
+    for (network, compare) in comparisons {
+        let start = std::time::Instant::now();
+        compare(&gpu);
+        eprintln!(
+            "{network}: compared in {:.1} s",
+            start.elapsed().as_secs_f64()
+        );
+    }
 }
