@@ -441,10 +441,13 @@ fn afterstate_values_and_update_agree(gpu: &Device) {
     );
 }
 
+/// One network's comparison of its forward pass and update on wgpu and flex.
+type Comparison = fn(&Device);
+
 #[test]
 fn every_network_agrees_on_wgpu_and_flex() {
     let Some(gpu) = gpu() else { return };
-    let comparisons: [(&str, fn(&Device)); 6] = [
+    let comparisons: [(&str, Comparison); 6] = [
         ("queen4x4", queen4x4_network_forward_and_td_step_agree),
         ("knight DQN", knight_dqn_forward_targets_and_adam_step_agree),
         (
