@@ -168,6 +168,17 @@ fn an_afterstate_run_searches_alpha_beta_within_its_nodes_or_go_limits() {
             ),
         }
     }
+    // A budget of hours ends at `stop`.
+    engine.send("go nodes 500000000");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let asked = std::time::Instant::now();
+    engine.send("stop");
+    engine.until("bestmove ");
+    assert!(
+        asked.elapsed() < std::time::Duration::from_secs(20),
+        "stop: {:?}",
+        asked.elapsed()
+    );
     engine.quit();
     assert_one_line_error(
         &burnmate(&[

@@ -43,6 +43,7 @@
 //! forward pass of the network for all games), as pgx's batched `mctx` searches do;
 //! with one leaf per tree and round, no virtual loss is needed.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use burnmate_env::two_player::TwoPlayerGame;
@@ -470,6 +471,24 @@ pub fn search_after<G: TwoPlayerGame>(
     evaluator: &mut impl Evaluator<G::Position>,
     rng: &mut (impl Rng + ?Sized),
 ) -> Vec<SearchResult<G::Move>> {
+    let never = AtomicBool::new(false);
+    search_until(game, roots, earlier, config, evaluator, rng, &never)
+}
+
+/// [`search_after`] that also stops between two rounds, as at its time limit, once
+/// `stop` is raised (UCI's `stop`); two rounds always run.
+///
+/// # Panics
+/// If `config` fails [`SearchConfig::check`] (callers check settings from users).
+pub fn search_until<G: TwoPlayerGame>(
+    game: &G,
+    roots: &[G::Position],
+    earlier: &[&[u64]],
+    config: &SearchConfig,
+    evaluator: &mut impl Evaluator<G::Position>,
+    rng: &mut (impl Rng + ?Sized),
+    stop: &AtomicBool,
+) -> Vec<SearchResult<G::Move>> {
     let repeats = |t: usize, position: &G::Position| {
         earlier.get(t).is_some_and(|keys| {
             game.repetition_key(position)
@@ -489,7 +508,8 @@ pub fn search_after<G: TwoPlayerGame>(
         panic!("search settings: {e}");
     }
     for round in 0..config.simulations {
-        if round >= 2 && deadline.is_some_and(|at| Instant::now() >= at) {
+        let out_of_time = deadline.is_some_and(|at| Instant::now() >= at);
+        if round >= 2 && (out_of_time || stop.load(Ordering::Relaxed)) {
             break;
         }
         let mut pending = Vec::new();

@@ -4,11 +4,12 @@
 //! search the matrix evaluated it with.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 use anyhow::{Result, anyhow, bail};
 use burn::tensor::Device;
 use burnmate_agents::policy_value::{NetEvaluator, PolicyValueNet};
-use burnmate_agents::search::{SearchConfig, SearchResult, search_after};
+use burnmate_agents::search::{SearchConfig, SearchResult, search_until};
 use burnmate_encode::side_to_move::SideToMoveEncoding;
 use burnmate_env::endgame::Endgame;
 use burnmate_env::environment::Encoder as _;
@@ -150,12 +151,24 @@ impl SearchNet {
 
 /// The searches of `positions` (none finished) with `net` and `config` (no root
 /// noise), all in one batch; `earlier[i]`, where given, holds the repetition keys of
-/// position `i`'s game (its repetitions are draws: [`search_after`]).
+/// position `i`'s game (its repetitions are draws:
+/// [`burnmate_agents::search::search_after`]).
 pub fn search_positions(
     net: &PolicyValueNet,
     config: &SearchConfig,
     positions: &[Chess],
     earlier: &[&[u64]],
+) -> Vec<SearchResult<Move>> {
+    search_positions_until(net, config, positions, earlier, &AtomicBool::new(false))
+}
+
+/// [`search_positions`] that also ends (after two rounds) once `stop` is raised.
+pub fn search_positions_until(
+    net: &PolicyValueNet,
+    config: &SearchConfig,
+    positions: &[Chess],
+    earlier: &[&[u64]],
+    stop: &AtomicBool,
 ) -> Vec<SearchResult<Move>> {
     let mut evaluator = NetEvaluator {
         net,
@@ -163,13 +176,14 @@ pub fn search_positions(
     };
     // Without root noise the search draws nothing from its RNG.
     let mut unused = ChaCha8Rng::seed_from_u64(0);
-    search_after(
+    search_until(
         &ChessGame,
         positions,
         earlier,
         config,
         &mut evaluator,
         &mut unused,
+        stop,
     )
 }
 

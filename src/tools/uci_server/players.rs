@@ -25,7 +25,7 @@ use crate::device::backend::BackendChoice;
 use crate::run::config::{Experiment, load_config};
 use crate::studies::selfplay::config::SelfplayAlgorithm;
 use crate::tools::matrix::search_net::{
-    SearchNet, is_search_net, load as load_search_net, search_positions,
+    SearchNet, is_search_net, load as load_search_net, search_positions_until,
 };
 use crate::tools::uci_server::{Choice, GoLimit, UciPlayer};
 
@@ -112,6 +112,8 @@ pub struct AfterstatePlayer {
     host: HostValueNet,
     search: PlaySearch,
     name: String,
+    /// UCI's `stop`: ends the alpha-beta search after its first depth.
+    stop: Arc<AtomicBool>,
 }
 
 impl AfterstatePlayer {
@@ -123,8 +125,9 @@ impl AfterstatePlayer {
             time: limit.time_for(position.turn().is_white()),
         };
         let gamma = self.learner.config().gamma;
-        let answer = alpha_beta::search(&self.host, gamma, position, among, limit)
-            .expect("a position with listed moves");
+        let answer =
+            alpha_beta::search_until(&self.host, gamma, position, among, limit, &self.stop)
+                .expect("a position with listed moves");
         Choice {
             mv: answer.best,
             value: Some(f64::from(answer.value)),
@@ -138,6 +141,10 @@ impl AfterstatePlayer {
 impl UciPlayer for AfterstatePlayer {
     fn name(&self) -> String {
         self.name.clone()
+    }
+
+    fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = stop;
     }
 
     fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice {
@@ -209,11 +216,17 @@ pub const MAX_SIMULATIONS: u32 = 100_000;
 pub struct SearchPlayer {
     net: SearchNet,
     name: String,
+    /// UCI's `stop`: ends the search after its two first rounds.
+    stop: Arc<AtomicBool>,
 }
 
 impl UciPlayer for SearchPlayer {
     fn name(&self) -> String {
         self.name.clone()
+    }
+
+    fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = stop;
     }
 
     fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice {
@@ -226,8 +239,14 @@ impl UciPlayer for SearchPlayer {
         } else if search.time_limit.is_some() {
             search.simulations = MAX_SIMULATIONS;
         }
-        let result =
-            search_positions(&self.net.net, &search, std::slice::from_ref(position), &[]).remove(0);
+        let result = search_positions_until(
+            &self.net.net,
+            &search,
+            std::slice::from_ref(position),
+            &[],
+            &self.stop,
+        )
+        .remove(0);
         // The simulations asked for, or those run when time was the limit.
         let nodes = if search.time_limit.is_some() {
             1 + result.visits.iter().map(|&v| u64::from(v)).sum::<u64>()
@@ -376,7 +395,11 @@ pub fn load_player(run: &Path, search: PlaySearch) -> Result<Box<dyn UciPlayer>>
             );
         }
         let net = load_search_net(run, BackendChoice::Flex.device()?)?;
-        return Ok(Box::new(SearchPlayer { net, name }));
+        return Ok(Box::new(SearchPlayer {
+            net,
+            name,
+            stop: Arc::default(),
+        }));
     }
     match load_config(&run.join("config.toml"))? {
         Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
@@ -386,6 +409,7 @@ pub fn load_player(run: &Path, search: PlaySearch) -> Result<Box<dyn UciPlayer>>
                 learner,
                 search,
                 name,
+                stop: Arc::default(),
             }))
         }
         Experiment::Chess(_) => {

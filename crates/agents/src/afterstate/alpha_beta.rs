@@ -18,6 +18,7 @@
 //! finishes). Ideas from classic chess engines (negamax, quiescence with stand-pat,
 //! MVV-LVA); no transposition table.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use burnmate_encode::side_to_move::{FEATURES, encode};
@@ -65,6 +66,8 @@ struct Search<'a> {
     nodes: u64,
     may_stop: bool,
     stopped: bool,
+    /// Raised from outside (UCI's `stop`): the search ends as at its budget.
+    stop: &'a AtomicBool,
     path: Vec<Zobrist64>,
     row: Vec<f32>,
 }
@@ -78,6 +81,19 @@ pub fn search(
     root: &Chess,
     among: &[Move],
     limit: SearchLimit,
+) -> Option<SearchAnswer> {
+    search_until(net, gamma, root, among, limit, &AtomicBool::new(false))
+}
+
+/// [`search`] that also ends, as at its node or time budget (after depth 1), once
+/// `stop` is raised.
+pub fn search_until(
+    net: &HostValueNet,
+    gamma: f32,
+    root: &Chess,
+    among: &[Move],
+    limit: SearchLimit,
+    stop: &AtomicBool,
 ) -> Option<SearchAnswer> {
     let mut moves: Vec<Move> = if among.is_empty() {
         root.legal_moves().into_iter().collect()
@@ -96,6 +112,7 @@ pub fn search(
         nodes: 0,
         may_stop: false,
         stopped: false,
+        stop,
         path: vec![hash(root)],
         row: vec![0.0; FEATURES],
     };
@@ -245,6 +262,7 @@ impl Search<'_> {
     fn out_of_budget(&self) -> bool {
         self.nodes > self.limit.nodes
             || (self.nodes.is_multiple_of(256)
-                && self.limit.time.is_some_and(|t| self.started.elapsed() >= t))
+                && (self.stop.load(Ordering::Relaxed)
+                    || self.limit.time.is_some_and(|t| self.started.elapsed() >= t)))
     }
 }

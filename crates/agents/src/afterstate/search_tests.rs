@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen};
 
-use super::alpha_beta::{QUIESCENCE_PLIES, SearchLimit, search};
+use super::alpha_beta::{QUIESCENCE_PLIES, SearchLimit, search, search_until};
 use super::host_value::HostValueNet;
 use super::rewards::{MATE, move_reward};
 use super::rows::EncodedRows;
@@ -220,5 +220,23 @@ fn quiescence_sees_the_recapture_and_a_budget_keeps_a_finished_depth() {
             limit(2)
         )
         .is_none()
+    );
+}
+
+#[test]
+fn a_raised_stop_keeps_the_first_finished_depth_of_an_endless_search() {
+    let net = HostValueNet::new(random_layers(&[16], 0.1, 5));
+    let p = position(MIDDLEGAMES[1]);
+    let endless = SearchLimit {
+        depth: 64,
+        ..limit(1)
+    };
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let stopped = search_until(&net, GAMMA, &p, &[], endless, &stop).unwrap();
+    let depth_one = search(&net, GAMMA, &p, &[], limit(1)).unwrap();
+    assert_eq!(stopped.depth, 1);
+    assert_eq!(
+        (stopped.best, stopped.value),
+        (depth_one.best, depth_one.value)
     );
 }

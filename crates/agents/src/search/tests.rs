@@ -354,6 +354,34 @@ fn a_time_limit_stops_a_search_that_would_not_end_in_a_day() {
     assert!((1..u32::MAX - 1).contains(&visits), "{visits}");
 }
 
+#[test]
+fn a_raised_stop_ends_a_search_after_its_two_first_rounds() {
+    let position = chess("8/8/8/3k4/8/8/8/R3K3 w - - 0 1");
+    let endless = SearchConfig {
+        simulations: u32::MAX,
+        ..SearchConfig::default()
+    };
+    let stop = AtomicBool::new(true);
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let stopped = search_until(
+        &ChessGame,
+        std::slice::from_ref(&position),
+        &[],
+        &endless,
+        &mut UniformEvaluator,
+        &mut rng,
+        &stop,
+    )
+    .remove(0);
+    let two_rounds = SearchConfig {
+        simulations: 2,
+        ..SearchConfig::default()
+    };
+    let short = search_one(&position, &two_rounds, &mut UniformEvaluator);
+    assert_eq!(stopped.visits, short.visits);
+    assert_eq!(stopped.visits.iter().sum::<u32>(), 1);
+}
+
 /// Every leaf lost for black (won for white) and the prior of one move `rare`.
 struct LostForBlack {
     rare: usize,
