@@ -313,6 +313,66 @@ struct Tree<P, M> {
 }
 
 impl<P: Clone, M: Copy> Tree<P, M> {
+    /// A tree of one unexpanded root at `position`.
+    fn rooted_at(position: &P) -> Self {
+        let mut root = Node::new(None, 1.0);
+        root.position = Some(position.clone());
+        Tree { nodes: vec![root] }
+    }
+
+    /// Expands the evaluated `leaf` with its priors (playing the moves that may end
+    /// the game where `config.see_endings`), then backs its value up the path.
+    fn expand_and_backup<G>(
+        &mut self,
+        game: &G,
+        leaf: &Pending<M>,
+        evaluation: &LeafEvaluation,
+        config: &SearchConfig,
+    ) where
+        G: TwoPlayerGame<Position = P, Move = M>,
+    {
+        let node = *leaf.path.last().expect("a path");
+        let first = self.nodes.len();
+        self.expand(node, &leaf.moves, &evaluation.priors);
+        if config.see_endings {
+            self.settle_endings(node, first, game);
+        }
+        let discount = config.discount;
+        self.backup(
+            &leaf.path,
+            evaluation.value,
+            evaluation.moves_left,
+            discount,
+        );
+        self.prove(&leaf.path, discount);
+    }
+
+    /// The root's moves with their visits, value and proof.
+    fn result<G>(&self, game: &G, config: &SearchConfig) -> SearchResult<M>
+    where
+        G: TwoPlayerGame<Position = P, Move = M>,
+    {
+        let root = &self.nodes[0];
+        let position = root.position.as_ref().expect("the root");
+        let moves: Vec<M> = root
+            .children
+            .iter()
+            .map(|&c| self.nodes[c].mv.expect("a child has a move"))
+            .collect();
+        SearchResult {
+            actions: moves.iter().map(|&m| game.action(position, m)).collect(),
+            visits: root
+                .children
+                .iter()
+                .map(|&c| self.nodes[c].visits)
+                .collect(),
+            value: root.value(),
+            moves_left: root.moves_left(),
+            proof: self.proof(0, config.discount),
+            moves,
+        }
+    }
+
     /// The child of `node` with the highest PUCT score.
     fn select(&self, node: usize, config: &SearchConfig) -> usize {
         let parent = &self.nodes[node];
@@ -495,14 +555,7 @@ pub fn search_until<G: TwoPlayerGame>(
                 .is_some_and(|key| keys.contains(&key))
         })
     };
-    let mut trees: Vec<Tree<G::Position, G::Move>> = roots
-        .iter()
-        .map(|root| {
-            let mut node = Node::new(None, 1.0);
-            node.position = Some(root.clone());
-            Tree { nodes: vec![node] }
-        })
-        .collect();
+    let mut trees: Vec<Tree<G::Position, G::Move>> = roots.iter().map(Tree::rooted_at).collect();
     let deadline = config.time_limit.map(|limit| Instant::now() + limit);
     if let Err(e) = config.check() {
         panic!("search settings: {e}");
@@ -512,113 +565,101 @@ pub fn search_until<G: TwoPlayerGame>(
         if round >= 2 && (out_of_time || stop.load(Ordering::Relaxed)) {
             break;
         }
-        let mut pending = Vec::new();
-        for (t, tree) in trees.iter_mut().enumerate() {
-            if tree.nodes[0].proven.is_some() {
-                continue;
-            }
-            let mut path = vec![0];
-            let mut node = 0;
-            while !tree.nodes[node].children.is_empty() && tree.nodes[node].proven.is_none() {
-                node = tree.select(node, config);
-                path.push(node);
-            }
-            if tree.nodes[node].position.is_none() {
-                let parent = &tree.nodes[path[path.len() - 2]];
-                let mv = tree.nodes[node].mv.expect("a child has a move");
-                let position = game.play(parent.position.as_ref().expect("expanded"), mv);
-                tree.nodes[node].proven = game
-                    .terminal_value(&position)
-                    .or_else(|| repeats(t, &position).then_some(0.0));
-                tree.nodes[node].position = Some(position);
-            }
-            let n = &tree.nodes[node];
-            match n.proven {
-                Some(value) => {
-                    let moves_left = tree.nodes[node].proven_moves_left;
-                    tree.backup(&path, value, moves_left, config.discount);
-                    tree.prove(&path, config.discount);
-                }
-                None => {
-                    let position = n.position.as_ref().expect("reached");
-                    let moves = game.legal_moves(position);
-                    let actions = moves.iter().map(|&m| game.action(position, m)).collect();
-                    pending.push(Pending {
-                        tree: t,
-                        path,
-                        moves,
-                        actions,
-                    });
-                }
-            }
-        }
-        let leaves: Vec<Leaf<'_, G::Position>> = pending
-            .iter()
-            .map(|p| Leaf {
-                position: trees[p.tree].nodes[*p.path.last().expect("a path")]
-                    .position
-                    .as_ref()
-                    .expect("reached"),
-                actions: &p.actions,
-            })
+        // Simulate: each unfinished tree walks to a leaf; proven leaves back up at once.
+        let pending: Vec<Pending<G::Move>> = (0..trees.len())
+            .filter_map(|t| simulate(game, &mut trees[t], t, config, &repeats))
             .collect();
-        let evaluations = if leaves.is_empty() {
-            Vec::new()
-        } else {
-            evaluator.evaluate(&leaves)
-        };
-        drop(leaves);
-        for (p, evaluation) in pending.into_iter().zip(evaluations) {
-            let mut priors = evaluation.priors;
-            let node = *p.path.last().expect("a path");
-            if round == 0 && node == 0 && config.noise > 0.0 {
-                let noise = dirichlet(config.dirichlet_alpha, priors.len(), rng);
-                for (prior, eta) in priors.iter_mut().zip(noise) {
-                    *prior = (1.0 - config.noise) * *prior + config.noise * eta;
-                }
+        // Evaluate every tree's leaf in one batch.
+        let evaluations = evaluate(&trees, &pending, evaluator);
+        // Expand and back up, the root's priors mixed with noise on the first round.
+        for (leaf, mut evaluation) in pending.into_iter().zip(evaluations) {
+            if round == 0 && config.noise > 0.0 {
+                add_root_noise(&mut evaluation.priors, config, rng);
             }
-            let tree = &mut trees[p.tree];
-            let first = tree.nodes.len();
-            tree.expand(node, &p.moves, &priors);
-            if config.see_endings {
-                tree.settle_endings(node, first, game);
-            }
-            tree.backup(
-                &p.path,
-                evaluation.value,
-                evaluation.moves_left,
-                config.discount,
-            );
-            tree.prove(&p.path, config.discount);
+            trees[leaf.tree].expand_and_backup(game, &leaf, &evaluation, config);
         }
         if trees.iter().all(|t| t.nodes[0].proven.is_some()) {
             break;
         }
     }
-    trees
-        .into_iter()
-        .map(|tree| {
-            let root = &tree.nodes[0];
-            let position = root.position.as_ref().expect("the root");
-            let moves: Vec<G::Move> = root
-                .children
-                .iter()
-                .map(|&c| tree.nodes[c].mv.expect("a child has a move"))
-                .collect();
-            SearchResult {
-                actions: moves.iter().map(|&m| game.action(position, m)).collect(),
-                visits: root
-                    .children
-                    .iter()
-                    .map(|&c| tree.nodes[c].visits)
-                    .collect(),
-                value: root.value(),
-                moves_left: root.moves_left(),
-                proof: tree.proof(0, config.discount),
-                moves,
-            }
+    trees.iter().map(|tree| tree.result(game, config)).collect()
+}
+
+/// Walks tree `t` from its root to a leaf by [`Tree::select`], playing the leaf's
+/// move if it was never played: a leaf that ends the game (or repeats one of the
+/// game's positions) backs up its value at once and gives `None`; another is the
+/// leaf to evaluate. A proven root gives `None`.
+fn simulate<G: TwoPlayerGame>(
+    game: &G,
+    tree: &mut Tree<G::Position, G::Move>,
+    t: usize,
+    config: &SearchConfig,
+    repeats: &impl Fn(usize, &G::Position) -> bool,
+) -> Option<Pending<G::Move>> {
+    if tree.nodes[0].proven.is_some() {
+        return None;
+    }
+    let mut path = vec![0];
+    let mut node = 0;
+    while !tree.nodes[node].children.is_empty() && tree.nodes[node].proven.is_none() {
+        node = tree.select(node, config);
+        path.push(node);
+    }
+    if tree.nodes[node].position.is_none() {
+        let parent = &tree.nodes[path[path.len() - 2]];
+        let mv = tree.nodes[node].mv.expect("a child has a move");
+        let position = game.play(parent.position.as_ref().expect("expanded"), mv);
+        tree.nodes[node].proven = game
+            .terminal_value(&position)
+            .or_else(|| repeats(t, &position).then_some(0.0));
+        tree.nodes[node].position = Some(position);
+    }
+    if let Some(value) = tree.nodes[node].proven {
+        let moves_left = tree.nodes[node].proven_moves_left;
+        tree.backup(&path, value, moves_left, config.discount);
+        tree.prove(&path, config.discount);
+        return None;
+    }
+    let position = tree.nodes[node].position.as_ref().expect("reached");
+    let moves = game.legal_moves(position);
+    let actions = moves.iter().map(|&m| game.action(position, m)).collect();
+    Some(Pending {
+        tree: t,
+        path,
+        moves,
+        actions,
+    })
+}
+
+/// The evaluations of the `pending` leaves, one call of `evaluator` for all.
+fn evaluate<P, M>(
+    trees: &[Tree<P, M>],
+    pending: &[Pending<M>],
+    evaluator: &mut impl Evaluator<P>,
+) -> Vec<LeafEvaluation> {
+    if pending.is_empty() {
+        return Vec::new();
+    }
+    let leaves: Vec<Leaf<'_, P>> = pending
+        .iter()
+        .map(|p| Leaf {
+            position: trees[p.tree].nodes[*p.path.last().expect("a path")]
+                .position
+                .as_ref()
+                .expect("reached"),
+            actions: &p.actions,
         })
-        .collect()
+        .collect();
+    evaluator.evaluate(&leaves)
+}
+
+/// Mixes Dirichlet noise into the root's `priors` (AlphaZero's exploration):
+/// `(1 - noise) * prior + noise * eta`.
+fn add_root_noise(priors: &mut [f32], config: &SearchConfig, rng: &mut (impl Rng + ?Sized)) {
+    let noise = dirichlet(config.dirichlet_alpha, priors.len(), rng);
+    for (prior, eta) in priors.iter_mut().zip(noise) {
+        *prior = (1.0 - config.noise) * *prior + config.noise * eta;
+    }
 }
 
 /// A draw from the symmetric Dirichlet distribution of `n` components.
