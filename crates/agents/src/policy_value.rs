@@ -314,19 +314,7 @@ impl PolicyValueNet {
             Tensor::<2>::from_data(TensorData::new(data, [n, width]), &self.device)
         };
         let z = dense(values.iter().map(|t| t.value).collect(), 1);
-        let slots = LegalSlots::of(targets);
-        let (hidden, policy_loss) = if self.gather_logits {
-            let hidden = self.net.hidden_of_rows(rows);
-            (hidden.clone(), self.gathered_policy_loss(hidden, &slots))
-        } else {
-            // A GPU gets each row's set entries and takes the dense product: the
-            // gathering first layer's gradient would go through `select_assign` too.
-            let sparse = SparseRows::from_dense(&rows, self.features);
-            let hidden =
-                self.net
-                    .hidden(sparse_input::to_dense(&sparse, self.features, &self.device));
-            (hidden.clone(), self.masked_policy_loss(hidden, &slots))
-        };
+        let (hidden, policy_loss) = self.hidden_and_policy_loss(rows, targets);
         let (weight, bias) = self.last_layer();
         let [units, outputs] = weight.dims();
         let out = hidden.matmul(weight.slice([0..units, self.actions..outputs]))
@@ -360,6 +348,28 @@ impl PolicyValueNet {
         self.optimizer.step(lr, &mut self.net, grads);
         self.head.replace(None);
         losses
+    }
+
+    /// The hidden activations of `rows` and the policy cross-entropy against
+    /// `targets` over the legal moves alone: gathered on the host, masked on a GPU
+    /// (same loss, same step; see `gather_logits`).
+    fn hidden_and_policy_loss(
+        &self,
+        rows: Vec<f32>,
+        targets: &[PolicyTarget],
+    ) -> (Tensor<2>, Tensor<1>) {
+        let slots = LegalSlots::of(targets);
+        if self.gather_logits {
+            let hidden = self.net.hidden_of_rows(rows);
+            (hidden.clone(), self.gathered_policy_loss(hidden, &slots))
+        } else {
+            // A GPU gets each row's set entries and takes the dense product: the
+            // gathering first layer's gradient would go through `select_assign` too.
+            let sparse = SparseRows::from_dense(&rows, self.features);
+            let dense = sparse_input::to_dense(&sparse, self.features, &self.device);
+            let hidden = self.net.hidden(dense);
+            (hidden.clone(), self.masked_policy_loss(hidden, &slots))
+        }
     }
 
     /// The last layer's weight and bias.
