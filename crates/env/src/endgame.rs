@@ -457,10 +457,7 @@ mod match_tests {
     use super::*;
 
     fn chess(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        crate::fen::position(fen).expect("a legal FEN")
     }
 
     fn play_uci(m: &mut Match, uci: &str) -> Option<MatchEnd> {

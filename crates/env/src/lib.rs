@@ -8,6 +8,7 @@
 pub mod endgame;
 pub mod endgame_game;
 pub mod environment;
+pub mod fen;
 pub mod knight;
 pub mod queen4x4;
 pub mod retro;

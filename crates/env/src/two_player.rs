@@ -168,14 +168,9 @@ impl TwoPlayerGame for ChessGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
     fn chess(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        crate::fen::position(fen).expect("a legal FEN")
     }
 
     #[test]

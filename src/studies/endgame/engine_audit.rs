@@ -81,14 +81,9 @@ fn percent(part: u64, whole: u64) -> Option<f64> {
 mod tests {
     use super::*;
     use burnmate_env::endgame::Endgame;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
     fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        burnmate_env::fen::position(fen).expect("a legal FEN")
     }
 
     #[test]

@@ -267,13 +267,9 @@ pub fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
 
     fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        burnmate_env::fen::position(fen).expect("a legal FEN")
     }
 
     /// Plays a fixed list of moves, then `0000`.

@@ -192,15 +192,11 @@ impl LeastBestQ {
 mod tests {
     use super::*;
     use rand::SeedableRng;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
+
     use shakmaty::uci::UciMove;
 
     fn chess(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        burnmate_env::fen::position(fen).expect("a legal FEN")
     }
 
     fn mv(position: &Chess, uci: &str) -> Move {

@@ -5,17 +5,14 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{Chess, Position};
 
 use super::score::{MATE, mate_in_moves};
 use super::search::key_of;
 use super::*;
 
 fn position(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
+    burnmate_env::fen::position(fen).expect("a legal FEN")
 }
 
 fn best(searcher: &mut Searcher<Material>, fen: &str, depth: u32) -> (String, i32) {

@@ -2,14 +2,10 @@ use super::*;
 use burnmate_env::two_player::ChessGame;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{Chess, Position};
 
 fn chess(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
+    burnmate_env::fen::position(fen).expect("a legal FEN")
 }
 
 /// Whether the side to move mates within `moves` of its own moves, by full minimax.

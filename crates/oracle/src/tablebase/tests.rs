@@ -1,7 +1,6 @@
 //! Known facts of the three endgames, and agreement with a brute-force search.
 
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{Chess, Position};
 
 use super::*;
 
@@ -111,10 +110,7 @@ fn legal_won_counts_and_mate_histograms_are_pinned() {
 }
 
 fn position(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
+    burnmate_env::fen::position(fen).expect("a legal FEN")
 }
 
 /// Whether the side to move (white) can force mate within `plies` plies, by plain
