@@ -64,8 +64,12 @@ impl Budget {
 
     /// Counts a node; true when the search must stop.
     pub(crate) fn tick(&mut self) -> bool {
+        // A stopped search unwinds without counting: `nodes` never passes the budget.
+        if self.stopped {
+            return true;
+        }
         self.nodes += 1;
-        if !self.stopped && (self.nodes & 1023 == 0 || self.limits.nodes.is_some()) {
+        if self.nodes & 1023 == 0 || self.limits.nodes.is_some() {
             self.stopped = self.limits.nodes.is_some_and(|n| self.nodes >= n)
                 || self
                     .limits
