@@ -13,11 +13,11 @@ use burnmate::run::config::{Experiment, load_config, load_config_with};
 use burnmate::run::grid_dir::Shard;
 use burnmate::run::overrides::Overrides;
 use burnmate::studies::endgame::config::{Evaluator, Opponent};
+use burnmate::studies::search::evaluation::MovesLeftTerm;
 use burnmate::studies::study::{EvalRequest, PlayRequest};
 use burnmate::studies::{endgame, queen4x4};
 use burnmate::tools::matrix::algorithm::Algorithm;
 use burnmate::tools::matrix::game::{Game, StartSource};
-use burnmate::tools::matrix::search_cell::MovesLeftTerm;
 use burnmate::tools::{compare, match_play, matrix, solve, throughput, uci_server};
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
@@ -403,13 +403,13 @@ pub fn run(cli: Cli) -> Result<()> {
             moves_left_cap,
             backend,
             stockfish_skills,
-        } if burnmate::tools::matrix::search_net::is_search_net(&run) => {
+        } if burnmate::studies::search::net_file::is_search_net(&run) => {
             anyhow::ensure!(games > 0, "--games must be positive");
             anyhow::ensure!(
                 stockfish_skills.is_empty(),
                 "--stockfish-skills applies to selfplay runs with algorithm = \"afterstate-td\""
             );
-            burnmate::tools::matrix::search_cell::eval_command(
+            burnmate::studies::search::evaluation::eval_command(
                 &run,
                 games,
                 seed,
@@ -493,7 +493,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 seed,
                 max_moves,
             };
-            if burnmate::tools::matrix::search_net::is_search_net(&run) {
+            if burnmate::studies::search::net_file::is_search_net(&run) {
                 return endgame::play::play_search_net(&request);
             }
             load_config(&run.join("config.toml"))?

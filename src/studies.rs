@@ -4,5 +4,6 @@ pub mod chess;
 pub mod endgame;
 pub mod knight;
 pub mod queen4x4;
+pub mod search;
 pub mod selfplay;
 pub mod study;

@@ -63,7 +63,7 @@ mod retro_difficulty {
 mod defender_gap {
     include!("../examples/defender_gap.rs");
 
-    use burnmate::tools::matrix::algorithm::search_learner_config;
+    use burnmate::studies::search::settings::search_learner_config;
     use burnmate_env::endgame::Endgame;
     use burnmate_env::environment::Encoder as _;
     use burnmate_env::two_player::TwoPlayerGame as _;

@@ -8,14 +8,9 @@
 
 pub mod algorithm;
 pub mod cell;
-pub mod curriculum;
-pub mod frontier;
 pub mod game;
 pub mod report;
-pub mod search_cell;
-pub mod search_net;
 pub mod search_report;
-pub mod search_training;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -33,6 +28,7 @@ use crate::device::backend::BackendChoice;
 use crate::run::grid_dir::{
     GridDir, GridRecord, RESULTS_FILE, Shard, in_plan_order, merge, read_results,
 };
+use crate::studies::search::{evaluation, training};
 use algorithm::Algorithm;
 use cell::{Cell, CellResult, run_neural, run_tabular};
 use game::{Game, StartSource};
@@ -185,8 +181,24 @@ impl Oracles {
     }
 }
 
+/// The folder of a matrix directory that holds its search nets.
+pub const NETS_DIR: &str = "nets";
+
+/// The file of `cell`'s search net in the matrix directory `dir`.
+pub fn net_path(dir: &Path, cell: &Cell) -> PathBuf {
+    dir.join(NETS_DIR)
+        .join(format!("{}.json", cell.file_stem()))
+}
+
+/// The resume file of `cell`'s search training in the matrix directory `dir`
+/// (removed once the cell's result is recorded).
+pub fn resume_path(dir: &Path, cell: &Cell) -> PathBuf {
+    dir.join(NETS_DIR)
+        .join(format!("{}.resume.json", cell.file_stem()))
+}
+
 /// Trains and evaluates one cell of the matrix in `dir` (a search learner's net is
-/// saved there, [`search_net::net_path`]).
+/// saved there, [`net_path`]).
 pub fn run_cell(
     plan: &MatrixPlan,
     cell: Cell,
@@ -209,23 +221,17 @@ pub fn run_cell(
         Game::Knight => run_neural(&game::knight(), &KnightEncoding, cell, episodes, &device),
         Game::Endgame(endgame) if cell.algorithm == Algorithm::Mcts => {
             // Trained on the rules alone: the tablebase is read only to evaluate.
-            let trained = search_training::train_search(
+            let trained = training::train_search(
                 endgame,
                 cell.seed,
                 episodes,
                 &device,
-                &search_training::resume_path(dir, &cell),
+                &resume_path(dir, &cell),
                 plan.starts,
             )?;
             let tablebase = oracles.tablebase(endgame)?;
             let scenario = game::endgame(endgame, tablebase, plan.starts)?;
-            search_cell::evaluate_trained(
-                &scenario,
-                cell,
-                &trained,
-                &device,
-                &search_net::net_path(dir, &cell),
-            )
+            evaluation::evaluate_trained(&scenario, cell, &trained, &device, &net_path(dir, &cell))
         }
         Game::Endgame(endgame) => {
             let tablebase = oracles.tablebase(endgame)?;
@@ -274,7 +280,7 @@ pub fn matrix_command(
         in_plan_order(&plan.cells(), read_results(&dir.join(RESULTS_FILE))?)?;
     for result in &results {
         // A recorded cell needs its resume point no more.
-        let resume = search_training::resume_path(dir, &result.cell);
+        let resume = resume_path(dir, &result.cell);
         if resume.exists() {
             std::fs::remove_file(&resume)
                 .with_context(|| format!("cannot remove {}", resume.display()))?;
@@ -290,12 +296,12 @@ pub fn merge_command(out: &Path, dirs: &[&Path], partial: bool) -> Result<()> {
     let carry = |result: &CellResult| {
         let net = dirs
             .iter()
-            .map(|dir| search_net::net_path(dir, &result.cell))
+            .map(|dir| net_path(dir, &result.cell))
             .find(|path| path.exists());
         match net {
             Some(net) => {
-                let to = search_net::net_path(out, &result.cell);
-                std::fs::create_dir_all(out.join(search_net::NETS_DIR))?;
+                let to = net_path(out, &result.cell);
+                std::fs::create_dir_all(out.join(NETS_DIR))?;
                 crate::run::files::write_atomic(&to, &std::fs::read(&net)?)
             }
             None => Ok(()),

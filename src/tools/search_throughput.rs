@@ -16,7 +16,7 @@ use burnmate_env::two_player::CHESS_ACTIONS;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::tools::matrix::algorithm::{SEARCH_HIDDEN, SEARCH_MOVES_LEFT_HEAD};
+use crate::studies::search::settings::{SEARCH_HIDDEN, SEARCH_MOVES_LEFT_HEAD};
 use crate::tools::throughput::row;
 
 /// Legal moves per benchmarked position (a KQK position with the queen's side to

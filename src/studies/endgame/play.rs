@@ -21,9 +21,9 @@ use crate::studies::endgame::game::{Arena, MatchResult, mate_in};
 use crate::studies::endgame::starts::start_position;
 use crate::studies::endgame::table_file::load_run;
 use crate::studies::endgame::train::reward_name;
+use crate::studies::search::net_file;
 use crate::studies::study::PlayRequest;
 use crate::tools::matrix::game::ENDGAME_MOVE_CAP;
-use crate::tools::matrix::search_net;
 use crate::tools::solve::load_or_build;
 
 /// Refuses the queen4x4 options in a request that plays chess from a FEN.
@@ -68,7 +68,7 @@ pub fn play_command(request: &PlayRequest) -> Result<()> {
 /// move, the net's endgame).
 pub fn play_search_net(request: &PlayRequest) -> Result<()> {
     refuse_queen4x4_options(request, "a search net")?;
-    let net = search_net::load(request.run, BackendChoice::Flex.device()?)?;
+    let net = net_file::load(request.run, BackendChoice::Flex.device()?)?;
     let endgame = net.file.endgame;
     let fen = request.fen.with_context(|| {
         format!(

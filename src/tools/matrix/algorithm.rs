@@ -5,8 +5,6 @@ use burnmate_agents::actor_critic::ActorCriticConfig;
 use burnmate_agents::dqn::DqnConfig;
 use burnmate_agents::luo::{LuoConfig, TdAlgorithm, UpdateRule};
 use burnmate_agents::schedule::EpsilonSchedule;
-use burnmate_agents::search::SearchConfig;
-use burnmate_agents::search_learner::SearchLearnerConfig;
 use burnmate_env::endgame::Endgame;
 use burnmate_models::OutputActivation;
 use serde::{Deserialize, Serialize};
@@ -138,114 +136,6 @@ pub fn td_config() -> LuoConfig {
         gamma: GAMMA,
         hidden: 200,
         activation: OutputActivation::Linear,
-    }
-}
-
-/// Simulations a move when a trained search learner is evaluated (the budget).
-pub const SEARCH_EVAL_SIMULATIONS: u32 = 128;
-
-/// The prior weight (`c_puct`) of the search learner's searches, in self-play and
-/// evaluation. In evaluation, KQK seed 0's net after 6,000 games on the matrix's
-/// 1,000 starts mated 99.1 % in 1.346x the optimum's moves at 1.5, 99.8 % / 1.329x
-/// at 1.0, 99.9 % / 1.303x at 0.5, 100 % / 1.301x at 0.25, 97.2 % / 1.378x at 3;
-/// KBNK seed 0's full-budget net (`examples/defender_gap.rs`, 400 starts, perfect
-/// defender) 62.3 % at 0.25, 66.0 % at 0.5, 52.0 % at 1.0 with 128 simulations, and
-/// with 64 simulations and root noise 54.2 % at 0.5 against 29.0 % at 1.5. Self-play
-/// searched at 1.5 until 2026-11-27: at 0.5 its games are the stronger ones, and KBNK
-/// seeds 0 and 1 mated 68.4 and 28.4 % after 60,000 games against 17.4 and 7.5 %
-/// (`results/search-settings/`).
-pub const SEARCH_C_PUCT: f32 = 0.5;
-
-/// The search learner's discount per ply (values and their targets). 0.97 until
-/// 2026-11-27: a won KBNK position 50 plies from mate was then worth 0.22, close to a
-/// draw's 0, and a move pair of progress 0.013, below what the value head resolves;
-/// at 0.995 the win is worth 0.78 and the moves-left head ranks the plies (Lc0
-/// values wins undiscounted and leaves their length to that head). KBNK seeds 0 and
-/// 1 mated 39.4 and 90.5 % after 60,000 games against 17.4 and 7.5 % at 0.97; with
-/// the prior weight of 0.5 as well, seed 0 83.7 % (`results/search-settings/`).
-pub const SEARCH_DISCOUNT: f32 = 0.995;
-
-/// The search a trained search learner is evaluated and played with: self-play's
-/// without root noise, seeing captures that end the game at expansion
-/// (`see_endings`), at [`SEARCH_EVAL_SIMULATIONS`] and [`SEARCH_C_PUCT`], backing
-/// values up with the `discount` the net was trained with. The moves-left term only
-/// for a net with that head (`moves_left_head`).
-pub fn evaluation_search(discount: f32, moves_left_head: bool) -> SearchConfig {
-    let search = SearchConfig {
-        noise: 0.0,
-        simulations: SEARCH_EVAL_SIMULATIONS,
-        c_puct: SEARCH_C_PUCT,
-        discount,
-        see_endings: true,
-        ..search_learner_config().search
-    };
-    if moves_left_head {
-        search
-    } else {
-        SearchConfig {
-            moves_left_slope: 0.0,
-            moves_left_cap: 0.0,
-            ..search
-        }
-    }
-}
-
-/// Whether a new search learner's net has a moves-left head (Lc0's), which its
-/// searches weigh by [`MOVES_LEFT_SLOPE`] a ply up to [`MOVES_LEFT_CAP`]. KQK seed 0,
-/// 18,000 games, one run beside the other on the same 2-core AMD EPYC: without the
-/// head 100 % mated in 1.167x the optimum's moves (raw policy 96.7 %, 1.255x),
-/// with it 100 % in 1.082x (raw policy 82.6 %, 1.186x).
-pub const SEARCH_MOVES_LEFT_HEAD: bool = true;
-
-/// Share of a move's value gained per ply sooner to the end (self-play and
-/// evaluation alike). KQK seed 0, 18,000 games: 1.082x at 0.05 (cap 0.2), 1.085x
-/// at 0.1 (cap 0.4); the net of 0.05 evaluated at 0.1 (cap 0.4): 1.074x, at 0.3
-/// (cap 0.9) 95.5 % mated. Unscaled by the move's value (the side ahead's every
-/// move pulled towards a sooner end, drawn or won): 1.068x at 0.03 (cap 0.1), but
-/// 74.7 % mated at 0.1 (cap 0.2), where a drawing move's short end pulled as
-/// hard as a mate's; scaled by the move's value, a draw pulls nothing.
-pub const MOVES_LEFT_SLOPE: f32 = 0.05;
-
-/// The largest share of a move's value the moves-left term moves.
-pub const MOVES_LEFT_CAP: f32 = 0.2;
-
-/// The search learner's hidden layers.
-pub const SEARCH_HIDDEN: [usize; 2] = [256, 128];
-
-/// The search learner's setting: 64 simulations a self-play move (evaluation uses
-/// [`SEARCH_EVAL_SIMULATIONS`]) at a prior weight of [`SEARCH_C_PUCT`], the most
-/// visited move played (root noise is the
-/// exploration; sampling by visits kept the curriculum's first level under its 75 %
-/// of mates), 64 games side by side, Adam at 1e-3 on minibatches of 256 from the last
-/// 50,000 positions, one update per ply round (two spent half of the time on
-/// updates; three, KQK seed 0 after 6,000 games: 1.222x the optimum's moves in
-/// 183 s of training against 1.243x in 97 s with one, and 1.275x after the same
-/// 114 s: more games buy more than more updates), value targets half the game's result and half the root's search value
-/// (KQK seed 0, 6,000 games: 95 % mated against 96 % with the result alone, in 9.55
-/// moves against 9.80; KRK 9 % against 7 %: within one seed's noise, kept for the
-/// lower variance of its targets).
-pub fn search_learner_config() -> SearchLearnerConfig {
-    SearchLearnerConfig {
-        search: SearchConfig {
-            simulations: 64,
-            noise: 0.25,
-            moves_left_slope: if SEARCH_MOVES_LEFT_HEAD {
-                MOVES_LEFT_SLOPE
-            } else {
-                0.0
-            },
-            moves_left_cap: MOVES_LEFT_CAP,
-            c_puct: SEARCH_C_PUCT,
-            discount: SEARCH_DISCOUNT,
-            ..SearchConfig::default()
-        },
-        temperature_plies: 0,
-        parallel: 64,
-        replay_capacity: 50_000,
-        batch_size: 256,
-        updates: 1,
-        lr: 1e-3,
-        search_value_weight: 0.5,
     }
 }
 

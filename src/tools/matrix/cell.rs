@@ -22,10 +22,10 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Position as _;
 
 use crate::studies::endgame::game::Arena;
+use crate::studies::search::curriculum::Curriculum;
 use crate::tools::matrix::algorithm::{
     Algorithm, HIDDEN, actor_critic_config, dqn_config, exploration, tabular_config, td_config,
 };
-use crate::tools::matrix::curriculum::Curriculum;
 use crate::tools::matrix::game::{Game, Scenario};
 
 /// Seed offset of the evaluation games' own randomness (defender ties, random kings).

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::studies::endgame::game::mate_in;
 use crate::studies::endgame::starts::{SHIPPED_STARTS, shipped_start};
-use crate::tools::matrix::curriculum::retro_curriculum_start;
+use crate::studies::search::curriculum::retro_curriculum_start;
 
 /// Seed of the evaluation starts: every cell of a matrix meets the same ones.
 pub const EVAL_STARTS_SEED: u64 = 0x6d61_7472_6978;
@@ -102,10 +102,10 @@ pub enum StartSource {
     /// evaluation.
     Shipped,
     /// Training starts grown backwards from mate on the rules alone, lengthened as
-    /// the learner wins ([`crate::tools::matrix::curriculum`]); evaluation as `won`.
+    /// the learner wins ([`crate::studies::search::curriculum`]); evaluation as `won`.
     Retro,
     /// The search learner (`mcts`) only: training starts walked back from the starts
-    /// it has mated from, rules only ([`crate::tools::matrix::frontier`]); evaluation as
+    /// it has mated from, rules only ([`crate::studies::search::frontier`]); evaluation as
     /// `won`.
     Frontier,
 }
@@ -131,7 +131,7 @@ pub struct Scenario<'a, E: Environment> {
     pub env: E,
     /// Draws one training start.
     pub train_start: StartDraw<'a, E::State>,
-    /// Whether the training starts follow a [`crate::tools::matrix::curriculum::Curriculum`]
+    /// Whether the training starts follow a [`crate::studies::search::curriculum::Curriculum`]
     /// (the learner's wins raise the level its draws read).
     pub curriculum: bool,
     /// Evaluation starts and the optimum from each.

@@ -23,10 +23,10 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use crate::device::backend::BackendChoice;
 use crate::run::config::{Experiment, load_config};
-use crate::studies::selfplay::config::SelfplayAlgorithm;
-use crate::tools::matrix::search_net::{
+use crate::studies::search::net_file::{
     SearchNet, is_search_net, load as load_search_net, search_positions_until,
 };
+use crate::studies::selfplay::config::SelfplayAlgorithm;
 use crate::tools::uci_server::{Choice, GoLimit, UciPlayer};
 
 /// A selfplay run's frozen selectors: the side to move plays its greedy move.

@@ -15,7 +15,7 @@
 //!               unwalked, when its un-moves ran out, does not)
 //! ```
 //!
-//! The level curriculum ([`crate::tools::matrix::curriculum`]) lengthens every walk at once;
+//! The level curriculum ([`crate::studies::search::curriculum`]) lengthens every walk at once;
 //! seeds lengthen only where the learner already mates, so KBNK's long forced mates
 //! are reached one move pair at a time (`results/frontier-curriculum/`).
 
@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
-use crate::tools::matrix::curriculum::retro_ply_cap;
+use crate::studies::search::curriculum::retro_ply_cap;
 use crate::tools::matrix::game::ENDGAME_MOVE_CAP;
 
 /// Seeds kept (the most recent wins). KBNK, 30,000 games, seeds 0 and 1: mated 5.9

@@ -3,7 +3,7 @@
 //! and `burnmate uci FILE` and `burnmate play FILE --fen ...` serve it with the
 //! search the matrix evaluated it with.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::{Result, anyhow, bail};
@@ -20,8 +20,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move};
 
-use crate::tools::matrix::algorithm::{evaluation_search, search_learner_config};
-use crate::tools::matrix::cell::Cell;
+use crate::studies::search::settings::{evaluation_search, search_learner_config};
 
 /// The checkpoint format of a search net file.
 pub const FORMAT: &str = "burnmate-search-net-v2";
@@ -30,9 +29,6 @@ pub const FORMAT: &str = "burnmate-search-net-v2";
 /// record the search their nets learned with (discount 0.97, self-play prior weight
 /// 1.5); they still load.
 const FORMAT_V1: &str = "burnmate-search-net-v1";
-
-/// The folder of a matrix directory that holds its search nets.
-pub const NETS_DIR: &str = "nets";
 
 /// What a search net file holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -85,12 +81,6 @@ impl SearchNetFile {
             ..search_learner_config().search
         }
     }
-}
-
-/// The file of `cell`'s net in the matrix directory `dir`.
-pub fn net_path(dir: &Path, cell: &Cell) -> PathBuf {
-    dir.join(NETS_DIR)
-        .join(format!("{}.json", cell.file_stem()))
 }
 
 /// Writes `file` to `path` atomically (its folder created).
@@ -190,8 +180,8 @@ pub fn search_positions_until(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::studies::search::settings::SEARCH_C_PUCT;
     use crate::temp_dir::TempDir;
-    use crate::tools::matrix::algorithm::SEARCH_C_PUCT;
 
     /// The layers of a small fresh net that plays chess from the side to move.
     fn layers() -> Vec<LayerWeights> {

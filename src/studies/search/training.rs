@@ -5,7 +5,7 @@
 //! snapshots) goes to a resume file beside the cell's net; a killed cell goes on from
 //! there and ends with the bytes of an uninterrupted one.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Result, anyhow};
@@ -26,14 +26,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::run::fault::crash_point;
 use crate::run::resume::RngState;
-use crate::tools::matrix::algorithm::{
+use crate::studies::search::curriculum::{Curriculum, retro_curriculum_start};
+use crate::studies::search::frontier::Frontier;
+use crate::studies::search::settings::{
     SEARCH_HIDDEN, SEARCH_MOVES_LEFT_HEAD, search_learner_config,
 };
-use crate::tools::matrix::cell::Cell;
-use crate::tools::matrix::curriculum::{Curriculum, retro_curriculum_start};
-use crate::tools::matrix::frontier::Frontier;
 use crate::tools::matrix::game::StartSource;
-use crate::tools::matrix::search_net::NETS_DIR;
 
 /// Snapshots of the network taken while training (evaluated afterwards, so the
 /// training time excludes them).
@@ -88,13 +86,6 @@ struct Progress {
     frontier: Frontier,
     snapshots: Vec<Snapshot>,
     learner: SearchLearnerState,
-}
-
-/// The resume file of `cell` in the matrix directory `dir` (removed once the cell's
-/// result is recorded).
-pub fn resume_path(dir: &Path, cell: &Cell) -> PathBuf {
-    dir.join(NETS_DIR)
-        .join(format!("{}.resume.json", cell.file_stem()))
 }
 
 /// Trains the search learner for `games` self-play games on `endgame` from the

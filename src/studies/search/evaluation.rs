@@ -20,13 +20,13 @@ use burnmate_oracle::tablebase::Tablebase;
 use shakmaty::Position as _;
 
 use crate::device::backend::BackendChoice;
-use crate::tools::matrix::algorithm::evaluation_search;
+use crate::studies::search::net_file::{self, SearchNetFile, search_positions};
+use crate::studies::search::settings::evaluation_search;
+use crate::studies::search::training::Trained;
 use crate::tools::matrix::cell::{
     Cell, CellResult, CurvePoint, Evaluation, Turn, evaluate, evaluate_first,
 };
 use crate::tools::matrix::game::{Scenario, StartSource};
-use crate::tools::matrix::search_net::{self, SearchNetFile, search_positions};
-use crate::tools::matrix::search_training::Trained;
 use crate::tools::solve::load_or_build;
 
 /// The evaluation of `net` on `scenario`'s starts with the search `play`: every
@@ -121,7 +121,7 @@ pub fn evaluate_trained(
     let games = trained.games;
     let net = trained.learner.net();
     let self_play = trained.learner.config().search;
-    search_net::save(
+    net_file::save(
         net_file,
         &SearchNetFile {
             endgame,
@@ -192,7 +192,7 @@ pub fn eval_command(
     moves_left: MovesLeftTerm,
     backend: BackendChoice,
 ) -> Result<()> {
-    let mut net = search_net::load(path, backend.device()?.autodiff())?;
+    let mut net = net_file::load(path, backend.device()?.autodiff())?;
     if let Some(simulations) = simulations {
         anyhow::ensure!(simulations >= 1, "--simulations must be at least 1");
         net.search.simulations = simulations;
