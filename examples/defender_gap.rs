@@ -146,7 +146,7 @@ fn main() -> anyhow::Result<()> {
     let path = PathBuf::from(args.next().expect("usage: defender_gap NET [GAMES]"));
     let count: usize = args.next().map_or(Ok(400), |s| s.parse())?;
     let device = BackendChoice::Flex.device()?.autodiff();
-    let net = search_net::load(&path, device)?;
+    let net = net_file::load(&path, device)?;
     let endgame = net.file.endgame;
     let tablebase = load_or_build(endgame, &tablebase_dir())?;
     let starts = tablebase.random_won_starts(count, &mut ChaCha8Rng::seed_from_u64(7));

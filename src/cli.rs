@@ -14,7 +14,9 @@ use burnmate::run::grid_dir::Shard;
 use burnmate::run::overrides::Overrides;
 use burnmate::studies::endgame::config::{Evaluator, Opponent};
 use burnmate::studies::search::evaluation::MovesLeftTerm;
-use burnmate::studies::study::{EvalRequest, PlayRequest};
+use burnmate::studies::study::{
+    EvalRequest, PlayRequest, SearchEvalOptions, refuse_stockfish_skills,
+};
 use burnmate::studies::{endgame, queen4x4};
 use burnmate::tools::matrix::algorithm::Algorithm;
 use burnmate::tools::matrix::game::{Game, StartSource};
@@ -403,52 +405,45 @@ pub fn run(cli: Cli) -> Result<()> {
             moves_left_cap,
             backend,
             stockfish_skills,
-        } if burnmate::studies::search::net_file::is_search_net(&run) => {
+        } => {
             anyhow::ensure!(games > 0, "--games must be positive");
-            anyhow::ensure!(
-                stockfish_skills.is_empty(),
-                "--stockfish-skills applies to selfplay runs with algorithm = \"afterstate-td\""
-            );
-            burnmate::studies::search::evaluation::eval_command(
-                &run,
-                games,
+            let search = SearchEvalOptions {
                 seed,
                 simulations,
-                MovesLeftTerm {
+                moves_left: MovesLeftTerm {
                     slope: moves_left_slope,
                     cap: moves_left_cap,
                 },
+            };
+            let request = EvalRequest {
+                run: &run,
+                games,
+                seed: seed.unwrap_or(1),
                 backend,
-            )
-        }
-        Command::Eval {
-            simulations,
-            moves_left_slope,
-            moves_left_cap,
-            ..
-        } if simulations.is_some() || moves_left_slope.is_some() || moves_left_cap.is_some() => {
-            anyhow::bail!(
-                "--simulations and --moves-left-* apply to search nets (nets/*.json of a matrix)"
-            )
-        }
-        Command::Eval {
-            run,
-            games,
-            seed,
-            backend,
-            stockfish_skills,
-            ..
-        } => {
-            anyhow::ensure!(games > 0, "--games must be positive");
-            load_config(&run.join("config.toml"))?
-                .study()
-                .eval(&EvalRequest {
-                    run: &run,
+                stockfish_skills: &stockfish_skills,
+                search,
+            };
+            if run.is_file() {
+                // A matrix's search net file: no run directory around it.
+                refuse_stockfish_skills(&request)?;
+                return burnmate::studies::search::evaluation::eval_command(
+                    &run,
                     games,
-                    seed: seed.unwrap_or(1),
+                    seed,
+                    simulations,
+                    search.moves_left,
                     backend,
-                    stockfish_skills: &stockfish_skills,
-                })
+                );
+            }
+            let experiment = load_config(&run.join("config.toml"))?;
+            let search_only =
+                simulations.is_some() || search.moves_left != MovesLeftTerm::default();
+            if search_only && !matches!(experiment, Experiment::Search(_)) {
+                anyhow::bail!(
+                    "--simulations and --moves-left-* apply to search nets (search runs, nets/*.json of a matrix)"
+                );
+            }
+            experiment.study().eval(&request)
         }
         Command::Compare { runs } => compare::compare_command(&runs),
         Command::Solve {
@@ -493,8 +488,9 @@ pub fn run(cli: Cli) -> Result<()> {
                 seed,
                 max_moves,
             };
-            if burnmate::studies::search::net_file::is_search_net(&run) {
-                return endgame::play::play_search_net(&request);
+            if run.is_file() {
+                // A matrix's search net file: no run directory around it.
+                return endgame::play::play_search_net(&request, &run);
             }
             load_config(&run.join("config.toml"))?
                 .study()

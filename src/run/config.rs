@@ -10,6 +10,7 @@ use crate::studies::chess::config::ChessConfig;
 use crate::studies::endgame::config::EndgameConfig;
 use crate::studies::knight::config::KnightConfig;
 use crate::studies::queen4x4::config::Queen4x4Config;
+use crate::studies::search::config::SearchStudyConfig;
 use crate::studies::selfplay::config::SelfplayConfig;
 
 /// A parsed config file.
@@ -26,6 +27,8 @@ pub enum Experiment {
     Selfplay(SelfplayConfig),
     /// Full chess (ours): generations of search-labelled self-play train an NNUE.
     Chess(ChessConfig),
+    /// An endgame's search learner (ours): policy-value search from self-play.
+    Search(SearchStudyConfig),
 }
 
 /// Reads and validates a config file.
@@ -130,6 +133,7 @@ fn parse_table(table: toml::Table) -> Result<Experiment> {
         Experiment::Endgame(c) => c.validate()?,
         Experiment::Selfplay(c) => c.validate()?,
         Experiment::Chess(c) => c.validate()?,
+        Experiment::Search(c) => c.check()?,
     }
     Ok(experiment)
 }

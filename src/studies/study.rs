@@ -9,6 +9,7 @@ use anyhow::Result;
 use crate::device::backend::BackendChoice;
 use crate::run::config::Experiment;
 use crate::run::overrides::Overrides;
+use crate::studies::search::evaluation::MovesLeftTerm;
 
 /// What `burnmate eval RUN` asks of a run.
 pub struct EvalRequest<'a> {
@@ -22,6 +23,20 @@ pub struct EvalRequest<'a> {
     pub backend: BackendChoice,
     /// Stockfish Skill Levels to play as well (afterstate runs only).
     pub stockfish_skills: &'a [u8],
+    /// What only a search run reads.
+    pub search: SearchEvalOptions,
+}
+
+/// What `burnmate eval` asks of a search net alone.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchEvalOptions {
+    /// Seed of the defender's tie breaks; none: the net's own seed (as its training
+    /// evaluated it).
+    pub seed: Option<u64>,
+    /// Simulations a move; none: the matrix's evaluation budget.
+    pub simulations: Option<u32>,
+    /// The moves-left term; unset parts: the net's own.
+    pub moves_left: MovesLeftTerm,
 }
 
 /// What `burnmate play RUN` asks of a run.
@@ -64,6 +79,7 @@ impl Experiment {
             Experiment::Endgame(config) => config,
             Experiment::Selfplay(config) => config,
             Experiment::Chess(config) => config,
+            Experiment::Search(config) => config,
         }
     }
 }

@@ -228,6 +228,7 @@ pub fn run_cell(
                 &device,
                 &resume_path(dir, &cell),
                 plan.starts,
+                None,
             )?;
             let tablebase = oracles.tablebase(endgame)?;
             let scenario = game::endgame(endgame, tablebase, plan.starts)?;

@@ -95,7 +95,7 @@ pub struct PolicyTarget {
 }
 
 /// What one update measured (before the step).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Losses {
     /// Mean squared value error.
     pub value: f32,

@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::adam::SavedMoments;
 use crate::error::{AgentError, unit_interval};
-use crate::policy_value::{NetEvaluator, PolicyTarget, PolicyValueNet, ValueTarget};
+use crate::policy_value::{Losses, NetEvaluator, PolicyTarget, PolicyValueNet, ValueTarget};
 use crate::search::{SearchConfig, search};
 
 /// The learner's settings.
@@ -296,6 +296,9 @@ pub struct SearchLearner<G, X> {
     config: SearchLearnerConfig,
     replay: VecDeque<Sample>,
     augmentation: Option<Augmentation>,
+    /// The losses of the updates since [`SearchLearner::take_losses`], summed, and
+    /// their count.
+    losses: (Losses, u32),
 }
 
 impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
@@ -325,6 +328,7 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
             config,
             replay: VecDeque::new(),
             augmentation: None,
+            losses: (Losses::default(), 0),
         })
     }
 
@@ -376,6 +380,20 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
         self.net = net;
         self.replay = state.replay.iter().map(SavedSample::sample).collect();
         Ok(())
+    }
+
+    /// The mean losses of the updates since the last call (before each step, as
+    /// [`PolicyValueNet::update`] measures them); `None` when none was made.
+    pub fn take_losses(&mut self) -> Option<Losses> {
+        let (sum, count) = std::mem::take(&mut self.losses);
+        (count > 0).then(|| {
+            let n = count as f32;
+            Losses {
+                value: sum.value / n,
+                policy: sum.policy / n,
+                moves_left: sum.moves_left / n,
+            }
+        })
     }
 
     /// Plays `games` self-play games from starts drawn by `start` (a position and
@@ -533,7 +551,12 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
                     moves_left: sample.moves_left,
                 });
             }
-            self.net.update(self.config.lr, rows, &targets, &values);
+            let step = self.net.update(self.config.lr, rows, &targets, &values);
+            let (sum, count) = &mut self.losses;
+            sum.value += step.value;
+            sum.policy += step.policy;
+            sum.moves_left += step.moves_left;
+            *count += 1;
         }
     }
 }

@@ -63,12 +63,12 @@ pub fn play_command(request: &PlayRequest) -> Result<()> {
     )
 }
 
-/// `burnmate play NET --fen FEN` for a matrix's search net: one game of its search
-/// (as the matrix evaluated it) against the perfect defender, from `fen` (white to
-/// move, the net's endgame).
-pub fn play_search_net(request: &PlayRequest) -> Result<()> {
+/// `burnmate play RUN --fen FEN` for a search net (`net`: a matrix's net file or a
+/// search run's): one game of its search (as the matrix evaluated it) against the
+/// perfect defender, from `fen` (white to move, the net's endgame).
+pub fn play_search_net(request: &PlayRequest, net: &Path) -> Result<()> {
     refuse_queen4x4_options(request, "a search net")?;
-    let net = net_file::load(request.run, BackendChoice::Flex.device()?)?;
+    let net = net_file::load(net, BackendChoice::Flex.device()?)?;
     let endgame = net.file.endgame;
     let fen = request.fen.with_context(|| {
         format!(

@@ -92,11 +92,6 @@ pub fn save(path: &Path, file: &SearchNetFile) -> Result<()> {
     crate::run::checkpoint::save(path, FORMAT, file)
 }
 
-/// Whether `path` is a search net file (a file, not a run directory).
-pub fn is_search_net(path: &Path) -> bool {
-    path.is_file()
-}
-
 /// A search net read back, ready to play.
 pub struct SearchNet {
     /// What the file holds.

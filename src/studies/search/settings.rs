@@ -3,6 +3,20 @@
 
 use burnmate_agents::search::SearchConfig;
 use burnmate_agents::search_learner::SearchLearnerConfig;
+use burnmate_env::endgame::Endgame;
+
+/// Self-play games of a search learner's run on `endgame` (a matrix cell's at
+/// budget 1): what took each ending to its result in docs/results/matrix.md.
+pub fn self_play_games(endgame: Endgame) -> u64 {
+    match endgame {
+        Endgame::Kqk => 45_000,
+        Endgame::Krk => 36_000,
+        Endgame::Kbbk => 40_000,
+        Endgame::Kbnk => 120_000,
+        // Not yet measured: KRK's budget for the two endgames with a defender's piece.
+        Endgame::Kqkr | Endgame::Krkb => 36_000,
+    }
+}
 
 /// Simulations a move when a trained search learner is evaluated (the budget).
 pub const SEARCH_EVAL_SIMULATIONS: u32 = 128;

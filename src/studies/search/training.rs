@@ -25,6 +25,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::run::fault::crash_point;
+use crate::run::files::StreamedFile;
 use crate::run::resume::RngState;
 use crate::studies::search::curriculum::{Curriculum, retro_curriculum_start};
 use crate::studies::search::frontier::Frontier;
@@ -86,13 +87,21 @@ struct Progress {
     frontier: Frontier,
     snapshots: Vec<Snapshot>,
     learner: SearchLearnerState,
+    /// Lines of the metrics file at this point (none for a run without one).
+    #[serde(default)]
+    metrics_lines: Option<usize>,
 }
+
+/// The columns of a search run's `metrics.csv`: one row a block of `parallel`
+/// games, with the mean losses of the block's updates (empty before the first).
+pub const METRICS_HEADER: &str = "games,mated,policy_loss,value_loss,moves_left_loss";
 
 /// Trains the search learner for `games` self-play games on `endgame` from the
 /// curriculum's starts (`starts`: [`StartSource::Frontier`] for the frontier's, any
 /// other for the level curriculum's), seeded by `seed`: the rules alone (no tablebase
 /// reaches it).
-/// Goes on from `resume` when it holds a resume point, and keeps one there.
+/// Goes on from `resume` when it holds a resume point, and keeps one there. With
+/// `metrics`, writes a row a block there ([`METRICS_HEADER`]).
 pub fn train_search(
     endgame: Endgame,
     seed: u64,
@@ -100,6 +109,7 @@ pub fn train_search(
     device: &Device,
     resume: &Path,
     starts: StartSource,
+    metrics: Option<&Path>,
 ) -> Result<Trained> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let config = search_learner_config();
@@ -122,6 +132,7 @@ pub fn train_search(
     let mut frontier = Frontier::default();
     let use_frontier = starts == StartSource::Frontier;
     let mut snapshots = Vec::new();
+    let mut metrics_lines = None;
     if resume.exists() {
         let saved: Progress = crate::run::checkpoint::load(resume, RESUME_FORMAT)?;
         learner
@@ -131,7 +142,17 @@ pub fn train_search(
         (played, wins, earlier_seconds) = (saved.played, saved.wins, saved.seconds);
         (curriculum, snapshots) = (saved.curriculum, saved.snapshots);
         frontier = saved.frontier;
+        metrics_lines = saved.metrics_lines;
     }
+    let mut metrics = match (metrics, metrics_lines) {
+        (None, _) => None,
+        (Some(path), None) => {
+            let mut file = StreamedFile::create(path)?;
+            file.line(METRICS_HEADER)?;
+            Some(file)
+        }
+        (Some(path), Some(keep)) => Some(StreamedFile::reopen(path, keep)?.0),
+    };
     if let Some(folder) = resume.parent() {
         std::fs::create_dir_all(folder)
             .map_err(|e| anyhow!("cannot create {}: {e}", folder.display()))?;
@@ -158,9 +179,10 @@ pub fn train_search(
             },
             &mut rng,
         );
+        let mut block_wins = 0u64;
         for record in &records {
             let mated = record.end == SelfPlayEnd::Mate { first_won: true };
-            wins += u64::from(mated);
+            block_wins += u64::from(mated);
             if !use_frontier {
                 curriculum.record(mated);
             }
@@ -169,6 +191,14 @@ pub fn train_search(
             }
         }
         played += block as u64;
+        wins += block_wins;
+        if let Some(file) = metrics.as_mut() {
+            let losses = learner.take_losses().map_or(",,".to_string(), |l| {
+                format!("{:.6},{:.6},{:.6}", l.policy, l.value, l.moves_left)
+            });
+            let mated = block_wins as f64 / block as f64;
+            file.line(&format!("{played},{mated:.4},{losses}"))?;
+        }
         let due = (snapshots.len() as u64 + 1) * games / SNAPSHOTS;
         if played >= due && played < games {
             snapshots.push(Snapshot {
@@ -188,11 +218,18 @@ pub fn train_search(
                 frontier: frontier.clone(),
                 snapshots: snapshots.clone(),
                 learner: learner.state(),
+                metrics_lines: metrics.as_ref().map(StreamedFile::lines),
             };
+            if let Some(file) = metrics.as_mut() {
+                file.flush()?;
+            }
             crate::run::checkpoint::save(resume, RESUME_FORMAT, &progress)?;
             crash_point("search-training-saved");
             last_save = Some(now);
         }
+    }
+    if let Some(file) = metrics {
+        file.finish()?;
     }
     Ok(Trained {
         learner,

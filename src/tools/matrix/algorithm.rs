@@ -10,6 +10,7 @@ use burnmate_models::OutputActivation;
 use serde::{Deserialize, Serialize};
 
 use crate::studies::endgame::config::{EndgameConfig, Exploration, Opponent, RewardKind};
+use crate::studies::search::settings::self_play_games;
 use crate::tools::matrix::game::{ENDGAME_MOVE_CAP, Game};
 
 /// An algorithm of the matrix.
@@ -100,11 +101,7 @@ impl Algorithm {
     pub fn base_episodes(self, game: Game) -> u64 {
         match (self, game) {
             (Algorithm::Tabular, _) => 200_000,
-            (Algorithm::Mcts, Game::Endgame(Endgame::Kqk)) => 45_000,
-            (Algorithm::Mcts, Game::Endgame(Endgame::Krk)) => 36_000,
-            (Algorithm::Mcts, Game::Endgame(Endgame::Kbbk)) => 40_000,
-            // Not yet measured: KRK's budget for the two endgames with a defender's piece.
-            (Algorithm::Mcts, Game::Endgame(Endgame::Kqkr | Endgame::Krkb)) => 36_000,
+            (Algorithm::Mcts, Game::Endgame(endgame)) => self_play_games(endgame),
             (Algorithm::Mcts, _) => 120_000,
             (Algorithm::Td, _) => 100_000,
             (Algorithm::Dqn, Game::Queen4x4) => 5_000,

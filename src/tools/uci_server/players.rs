@@ -24,8 +24,9 @@ use shakmaty::{Chess, Color, Move, Position};
 use crate::device::backend::BackendChoice;
 use crate::run::config::{Experiment, load_config};
 use crate::studies::search::net_file::{
-    SearchNet, is_search_net, load as load_search_net, search_positions_until,
+    SearchNet, load as load_search_net, search_positions_until,
 };
+use crate::studies::search::search_net_of;
 use crate::studies::selfplay::config::SelfplayAlgorithm;
 use crate::tools::uci_server::{Choice, GoLimit, UciPlayer};
 
@@ -374,8 +375,8 @@ fn engine_player<E: Evaluator + Send + 'static>(
     }))
 }
 
-/// The player of `run`: a selfplay run, an endgame run, or a matrix's search net
-/// file; an afterstate run searches as `search` says, other runs play one ply (they
+/// The player of `run`: a selfplay run, an endgame run, a search run or a
+/// matrix's search net file; an afterstate run searches as `search` says, other runs play one ply (they
 /// have no search; a search net searches as the matrix evaluated it).
 pub fn load_player(run: &Path, search: PlaySearch) -> Result<Box<dyn UciPlayer>> {
     let name = format!(
@@ -386,7 +387,7 @@ pub fn load_player(run: &Path, search: PlaySearch) -> Result<Box<dyn UciPlayer>>
     if run == Path::new(BUILTIN_MATERIAL) {
         return engine_player(Material, search, BUILTIN_MATERIAL, "material");
     }
-    if is_search_net(run) {
+    if let Some(net) = search_net_of(run) {
         if search.searches() {
             bail!(
                 "{}: a search net searches by simulations; {} takes no --plies or --nodes",
@@ -394,7 +395,7 @@ pub fn load_player(run: &Path, search: PlaySearch) -> Result<Box<dyn UciPlayer>>
                 run.display()
             );
         }
-        let net = load_search_net(run, BackendChoice::Flex.device()?)?;
+        let net = load_search_net(&net, BackendChoice::Flex.device()?)?;
         return Ok(Box::new(SearchPlayer {
             net,
             name,
