@@ -8,10 +8,15 @@
 //!   depth <= 0                                               -> quiescence(s, α, β)
 //!   table entry at least as deep, off the principal variation, whose bound decides
 //!                                                            -> its score
+//!   reverse futility: off the PV, not in check, depth <= 6,
+//!     eval(s) - 80 depth >= β                                -> eval(s)
 //!   null move: off the PV, not in check, depth >= 3, eval(s) >= β, own pieces
 //!     besides pawns: -search(s passed, depth - 1 - R, -β, -β + 1) >= β -> cut
 //!     (R = 3 + depth / 6)
 //!   moves in order (table move, captures MVV-LVA, killers, history):
+//!     off the PV, not in check, depth <= 3: a quiet move without check after the
+//!     first is skipped when eval(s) + 100 + 100 depth <= α or it is later than
+//!     the (3 + 2 depth²)-th (futility and late-move pruning);
 //!     the first with (α, β); the others with (α, α + 1) at depth - 1, reduced by
 //!     ln(depth) ln(i) / 2.25 + 0.75 plies when late (i >= 3), quiet, depth >= 3 and
 //!     neither side in check; re-searched unreduced, then with (α, β), when they
@@ -53,6 +58,13 @@ pub struct Features {
     pub aspiration: bool,
     /// One more ply for a position in check.
     pub check_extension: bool,
+    /// Reverse futility pruning (a static null move): off the PV, at depth <= 6, a
+    /// position whose evaluation beats β by 80 cp a ply of depth fails high at once.
+    pub reverse_futility: bool,
+    /// Futility and late-move pruning: off the PV, at depth <= 3, quiet moves that
+    /// give no check are skipped after the first when the evaluation plus
+    /// 100 + 100 depth cp cannot reach α, and after the 3 + 2 depth²-th in any case.
+    pub futility: bool,
 }
 
 impl Default for Features {
@@ -64,6 +76,8 @@ impl Default for Features {
             pvs: true,
             aspiration: true,
             check_extension: true,
+            reverse_futility: true,
+            futility: true,
         }
     }
 }
@@ -347,13 +361,20 @@ impl<E: Evaluator> Run<'_, E> {
                 return score;
             }
         }
+        let eval = (!in_check && !pv_node).then(|| self.evaluator.evaluate(position));
+        if self.features.reverse_futility
+            && depth <= 6
+            && !is_mate(beta)
+            && let Some(eval) = eval
+            && eval - 80 * depth >= beta
+        {
+            return eval;
+        }
         if self.features.null_move
             && null_allowed
-            && !pv_node
-            && !in_check
             && depth >= 3
             && has_pieces(position)
-            && self.evaluator.evaluate(position) >= beta
+            && eval.is_some_and(|eval| eval >= beta)
             && let Ok(passed) = position.clone().swap_turn()
         {
             let r = 3 + depth / 6;
@@ -391,10 +412,23 @@ impl<E: Evaluator> Run<'_, E> {
         let original_alpha = alpha;
         let (mut best, mut best_move) = (-INFINITE, None);
         let mut quiets_tried: Vec<Move> = Vec::new();
+        // Futility and late-move pruning near the leaves (off the PV, not in check).
+        let prunes_quiets = self.features.futility && depth <= 3 && !is_mate(alpha);
+        let futile = eval.is_some_and(|eval| eval + 100 + 100 * depth <= alpha);
+        let late_from = 3 + 2 * (depth * depth) as usize;
         self.keys.push(key);
         for (i, mv) in moves.iter().enumerate() {
             let mut child = position.clone();
             child.play_unchecked(*mv);
+            if prunes_quiets
+                && eval.is_some()
+                && i > 0
+                && is_quiet(mv)
+                && (futile || i >= late_from)
+                && !child.is_check()
+            {
+                continue;
+            }
             let child_key = key_after(position, key, mv, &child);
             self.evaluator.push(position, Some(mv));
             let score = if i == 0 || !self.features.pvs {

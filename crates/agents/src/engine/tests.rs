@@ -90,6 +90,14 @@ fn a_quiet_sacrifice_before_a_quiet_mate_is_found_with_every_rule_on_or_off() {
             aspiration: false,
             ..all
         },
+        Features {
+            reverse_futility: false,
+            ..all
+        },
+        Features {
+            futility: false,
+            ..all
+        },
     ] {
         let mut s = searcher().with_features(features);
         assert_eq!(
@@ -139,6 +147,14 @@ fn each_rule_switched_off_keeps_the_answers_of_the_tactical_set() {
             check_extension: false,
             ..all
         },
+        Features {
+            reverse_futility: false,
+            ..all
+        },
+        Features {
+            futility: false,
+            ..all
+        },
     ];
     for features in variants {
         for (fen, answer, _) in TACTICS {
@@ -169,6 +185,8 @@ fn pvs_gives_plain_alpha_beta_values_on_random_positions() {
         null_move: false,
         late_move_reductions: false,
         aspiration: false,
+        reverse_futility: false,
+        futility: false,
         ..Features::default()
     };
     let mut rng = ChaCha8Rng::seed_from_u64(7);
