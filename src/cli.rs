@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use burnmate_env::endgame::Endgame;
 use burnmate_oracle::pawnless::Material;
 use clap::{Parser, Subcommand};
 
@@ -12,14 +11,11 @@ use burnmate::device::limits::MAX_BENCH_BATCH;
 use burnmate::run::config::{Experiment, load_config, load_config_with};
 use burnmate::run::grid_dir::Shard;
 use burnmate::run::overrides::Overrides;
-use burnmate::studies::endgame::config::{Evaluator, Opponent};
 use burnmate::studies::search::evaluation::MovesLeftTerm;
 use burnmate::studies::study::{
     EvalRequest, PlayRequest, SearchEvalOptions, refuse_stockfish_skills,
 };
 use burnmate::studies::{endgame, queen4x4};
-use burnmate::tools::matrix::algorithm::Algorithm;
-use burnmate::tools::matrix::game::{Game, StartSource};
 use burnmate::tools::{compare, match_play, matrix, solve, throughput, uci_server};
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
@@ -199,38 +195,8 @@ enum Command {
         /// Matrix directory; rerunning with the same options resumes it.
         #[arg(long, default_value = "runs/matrix")]
         out: PathBuf,
-        /// Games (comma-separated).
-        #[arg(
-            long,
-            value_enum,
-            value_delimiter = ',',
-            default_value = "queen4x4,knight,kqk,krk,kbbk,kbnk"
-        )]
-        games: Vec<Game>,
-        /// Algorithms (comma-separated; mcts is for endgames only and not in the default
-        /// set: its cells take minutes each).
-        #[arg(
-            long,
-            value_enum,
-            value_delimiter = ',',
-            default_value = "tabular,td,dqn,actor-critic"
-        )]
-        algorithms: Vec<Algorithm>,
-        /// Seeds per cell.
-        #[arg(long, default_value_t = 3)]
-        seeds: u64,
-        /// Multiplies every cell's training episodes.
-        #[arg(long, default_value_t = 1.0)]
-        budget: f64,
-        /// Endgame starts: won (drawn from all won positions), shipped (the study's 10),
-        /// retro (training starts grown backwards from mate, rules only; evaluation as
-        /// won) or frontier (mcts only: training starts walked back from its own mates,
-        /// rules only; evaluation as won).
-        #[arg(long, value_enum, default_value = "won")]
-        starts: StartSource,
-        /// Burn backend of the neural learners.
-        #[arg(long, value_enum, default_value = "flex")]
-        backend: BackendChoice,
+        #[command(flatten)]
+        plan: matrix::MatrixPlan,
         /// Run only shard i of N (every N-th run from the i-th); `merge` joins shards.
         #[arg(long, value_name = "i/N")]
         shard: Option<String>,
@@ -338,27 +304,8 @@ enum StudyCommand {
         /// Study directory; rerunning with the same options resumes it.
         #[arg(long, default_value = "runs/study-endgame")]
         out: PathBuf,
-        /// Endgames (comma-separated).
-        #[arg(long, value_delimiter = ',', default_value = "kqk,krk,kbbk")]
-        endgames: Vec<Endgame>,
-        /// Shipped start positions per endgame (the first N of 10).
-        #[arg(long, default_value_t = 10)]
-        starts: usize,
-        /// Runs (seeds) per start position and setting.
-        #[arg(long, default_value_t = 10)]
-        runs: u64,
-        /// Matches per run.
-        #[arg(long, default_value_t = 5000)]
-        matches: u64,
-        /// Decay base of the decaying exploration (the study: 1.1, also 1.01).
-        #[arg(long, default_value_t = 1.1)]
-        decay: f64,
-        /// The defender.
-        #[arg(long, value_enum, default_value = "perfect")]
-        opponent: Opponent,
-        /// The engine reward's source: tablebase (exact) or stockfish (the study's).
-        #[arg(long, value_enum, default_value = "tablebase")]
-        evaluator: Evaluator,
+        #[command(flatten)]
+        plan: endgame::study_plan::StudyPlan,
         /// Run only shard i of N (every N-th pair of a static and a decaying run of one
         /// seed, from the i-th); `merge` joins shards.
         #[arg(long, value_name = "i/N")]
@@ -533,23 +480,10 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Matrix {
             out,
-            games,
-            algorithms,
-            seeds,
-            budget,
-            starts,
-            backend,
+            plan,
             shard,
             jobs,
         } => {
-            let plan = matrix::MatrixPlan {
-                games,
-                algorithms,
-                seeds,
-                budget,
-                starts,
-                backend,
-            };
             let shard = shard.as_deref().map(Shard::parse).transpose()?;
             matrix::matrix_command(&out, &plan, shard, jobs_or_cores(jobs)?)
         }
@@ -619,25 +553,10 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Study { study } => match study {
             StudyCommand::Endgame {
                 out,
-                endgames,
-                starts,
-                runs,
-                matches,
-                decay,
-                opponent,
-                evaluator,
+                plan,
                 shard,
                 jobs,
             } => {
-                let plan = endgame::study_plan::StudyPlan {
-                    endgames,
-                    starts,
-                    runs,
-                    matches,
-                    decay,
-                    opponent,
-                    evaluator,
-                };
                 let shard = shard.as_deref().map(Shard::parse).transpose()?;
                 endgame::study::study_command(&out, &plan, shard, jobs_or_cores(jobs)?)
             }

@@ -33,21 +33,42 @@ use algorithm::Algorithm;
 use cell::{Cell, CellResult, run_neural, run_tabular};
 use game::{Game, StartSource};
 
-/// The settings of a matrix; stored as `matrix.toml` so a rerun can resume.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The settings of a matrix (`burnmate matrix`'s options); stored as `matrix.toml`
+/// so a rerun can resume.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct MatrixPlan {
-    /// Games, in table order.
+    /// Games (comma-separated), in table order.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "queen4x4,knight,kqk,krk,kbbk,kbnk"
+    )]
     pub games: Vec<Game>,
-    /// Algorithms, in table order.
+    /// Algorithms (comma-separated), in table order; mcts is for endgames only and
+    /// not in the default set: its cells take minutes each.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "tabular,td,dqn,actor-critic"
+    )]
     pub algorithms: Vec<Algorithm>,
     /// Seeds per cell (0..seeds).
+    #[arg(long, default_value_t = 3)]
     pub seeds: u64,
     /// Multiplies every cell's training episodes (1: the default budget).
+    #[arg(long, default_value_t = 1.0)]
     pub budget: f64,
-    /// Where the endgames' starts come from.
+    /// Endgame starts: won (drawn from all won positions), shipped (the study's 10),
+    /// retro (training starts grown backwards from mate, rules only; evaluation as
+    /// won) or frontier (mcts only: training starts walked back from its own mates,
+    /// rules only; evaluation as won).
+    #[arg(long, value_enum, default_value = "won")]
     pub starts: StartSource,
     /// Burn backend of the neural learners.
+    #[arg(long, value_enum, default_value = "flex")]
     pub backend: BackendChoice,
 }
 

@@ -15,23 +15,31 @@ use crate::studies::endgame::starts::SHIPPED_STARTS;
 /// Matches per bucket of the win curves.
 pub const CURVE_BUCKET: u64 = 100;
 
-/// The settings of a study; stored as `study.toml` so a rerun can resume.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The settings of a study (`burnmate study endgame`'s options); stored as
+/// `study.toml` so a rerun can resume.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct StudyPlan {
-    /// Endgames, e.g. `["kqk", "krk", "kbbk"]`.
+    /// Endgames (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "kqk,krk,kbbk")]
     pub endgames: Vec<Endgame>,
-    /// Shipped start positions used per endgame (the first `starts` of 10).
+    /// Shipped start positions per endgame (the first N of 10).
+    #[arg(long, default_value_t = 10)]
     pub starts: usize,
     /// Runs (seeds 0..runs) per start position and setting.
+    #[arg(long, default_value_t = 10)]
     pub runs: u64,
-    /// Matches per run (study: 5000).
+    /// Matches per run (the study: 5000).
+    #[arg(long, default_value_t = 5000)]
     pub matches: u64,
-    /// Decay base of the decaying exploration (study: 1.1; also 1.01).
+    /// Decay base of the decaying exploration (the study: 1.1, also 1.01).
+    #[arg(long, default_value_t = 1.1)]
     pub decay: f64,
     /// The defender.
+    #[arg(long, value_enum, default_value = "perfect")]
     pub opponent: Opponent,
-    /// The source of the engine reward (the study's: Stockfish).
+    /// The engine reward's source: tablebase (exact) or stockfish (the study's).
+    #[arg(long, value_enum, default_value = "tablebase")]
     #[serde(default)]
     pub evaluator: Evaluator,
 }
