@@ -17,6 +17,7 @@ use burnmate::studies::study::{
 };
 use burnmate::studies::{endgame, queen4x4};
 use burnmate::tools::{compare, match_play, matrix, solve, throughput, uci_server};
+use burnmate_agents::engine::Features;
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
 #[derive(Parser, Debug)]
@@ -235,6 +236,12 @@ enum Command {
         /// values, this many positions a move (instead of --plies; `go` limits it).
         #[arg(long)]
         nodes: Option<u64>,
+        /// Chess runs and builtin:material: rules of the engine-grade search to switch
+        /// off (comma-separated: table, null-move, late-move-reductions, pvs,
+        /// aspiration, check-extension, reverse-futility, futility), to measure what
+        /// each is worth in a match.
+        #[arg(long, value_delimiter = ',')]
+        without: Vec<String>,
     },
     /// Play a trained run against a UCI engine or another run and report its Elo
     /// (resumable: rerun the same command).
@@ -535,9 +542,15 @@ pub fn run(cli: Cli) -> Result<()> {
             let jobs = jobs_or_cores(jobs)?;
             match_play::match_command(&settings, &out, jobs, move_timeout).map(|_| ())
         }
-        Command::Uci { run, plies, nodes } => {
+        Command::Uci {
+            run,
+            plies,
+            nodes,
+            without,
+        } => {
             let search = uci_server::players::PlaySearch::of(plies, nodes)?;
-            let mut player = uci_server::players::load_player(&run, search)?;
+            let features = Features::without(&without).map_err(anyhow::Error::msg)?;
+            let mut player = uci_server::players::load_player(&run, search, features)?;
             uci_server::serve(player.as_mut(), std::io::stdin().lock(), std::io::stdout())
         }
         Command::Merge { out, dirs, partial } => {

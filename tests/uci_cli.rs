@@ -305,6 +305,14 @@ fn runs_that_cannot_play_chess_are_one_line_errors() {
         &burnmate(&["uci", tmp.path().join("nothing").to_str().unwrap()]),
         "nothing",
     );
+    assert_one_line_error(
+        &burnmate(&["uci", run.to_str().unwrap(), "--without", "futility"]),
+        "--without applies to the engine-grade search",
+    );
+    assert_one_line_error(
+        &burnmate(&["uci", "builtin:material", "--without", "lmr"]),
+        "no search rule named \"lmr\"",
+    );
 }
 
 #[test]
@@ -341,6 +349,14 @@ fn the_builtin_material_engine_mates_and_draws_by_repetition_when_behind() {
         &burnmate(&["uci", "builtin:material", "--plies", "3"]),
         "builtin:material searches by nodes",
     );
+    // Every rule off: plain alpha-beta with quiescence still mates in one.
+    let every = burnmate_agents::engine::Features::NAMES.join(",");
+    let mut engine = Engine::start_with(Path::new("builtin:material"), &["--without", &every]);
+    engine.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    engine.send("go depth 3");
+    let lines = engine.until("bestmove ");
+    assert_eq!(lines.last().unwrap(), "bestmove a1a8", "{lines:?}");
+    engine.quit();
 }
 
 #[test]

@@ -17,6 +17,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use burnmate_agents::engine::Features;
 use burnmate_oracle::uci::UciEngine;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
@@ -74,9 +75,11 @@ impl Opponent {
 
     fn start(&self, limit: &str, deadline: Duration) -> Result<Box<dyn Player>> {
         Ok(match self {
-            Opponent::Run { run } => {
-                Box::new(RunPlayer(load_player(run, PlaySearch::FullWidth(1))?))
-            }
+            Opponent::Run { run } => Box::new(RunPlayer(load_player(
+                run,
+                PlaySearch::FullWidth(1),
+                Features::default(),
+            )?)),
             Opponent::Engine {
                 engine, options, ..
             } => {
@@ -285,7 +288,7 @@ pub fn match_command(
     let deadline = engine_limit::move_deadline(&settings.limit, move_timeout)?;
     let openings = openings::load(settings.openings.as_deref())?;
     // Players that cannot start are refused before the directory is touched.
-    load_player(&settings.run, settings.search()?)?;
+    load_player(&settings.run, settings.search()?, Features::default())?;
     // Each opponent is started once with its options (an option out of the engine's
     // declared range, such as UCI_Elo 1000 on Stockfish 15.1, is refused here).
     for opponent in &settings.opponents {
@@ -437,7 +440,11 @@ impl Worker<'_> {
     }
 
     fn play_pending(&self) -> Result<()> {
-        let mut run = RunPlayer(load_player(&self.settings.run, self.settings.search()?)?);
+        let mut run = RunPlayer(load_player(
+            &self.settings.run,
+            self.settings.search()?,
+            Features::default(),
+        )?);
         let mut opponents: Vec<Option<Box<dyn Player>>> =
             self.settings.opponents.iter().map(|_| None).collect();
         loop {

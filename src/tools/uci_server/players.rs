@@ -13,7 +13,7 @@ use burnmate_agents::afterstate::trainer::{AfterstateLearner, best_index};
 use burnmate_agents::endgame::LeastBestQ;
 use burnmate_agents::engine::score::mate_in_moves;
 use burnmate_agents::engine::search::key_of;
-use burnmate_agents::engine::{Evaluator, Limits, Material, NnueEvaluator, Searcher};
+use burnmate_agents::engine::{Evaluator, Features, Limits, Material, NnueEvaluator, Searcher};
 use burnmate_agents::selfplay::trainer::SelfPlay;
 use burnmate_env::endgame::{Endgame, has_material};
 use burnmate_env::selfplay::FullGame;
@@ -356,6 +356,7 @@ impl<E: Evaluator + Send> UciPlayer for EngineSearchPlayer<E> {
 fn engine_player<E: Evaluator + Send + 'static>(
     evaluator: E,
     search: PlaySearch,
+    features: Features,
     what: &str,
     detail: &str,
 ) -> Result<Box<dyn UciPlayer>> {
@@ -367,7 +368,7 @@ fn engine_player<E: Evaluator + Send + 'static>(
         ),
     };
     Ok(Box::new(EngineSearchPlayer {
-        searcher: Searcher::new(evaluator, ENGINE_TABLE_MB),
+        searcher: Searcher::new(evaluator, ENGINE_TABLE_MB).with_features(features),
         nodes,
         history: Vec::new(),
         stop: None,
@@ -376,16 +377,33 @@ fn engine_player<E: Evaluator + Send + 'static>(
 }
 
 /// The player of `run`: a selfplay run, an endgame run, a search run or a
-/// matrix's search net file; an afterstate run searches as `search` says, other runs play one ply (they
-/// have no search; a search net searches as the matrix evaluated it).
-pub fn load_player(run: &Path, search: PlaySearch) -> Result<Box<dyn UciPlayer>> {
+/// matrix's search net file; an afterstate run searches as `search` says, other
+/// runs play one ply (they have no search; a search net searches as the matrix
+/// evaluated it). A chess run and `builtin:material` search with the engine-grade
+/// search's `features` (any other run refuses a rule switched off).
+pub fn load_player(
+    run: &Path,
+    search: PlaySearch,
+    features: Features,
+) -> Result<Box<dyn UciPlayer>> {
     let name = format!(
         "burnmate {}",
         run.file_name()
             .map_or("run".into(), |n| n.to_string_lossy())
     );
     if run == Path::new(BUILTIN_MATERIAL) {
-        return engine_player(Material, search, BUILTIN_MATERIAL, "material");
+        return engine_player(Material, search, features, BUILTIN_MATERIAL, "material");
+    }
+    let engine = run == Path::new(BUILTIN_MATERIAL)
+        || matches!(
+            load_config(&run.join("config.toml")),
+            Ok(Experiment::Chess(_))
+        );
+    if !engine && features != Features::default() {
+        bail!(
+            "--without applies to the engine-grade search (chess runs, {BUILTIN_MATERIAL}), not {}",
+            run.display()
+        );
     }
     if let Some(net) = search_net_of(run) {
         if search.searches() {
@@ -417,11 +435,17 @@ pub fn load_player(run: &Path, search: PlaySearch) -> Result<Box<dyn UciPlayer>>
             let generation = crate::studies::chess::generations::newest_incumbent(run)?;
             let shown = run.display().to_string();
             if generation == 0 {
-                return engine_player(Material, search, &shown, "generation 0, material");
+                return engine_player(Material, search, features, &shown, "generation 0, material");
             }
             let layers = crate::studies::chess::net_file::load(run, generation)?;
             let net = NnueEvaluator::new(&layers).map_err(anyhow::Error::msg)?;
-            engine_player(net, search, &shown, &format!("generation {generation}"))
+            engine_player(
+                net,
+                search,
+                features,
+                &shown,
+                &format!("generation {generation}"),
+            )
         }
         _ if search.searches() => bail!(
             "{}: only afterstate-td runs search; {} plays one ply",

@@ -82,6 +82,46 @@ impl Default for Features {
     }
 }
 
+impl Features {
+    /// The name of each switch, in field order (`burnmate uci --without NAME,..`).
+    pub const NAMES: [&str; 8] = [
+        "table",
+        "null-move",
+        "late-move-reductions",
+        "pvs",
+        "aspiration",
+        "check-extension",
+        "reverse-futility",
+        "futility",
+    ];
+
+    /// Every rule on but those `names` name; an unknown name is a one-line error
+    /// listing the known ones.
+    pub fn without(names: &[String]) -> Result<Features, String> {
+        let mut features = Features::default();
+        for name in names {
+            let switch = match name.as_str() {
+                "table" => &mut features.table,
+                "null-move" => &mut features.null_move,
+                "late-move-reductions" => &mut features.late_move_reductions,
+                "pvs" => &mut features.pvs,
+                "aspiration" => &mut features.aspiration,
+                "check-extension" => &mut features.check_extension,
+                "reverse-futility" => &mut features.reverse_futility,
+                "futility" => &mut features.futility,
+                _ => {
+                    return Err(format!(
+                        "no search rule named {name:?} (known: {})",
+                        Features::NAMES.join(", ")
+                    ));
+                }
+            };
+            *switch = false;
+        }
+        Ok(features)
+    }
+}
+
 /// What a finished iteration found (UCI's `info` line).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Info {

@@ -277,3 +277,25 @@ fn limits_stop_the_search_at_once_with_a_legal_move() {
         .unwrap();
     assert_eq!(only.best, e4);
 }
+
+#[test]
+fn rules_are_switched_off_by_name_and_an_unknown_name_is_refused() {
+    let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(Features::without(&[]), Ok(Features::default()));
+    let off = Features::without(&names(&["null-move", "futility"])).unwrap();
+    assert_eq!(
+        off,
+        Features {
+            null_move: false,
+            futility: false,
+            ..Features::default()
+        }
+    );
+    let all = Features::without(&names(&Features::NAMES)).unwrap();
+    assert!(!all.table && !all.pvs && !all.reverse_futility && !all.check_extension);
+    let error = Features::without(&names(&["lmr"])).unwrap_err();
+    assert!(
+        error.starts_with("no search rule named \"lmr\" (known: table, null-move"),
+        "{error}"
+    );
+}
