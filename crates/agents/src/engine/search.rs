@@ -32,8 +32,9 @@
 
 use std::time::Duration;
 
+use shakmaty::attacks::attacks;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Move, Position};
+use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Position};
 
 use super::evaluate::{Evaluator, piece_value};
 use super::limits::{Budget, Limits};
@@ -296,6 +297,35 @@ fn reduction(depth: i32, index: usize) -> i32 {
     (r as i32).clamp(0, depth - 2)
 }
 
+/// Whether `mv` gives check, without playing it for a plain piece move (the moved
+/// piece attacks the king from its square, or it uncovers an attacker); castling,
+/// captures and promotions are played to see.
+pub fn gives_check(position: &Chess, mv: &Move) -> bool {
+    let board = position.board();
+    let us = position.turn();
+    match (*mv, board.king_of(!us)) {
+        (
+            Move::Normal {
+                role,
+                from,
+                to,
+                capture: None,
+                promotion: None,
+            },
+            Some(king),
+        ) => {
+            let occupied = (board.occupied() ^ from) | to;
+            let direct = attacks(to, role.of(us), occupied).contains(king);
+            direct || (board.attacks_to(king, us, occupied) & !Bitboard::from(from)).any()
+        }
+        _ => {
+            let mut child = position.clone();
+            child.play_unchecked(*mv);
+            child.is_check()
+        }
+    }
+}
+
 /// Whether the side to move has a piece besides pawns and its king (null-move
 /// pruning is unsafe in pawn endings: zugzwang).
 fn has_pieces(position: &Chess) -> bool {
@@ -453,22 +483,22 @@ impl<E: Evaluator> Run<'_, E> {
         let (mut best, mut best_move) = (-INFINITE, None);
         let mut quiets_tried: Vec<Move> = Vec::new();
         // Futility and late-move pruning near the leaves (off the PV, not in check).
-        let prunes_quiets = self.features.futility && depth <= 3 && !is_mate(alpha);
+        let prunes_quiets =
+            self.features.futility && depth <= 3 && eval.is_some() && !is_mate(alpha);
         let futile = eval.is_some_and(|eval| eval + 100 + 100 * depth <= alpha);
         let late_from = 3 + 2 * (depth * depth) as usize;
         self.keys.push(key);
         for (i, mv) in moves.iter().enumerate() {
-            let mut child = position.clone();
-            child.play_unchecked(*mv);
             if prunes_quiets
-                && eval.is_some()
                 && i > 0
                 && is_quiet(mv)
                 && (futile || i >= late_from)
-                && !child.is_check()
+                && !gives_check(position, mv)
             {
                 continue;
             }
+            let mut child = position.clone();
+            child.play_unchecked(*mv);
             let child_key = key_after(position, key, mv, &child);
             self.evaluator.push(position, Some(mv));
             let score = if i == 0 || !self.features.pvs {

@@ -8,7 +8,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
 use super::score::{MATE, mate_in_moves};
-use super::search::key_of;
+use super::search::{gives_check, key_of};
 use super::*;
 
 fn position(fen: &str) -> Chess {
@@ -297,5 +297,31 @@ fn rules_are_switched_off_by_name_and_an_unknown_name_is_refused() {
     assert!(
         error.starts_with("no search rule named \"lmr\" (known: table, null-move"),
         "{error}"
+    );
+}
+
+#[test]
+fn gives_check_without_playing_agrees_with_playing_the_move() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let (mut moves, mut checks) = (0, 0);
+    for _ in 0..200 {
+        let plies = rng.random_range(0..60);
+        let position = random_position(&mut rng, plies);
+        for mv in position.legal_moves() {
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            assert_eq!(
+                gives_check(&position, &mv),
+                child.is_check(),
+                "{} {mv:?}",
+                Fen::from_position(&position, shakmaty::EnPassantMode::Legal)
+            );
+            moves += 1;
+            checks += usize::from(child.is_check());
+        }
+    }
+    assert!(
+        moves > 3_000 && checks > 30,
+        "{moves} moves, {checks} checks"
     );
 }
