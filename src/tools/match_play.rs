@@ -25,8 +25,9 @@ use shakmaty::{Chess, Move, Position};
 use crate::run::fault::crash_point;
 use crate::run::files::{lock_dir, write_atomic};
 use crate::tools::uci_server::players::{BUILTIN_MATERIAL, PlaySearch, load_player};
+use burnmate_env::game_result::GameResult;
 use elo::{EloEstimate, Sprt, SprtDecision, Tally, elo_estimate, ladder_fit};
-use game::{Adjudicator, EnginePlayer, GameResult, Player, RunPlayer, legal_move, play_game};
+use game::{Adjudicator, EnginePlayer, Player, RunPlayer, legal_move, play_game};
 use record::{Row, RowWriter, check_numbers, read_rows};
 
 /// The file that records a match's settings; a rerun must ask for the same.

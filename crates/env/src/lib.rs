@@ -9,6 +9,7 @@ pub mod endgame;
 pub mod endgame_game;
 pub mod environment;
 pub mod fen;
+pub mod game_result;
 pub mod knight;
 pub mod queen4x4;
 pub mod retro;

@@ -9,32 +9,11 @@ use burnmate_agents::engine::search::key_of;
 use burnmate_agents::engine::{Evaluator, Limits, Searcher};
 use burnmate_agents::nnue_trainer::Labelled;
 use burnmate_encode::nnue::active;
+use burnmate_env::game_result::GameResult;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use shakmaty::{Chess, Color, Position};
-
-/// How a game ended, from white's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// White mated.
-    WhiteWins,
-    /// Black mated.
-    BlackWins,
-    /// Stalemate, bare material, fifty moves, threefold repetition or the ply cap.
-    Draw,
-}
-
-impl Outcome {
-    /// The result for `side`: 1 won, ½ drawn, 0 lost.
-    pub fn for_side(self, side: Color) -> f32 {
-        match (self, side) {
-            (Outcome::Draw, _) => 0.5,
-            (Outcome::WhiteWins, Color::White) | (Outcome::BlackWins, Color::Black) => 1.0,
-            _ => 0.0,
-        }
-    }
-}
 
 /// A searcher behind a trait object, so the two sides of a game may evaluate
 /// differently.
@@ -94,7 +73,7 @@ pub fn play(
     nodes: u64,
     max_plies: u32,
     record: bool,
-) -> (Outcome, Vec<Labelled>) {
+) -> (GameResult, Vec<Labelled>) {
     let [white, black] = players;
     white.new_game();
     black.new_game();
@@ -105,10 +84,7 @@ pub fn play(
         let key = key_of(&position);
         let repeats = history.iter().filter(|&&k| k == key).count();
         if position.is_checkmate() {
-            break match position.turn() {
-                Color::White => Outcome::BlackWins,
-                Color::Black => Outcome::WhiteWins,
-            };
+            break GameResult::win_of(!position.turn());
         }
         if position.is_stalemate()
             || position.is_insufficient_material()
@@ -116,7 +92,7 @@ pub fn play(
             || repeats >= 2
             || history.len() as u32 >= max_plies
         {
-            break Outcome::Draw;
+            break GameResult::Draw;
         }
         let mover: &mut dyn Mover = if position.turn() == Color::White {
             &mut *white
@@ -124,7 +100,7 @@ pub fn play(
             &mut *black
         };
         let Some((best, score)) = mover.answer(&position, &history, nodes) else {
-            break Outcome::Draw;
+            break GameResult::Draw;
         };
         if record
             && !position.is_check()
@@ -158,8 +134,8 @@ pub fn self_play<E: Evaluator + Clone + Send + Sync>(
     openings: &[Chess],
     games: std::ops::Range<u64>,
     settings: &GameSettings,
-) -> (Vec<Labelled>, Vec<Outcome>) {
-    let played: Vec<(Outcome, Vec<Labelled>)> = games
+) -> (Vec<Labelled>, Vec<GameResult>) {
+    let played: Vec<(GameResult, Vec<Labelled>)> = games
         .into_par_iter()
         .map(|index| {
             let mut searcher = Searcher::new(evaluator.clone(), settings.table_mb);

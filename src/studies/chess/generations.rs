@@ -30,10 +30,11 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::Chess;
 
 use super::config::ChessConfig;
-use super::games::{GameSettings, Outcome, gate, self_play};
+use super::games::{GameSettings, gate, self_play};
 use super::{data_file, net_file};
 use crate::run::files::write_atomic;
 use crate::run::progress::Progress;
+use burnmate_env::game_result::GameResult;
 
 /// The file of finished generations.
 pub const GENERATIONS_FILE: &str = "generations.csv";
@@ -195,13 +196,13 @@ fn play_generation<E: Evaluator + Clone + Send + Sync>(
     };
     let (positions, outcomes) =
         self_play(evaluator, openings, 0..u64::from(config.games), &settings);
-    let count = |o: Outcome| outcomes.iter().filter(|&&x| x == o).count() as u32;
+    let count = |o: GameResult| outcomes.iter().filter(|&&x| x == o).count() as u32;
     (
         positions,
         [
-            count(Outcome::WhiteWins),
-            count(Outcome::Draw),
-            count(Outcome::BlackWins),
+            count(GameResult::WhiteWins),
+            count(GameResult::Draw),
+            count(GameResult::BlackWins),
         ],
     )
 }

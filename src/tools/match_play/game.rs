@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use burnmate_env::endgame::{Endgame, has_material};
+use burnmate_env::game_result::GameResult;
 use burnmate_oracle::tablebase::{Tablebase, Verdict};
 use burnmate_oracle::uci::UciEngine;
 use shakmaty::fen::Epd;
@@ -79,47 +80,6 @@ impl Player for EnginePlayer {
         Ok(self
             .engine
             .move_after(start_fen, moves, &self.limit, self.deadline)?)
-    }
-}
-
-/// A game's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    /// White won.
-    WhiteWins,
-    /// Black won.
-    BlackWins,
-    /// A draw.
-    Draw,
-}
-
-impl GameResult {
-    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
-    }
-
-    /// Parses [`GameResult::pgn`]'s text.
-    pub fn parse(text: &str) -> Option<GameResult> {
-        [
-            GameResult::WhiteWins,
-            GameResult::BlackWins,
-            GameResult::Draw,
-        ]
-        .into_iter()
-        .find(|r| r.pgn() == text)
-    }
-
-    /// The win of `color`.
-    fn win_of(color: Color) -> GameResult {
-        match color {
-            Color::White => GameResult::WhiteWins,
-            Color::Black => GameResult::BlackWins,
-        }
     }
 }
 

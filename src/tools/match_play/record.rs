@@ -9,7 +9,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use crate::tools::match_play::game::{GameRecord, GameResult};
+use burnmate_env::game_result::GameResult;
+
+use crate::tools::match_play::game::GameRecord;
 
 /// The game log's name in a match directory.
 pub const RESULTS_FILE: &str = "results.tsv";
