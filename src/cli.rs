@@ -27,45 +27,15 @@ pub struct Cli {
     command: Command,
 }
 
-/// Overrides of a config file's run settings.
+/// A config's run settings and `--set` keys on top of the file.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct RunOverrides {
-    /// Output directory (default: runs/<config-stem>-<UTC time>); must not exist yet
-    /// (`grid`: an existing grid directory of the same options resumes).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Burn backend to train on.
-    #[arg(long, value_enum)]
-    pub backend: Option<BackendChoice>,
-    /// Seed of the run's random number generator.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Number of training episodes (games for selfplay).
-    #[arg(long)]
-    pub episodes: Option<u64>,
-    /// selfplay and knight DQN: environments stepped together, batched through the networks.
-    #[arg(long)]
-    pub envs: Option<usize>,
-    /// selfplay: continue from this run's checkpoint (into a new run directory).
-    #[arg(long)]
-    pub continue_from: Option<PathBuf>,
+    #[command(flatten)]
+    run: Overrides,
     /// Sets any config key, e.g. `--set lr=0.001 --set epsilon.min=0.2` (repeatable;
     /// unknown keys are errors).
     #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
-}
-
-impl From<RunOverrides> for Overrides {
-    fn from(o: RunOverrides) -> Overrides {
-        Overrides {
-            out: o.out,
-            backend: o.backend,
-            seed: o.seed,
-            episodes: o.episodes,
-            envs: o.envs,
-            continue_from: o.continue_from,
-        }
-    }
+    set: Vec<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -328,7 +298,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Train { config, overrides } => load_config_with(&config, &overrides.set)?
             .study()
-            .train(&config, &overrides.into()),
+            .train(&config, &overrides.run),
         Command::Grid {
             config,
             beta,
@@ -346,7 +316,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     shard: shard.as_deref().map(Shard::parse).transpose()?,
                     jobs: jobs_or_cores(jobs)?,
                 };
-                queen4x4::grid::grid_command(&config, study, options, &overrides.into())
+                queen4x4::grid::grid_command(&config, study, options, &overrides.run)
             }
             _ => anyhow::bail!("grid is defined for queen4x4 configs only"),
         },

@@ -94,11 +94,6 @@ fn apply_setting(table: &mut toml::Table, setting: &str) -> Result<()> {
     Ok(())
 }
 
-/// Parses config text; errors name the offending key or value.
-pub fn parse_config(text: &str) -> Result<Experiment> {
-    parse_table(toml::from_str(text).map_err(first_line)?)
-}
-
 /// Fails on the first float in `table` that is not finite (TOML allows `nan` and
 /// `inf`), naming its key.
 fn check_finite(table: &toml::Table, prefix: &str) -> Result<()> {
