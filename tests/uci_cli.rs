@@ -330,6 +330,19 @@ fn the_builtin_material_engine_mates_and_draws_by_repetition_when_behind() {
         lines.iter().any(|l| l.contains("mate in 1 moves")),
         "{lines:?}"
     );
+    assert!(
+        lines[lines.len() - 2].contains("score mate 1 "),
+        "{lines:?}"
+    );
+    // Morphy's mate in two: the score a mate distance, the principal variation whole.
+    engine.send("position fen kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1");
+    engine.send("go depth 6");
+    let lines = engine.until("bestmove ");
+    let info = &lines[lines.len() - 2];
+    assert!(
+        info.contains("score mate 2 ") && info.ends_with("pv a1a6 b7a6 b6b7"),
+        "{lines:?}"
+    );
     // A queen down, black returns to a position the game has seen twice: a draw by
     // threefold repetition, better than the lost ending (the moves tell the history).
     engine.send(

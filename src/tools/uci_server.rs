@@ -119,11 +119,26 @@ pub struct Choice {
     pub nodes: u64,
     /// Plies searched (UCI `depth`; 1 for a policy that looks one move ahead).
     pub depth: u32,
+    /// What a search found beyond the move: its principal variation and mate
+    /// distance (`None` for a policy that keeps no line).
+    pub line: Option<SearchLine>,
+}
+
+/// A search's principal variation and score, as `info` reports them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchLine {
+    /// The principal variation, the chosen move first.
+    pub pv: Vec<Move>,
+    /// Moves to mate for the side to move (negative: mated), when the score is one.
+    pub mate_in: Option<i32>,
 }
 
 /// The UCI `score` of `choice` in `position`: `mate 1` when the move mates, else
 /// the agent's value in hundredths (`cp`); `cp 0` for a move chosen without one.
 pub fn score(position: &Chess, choice: &Choice) -> String {
+    if let Some(moves) = choice.line.as_ref().and_then(|line| line.mate_in) {
+        return format!("mate {moves}");
+    }
     let mut after = position.clone();
     after.play_unchecked(choice.mv);
     if after.is_checkmate() {
@@ -372,8 +387,17 @@ pub fn serve(
                             say(&format!("info string {note}"))?;
                         }
                         let uci = choice.mv.to_uci(CastlingMode::Standard);
+                        let pv = match &choice.line {
+                            Some(line) if !line.pv.is_empty() => line
+                                .pv
+                                .iter()
+                                .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+                                .collect::<Vec<_>>()
+                                .join(" "),
+                            _ => uci.to_string(),
+                        };
                         say(&format!(
-                            "info depth {} score {} nodes {} pv {uci}",
+                            "info depth {} score {} nodes {} pv {pv}",
                             choice.depth,
                             score(&root, &choice),
                             choice.nodes
@@ -418,6 +442,7 @@ mod tests {
                 note: None,
                 nodes: 1,
                 depth: 1,
+                line: None,
             }
         }
     }
@@ -579,6 +604,7 @@ mod tests {
                 note: None,
                 nodes: 1,
                 depth: 1,
+                line: None,
             };
             let mut after = position.clone();
             after.play_unchecked(mv);
@@ -599,6 +625,7 @@ mod tests {
                     note: None,
                     nodes: 0,
                     depth: 1,
+                    line: None,
                 };
                 score(&position, &choice) == "mate 1"
             })

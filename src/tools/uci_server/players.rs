@@ -28,7 +28,7 @@ use crate::studies::search::net_file::{
 };
 use crate::studies::search::search_net_of;
 use crate::studies::selfplay::config::SelfplayAlgorithm;
-use crate::tools::uci_server::{Choice, GoLimit, UciPlayer};
+use crate::tools::uci_server::{Choice, GoLimit, SearchLine, UciPlayer};
 
 /// A selfplay run's frozen selectors: the side to move plays its greedy move.
 pub struct SelfplayPlayer {
@@ -49,6 +49,7 @@ impl UciPlayer for SelfplayPlayer {
                 note: None,
                 nodes: 1,
                 depth: 1,
+                line: None,
             },
             // Only under-promotions listed: the selectors promote to a queen.
             None => Choice {
@@ -57,6 +58,7 @@ impl UciPlayer for SelfplayPlayer {
                 note: Some("the selectors choose no listed move: the first one".into()),
                 nodes: 0,
                 depth: 1,
+                line: None,
             },
         }
     }
@@ -135,6 +137,7 @@ impl AfterstatePlayer {
             note: None,
             nodes: answer.nodes,
             depth: answer.depth,
+            line: None,
         }
     }
 }
@@ -164,6 +167,7 @@ impl UciPlayer for AfterstatePlayer {
             note: None,
             nodes: position.legal_moves().len() as u64,
             depth: plies,
+            line: None,
         }
     }
 }
@@ -190,6 +194,7 @@ impl UciPlayer for EndgamePlayer {
                 note: None,
                 nodes: among.len() as u64,
                 depth: 1,
+                line: None,
             };
         }
         let note = format!(
@@ -202,6 +207,7 @@ impl UciPlayer for EndgamePlayer {
             note: Some(note),
             nodes: 0,
             depth: 1,
+            line: None,
         }
     }
 }
@@ -280,6 +286,7 @@ impl UciPlayer for SearchPlayer {
             note,
             nodes,
             depth: 1,
+            line: None,
         }
     }
 }
@@ -340,13 +347,17 @@ impl<E: Evaluator + Send> UciPlayer for EngineSearchPlayer<E> {
             .search(position, among, &self.history, limits, |_| {})
             .expect("a position with listed moves");
         self.history.clear();
-        let note = mate_in_moves(result.score).map(|m| format!("mate in {m} moves"));
+        let mate_in = mate_in_moves(result.score);
         Choice {
             mv: result.best,
             value: Some(f64::from(result.score) / 100.0),
-            note,
+            note: mate_in.map(|m| format!("mate in {m} moves")),
             nodes: result.nodes,
             depth: result.depth,
+            line: Some(SearchLine {
+                pv: result.pv,
+                mate_in,
+            }),
         }
     }
 }
