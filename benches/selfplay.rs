@@ -19,7 +19,7 @@ use burnmate_agents::selfplay::net::{
     AdamMode, NetConfig, SELECTORS, SelectorSet, initial_weights,
 };
 use burnmate_agents::selfplay::trainer::{
-    GameEndRule, SelfPlay, SelfPlayConfig, StepPenalty, UpdateOrder,
+    GameEndRule, SelfPlay, SelfPlayTrainerConfig, StepPenalty, UpdateOrder,
 };
 use burnmate_env::selfplay::FullGame;
 use burnmate_models::SelectorPadding;
@@ -41,7 +41,7 @@ fn self_play(envs: usize, device: &Device, rng: &mut ChaCha8Rng) -> SelfPlay {
         SelectorSet::new(net, device.clone().autodiff(), &weights).expect("fresh weights fit")
     };
     let (white, black) = (side(), side());
-    let config = SelfPlayConfig {
+    let config = SelfPlayTrainerConfig {
         gamma: 0.99,
         penalty: StepPenalty::EveryMove,
         combine: Combine::Reference,

@@ -5,7 +5,9 @@
 use anyhow::{Result, ensure};
 use burnmate_agents::selfplay::choice::Combine;
 use burnmate_agents::selfplay::net::{AdamMode, NetConfig};
-use burnmate_agents::selfplay::trainer::{GameEndRule, SelfPlayConfig, StepPenalty, UpdateOrder};
+use burnmate_agents::selfplay::trainer::{
+    GameEndRule, SelfPlayTrainerConfig, StepPenalty, UpdateOrder,
+};
 use burnmate_models::SelectorPadding;
 use serde::{Deserialize, Serialize};
 
@@ -289,8 +291,8 @@ impl SelfplayConfig {
     }
 
     /// The self-play loop's settings.
-    pub fn play(&self) -> SelfPlayConfig {
-        SelfPlayConfig {
+    pub fn play(&self) -> SelfPlayTrainerConfig {
+        SelfPlayTrainerConfig {
             gamma: self.gamma,
             penalty: self.step_penalty,
             combine: self.combine,

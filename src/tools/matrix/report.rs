@@ -35,7 +35,7 @@ pub fn mean_sd(values: &[f64]) -> Option<(f64, f64)> {
 /// How close a row comes to optimal play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Verdict {
+pub enum Closeness {
     /// Mean win rate within 1 point of the optimum's and at most 0.1 extra moves.
     Optimal,
     /// Within 5 points and 1 extra move.
@@ -72,7 +72,7 @@ pub struct MatrixRow {
     /// Seeds whose network diverged.
     pub diverged: usize,
     /// How close the row comes to the optimum.
-    pub verdict: Verdict,
+    pub verdict: Closeness,
 }
 
 /// Summarises the seeds of one cell.
@@ -85,11 +85,11 @@ pub fn row(game: Game, algorithm: Algorithm, runs: &[&CellResult]) -> Option<Mat
     let excess_moves = mean_sd(&collect(&|r| r.eval.excess_moves()));
     let optimal_win_rate = first.eval.optimal_win_rate;
     let verdict = match excess_moves {
-        _ if win_rate.0 < 0.05 => Verdict::None,
-        None => Verdict::None,
-        Some((e, _)) if win_rate.0 >= optimal_win_rate - 0.01 && e <= 0.1 => Verdict::Optimal,
-        Some((e, _)) if win_rate.0 >= optimal_win_rate - 0.05 && e <= 1.0 => Verdict::Near,
-        Some(_) => Verdict::Far,
+        _ if win_rate.0 < 0.05 => Closeness::None,
+        None => Closeness::None,
+        Some((e, _)) if win_rate.0 >= optimal_win_rate - 0.01 && e <= 0.1 => Closeness::Optimal,
+        Some((e, _)) if win_rate.0 >= optimal_win_rate - 0.05 && e <= 1.0 => Closeness::Near,
+        Some(_) => Closeness::Far,
     };
     Some(MatrixRow {
         game,

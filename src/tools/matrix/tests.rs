@@ -17,7 +17,7 @@ use shakmaty::Position as _;
 use super::algorithm::Algorithm;
 use super::cell::{Cell, CellResult, Evaluation, evaluate, evaluate_each};
 use super::game::{self, Game, StartSource};
-use super::report::{Verdict, mean_sd, row};
+use super::report::{Closeness, mean_sd, row};
 use super::*;
 
 #[test]
@@ -211,28 +211,28 @@ fn a_row_averages_its_seeds_and_judges_them_against_the_optimum() {
     assert_eq!(r.seeds, 2);
     assert!((r.win_rate.0 - 0.995).abs() < 1e-12);
     assert!((r.excess_moves.unwrap().0 - 0.05).abs() < 1e-9);
-    assert_eq!(r.verdict, Verdict::Optimal);
+    assert_eq!(r.verdict, Closeness::Optimal);
 
     let c = result(2, 0.97, Some(7.0));
     assert_eq!(
         row(c.cell.game, c.cell.algorithm, &[&c]).unwrap().verdict,
-        Verdict::Near
+        Closeness::Near
     );
     let d = result(3, 0.5, Some(6.0));
     assert_eq!(
         row(d.cell.game, d.cell.algorithm, &[&d]).unwrap().verdict,
-        Verdict::Far
+        Closeness::Far
     );
     let e = result(4, 0.0, None);
     assert_eq!(
         row(e.cell.game, e.cell.algorithm, &[&e]).unwrap().verdict,
-        Verdict::None
+        Closeness::None
     );
     // A few mates in one (the only games an untrained policy wins) are no progress.
     let f = result(5, 0.04, Some(6.0));
     assert_eq!(
         row(f.cell.game, f.cell.algorithm, &[&f]).unwrap().verdict,
-        Verdict::None
+        Closeness::None
     );
 }
 

@@ -11,7 +11,7 @@ use shakmaty::{Board, CastlingMode, Chess, Color, Position, Square, fen::Fen};
 use super::choice::{Combine, SelectorMove, masks, pseudo_legal_moves, selectable_moves};
 use super::net::{AdamMode, NetConfig, SELECTORS, SelectorSample, SelectorSet, initial_weights};
 use super::trainer::{
-    GameEndRule, Mover, SelfPlay, SelfPlayConfig, StepPenalty, UpdateOrder, end_rewards,
+    GameEndRule, Mover, SelfPlay, SelfPlayTrainerConfig, StepPenalty, UpdateOrder, end_rewards,
     mover_choice,
 };
 
@@ -55,7 +55,7 @@ fn start_transition(target: f32) -> SelectorSample {
 }
 
 fn self_play(envs: usize) -> SelfPlay {
-    let config = SelfPlayConfig {
+    let config = SelfPlayTrainerConfig {
         gamma: 0.99,
         penalty: StepPenalty::EveryMove,
         combine: Combine::Reference,
@@ -75,7 +75,7 @@ fn self_play(envs: usize) -> SelfPlay {
 
 #[test]
 fn self_play_with_no_games_side_by_side_is_refused() {
-    let config = SelfPlayConfig {
+    let config = SelfPlayTrainerConfig {
         envs: 0,
         ..self_play(1).config()
     };
@@ -267,7 +267,7 @@ fn one_game(
     order: UpdateOrder,
     game_end: GameEndRule,
 ) -> (Vec<shakmaty::Move>, SelectorSet) {
-    let config = SelfPlayConfig {
+    let config = SelfPlayTrainerConfig {
         epsilon: 0.0,
         max_plies,
         envs: 1,

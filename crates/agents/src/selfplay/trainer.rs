@@ -84,7 +84,7 @@ pub fn end_rewards(
 
 /// Settings of the self-play loop.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SelfPlayConfig {
+pub struct SelfPlayTrainerConfig {
     /// Discount of the bootstrap (0.99).
     pub gamma: f32,
     /// Step penalty rule.
@@ -103,7 +103,7 @@ pub struct SelfPlayConfig {
     pub game_end: GameEndRule,
 }
 
-impl SelfPlayConfig {
+impl SelfPlayTrainerConfig {
     /// Checks the settings; the error names the setting. [`SelfPlay::new`] calls it.
     pub fn check(&self) -> Result<(), AgentError> {
         let setting = |text: String| Err(AgentError::Setting(text));
@@ -247,7 +247,7 @@ fn agent_choice(
     moves: &[SelectorMove],
     values: &Values,
     k: usize,
-    config: &SelfPlayConfig,
+    config: &SelfPlayTrainerConfig,
     rng: &mut impl Rng,
 ) -> usize {
     if config.epsilon > 0.0 && rng.random::<f64>() < config.epsilon {
@@ -285,14 +285,14 @@ pub fn mover_choice(
 
 /// Two learning sides and the games they play.
 pub struct SelfPlay {
-    config: SelfPlayConfig,
+    config: SelfPlayTrainerConfig,
     sides: [SelectorSet; 2],
 }
 
 impl SelfPlay {
     /// The white and the black side.
     pub fn new(
-        config: SelfPlayConfig,
+        config: SelfPlayTrainerConfig,
         white: SelectorSet,
         black: SelectorSet,
     ) -> Result<SelfPlay, AgentError> {
@@ -304,7 +304,7 @@ impl SelfPlay {
     }
 
     /// The loop's settings.
-    pub fn config(&self) -> SelfPlayConfig {
+    pub fn config(&self) -> SelfPlayTrainerConfig {
         self.config
     }
 
