@@ -60,6 +60,11 @@ fn mates_are_found_at_their_pinned_distance_and_tactics_win_material() {
     }
 }
 
+/// Every rule on but `name`.
+fn rule_off(name: &str) -> Features {
+    Features::without(&[name.to_string()]).expect("a known rule")
+}
+
 /// Morphy's problem: 1. Ra6! bxa6 2. b7#. A quiet sacrifice before a quiet mate.
 const MORPHY: &str = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
 
@@ -75,30 +80,10 @@ fn a_quiet_sacrifice_before_a_quiet_mate_is_found_with_every_rule_on_or_off() {
         ..all
     });
     assert_eq!(best(&mut s, MORPHY, 6).0, "b6a7");
-    for features in [
-        all,
-        Features {
-            null_move: false,
-            ..all
-        },
-        Features {
-            late_move_reductions: false,
-            ..all
-        },
-        Features { pvs: false, ..all },
-        Features {
-            aspiration: false,
-            ..all
-        },
-        Features {
-            reverse_futility: false,
-            ..all
-        },
-        Features {
-            futility: false,
-            ..all
-        },
-    ] {
+    let others = Features::NAMES
+        .into_iter()
+        .filter(|&name| name != "table" && name != "check-extension");
+    for features in std::iter::once(all).chain(others.map(rule_off)) {
         let mut s = searcher().with_features(features);
         assert_eq!(
             best(&mut s, MORPHY, 6),
@@ -124,38 +109,7 @@ fn mate_scores_stay_exact_through_the_table_at_every_depth() {
 
 #[test]
 fn each_rule_switched_off_keeps_the_answers_of_the_tactical_set() {
-    let all = Features::default();
-    let variants = [
-        Features {
-            table: false,
-            ..all
-        },
-        Features {
-            null_move: false,
-            ..all
-        },
-        Features {
-            late_move_reductions: false,
-            ..all
-        },
-        Features { pvs: false, ..all },
-        Features {
-            aspiration: false,
-            ..all
-        },
-        Features {
-            check_extension: false,
-            ..all
-        },
-        Features {
-            reverse_futility: false,
-            ..all
-        },
-        Features {
-            futility: false,
-            ..all
-        },
-    ];
+    let variants = Features::NAMES.map(rule_off);
     for features in variants {
         for (fen, answer, _) in TACTICS {
             let mut s = searcher().with_features(features);
