@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use burnmate_oracle::pawnless::Material;
 use clap::{Parser, Subcommand};
 
@@ -193,6 +193,10 @@ enum Command {
     Resume {
         /// The run directory.
         run: PathBuf,
+        /// A chess run only: continue to this many generations (more than its
+        /// config asked for: a finished run learns on).
+        #[arg(long)]
+        generations: Option<u32>,
     },
     /// Play a trained selfplay run (or an endgame Q-table, or a matrix's search net)
     /// as a UCI engine on stdin/stdout, for any chess GUI or match runner.
@@ -464,7 +468,18 @@ pub fn run(cli: Cli) -> Result<()> {
             let shard = shard.as_deref().map(Shard::parse).transpose()?;
             matrix::matrix_command(&out, &plan, shard, jobs_or_cores(jobs)?)
         }
-        Command::Resume { run } => load_config(&run.join("config.toml"))?.study().resume(&run),
+        Command::Resume { run, generations } => {
+            match (load_config(&run.join("config.toml"))?, generations) {
+                (Experiment::Chess(config), Some(n)) => {
+                    burnmate::studies::chess::extend(&run, &config, n)
+                }
+                (_, Some(_)) => bail!(
+                    "--generations extends a chess run; {} is another study's run",
+                    run.display()
+                ),
+                (experiment, None) => experiment.study().resume(&run),
+            }
+        }
         Command::Match {
             run,
             out,

@@ -1,6 +1,6 @@
 //! `burnmate train configs/chess-zero.toml` end to end at a tiny size: two
-//! generations, their files, a kill and resume to the same run, and the newest net
-//! served over UCI. Strength and speed are measured elsewhere (docs/results/chess.md).
+//! generations, their files, a kill and resume to the same run, the newest net
+//! served over UCI, and a finished run extended by a generation. Strength and speed are measured elsewhere (docs/results/chess.md).
 
 mod common;
 
@@ -120,6 +120,27 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
         .unwrap();
     let mv = best.parse::<shakmaty::uci::UciMove>().unwrap();
     assert!(mv.to_move(&after_e4).is_ok(), "{best}");
+
+    // A finished run extended by a generation ends as a run trained that long.
+    let extended = burnmate(&["resume", whole.to_str().unwrap(), "--generations", "2"]);
+    assert!(extended.status.success(), "{}", stderr(&extended));
+    let longer = tmp.path().join("longer");
+    let mut three = TINY.to_vec();
+    three.extend(["--set", "generations=2"]);
+    let out = train(&longer, "configs/chess-zero.toml", &three);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(rows_without_time(&whole), rows_without_time(&longer));
+    for file in ["config.toml", "gen-001.net.json", "gen-002.net.json"] {
+        assert_eq!(
+            fs::read(whole.join(file)).unwrap(),
+            fs::read(longer.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    assert_one_line_error(
+        &burnmate(&["resume", whole.to_str().unwrap(), "--generations", "1"]),
+        "has finished generations 0-2 already; --generations must be at least 2",
+    );
 
     assert_one_line_error(
         &train(

@@ -46,7 +46,11 @@ fn config_digest(path: &Path) -> u64 {
 /// Writes `payload` as a checkpoint of `format`, atomically, bound to the run's
 /// `config.toml` beside it.
 pub fn save<T: Serialize>(path: &Path, format: &str, payload: &T) -> Result<()> {
-    let digest = config_digest(path);
+    save_bound(path, format, payload, config_digest(path))
+}
+
+/// Writes `payload` as a checkpoint of `format` bound to the config digest `digest`.
+fn save_bound<T: Serialize>(path: &Path, format: &str, payload: &T, digest: u64) -> Result<()> {
     let envelope = Envelope {
         format: format.to_string(),
         config_digest: digest,
@@ -72,6 +76,33 @@ pub fn format_of(path: &Path) -> Result<String> {
         .with_context(|| format!("cannot read checkpoint {}", path.display()))?;
     let found: FormatOnly = serde_json::from_slice(&bytes).map_err(|e| malformed(path, e))?;
     Ok(found.format)
+}
+
+/// Binds the checkpoint of `format` at `path` to the config `new_config` (the bytes
+/// its run's `config.toml` is about to hold), after checking it intact and bound to
+/// `old_config` or already to `new_config`: how a run's config is edited without
+/// orphaning its checkpoints. Rebinding twice is harmless, so a command killed
+/// between its files can be run again.
+pub fn rebind<T: Serialize + DeserializeOwned>(
+    path: &Path,
+    format: &str,
+    old_config: &[u8],
+    new_config: &[u8],
+) -> Result<()> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("cannot read checkpoint {}", path.display()))?;
+    let envelope: Envelope<T> = serde_json::from_slice(&bytes).map_err(|e| malformed(path, e))?;
+    let (old, new) = (fnv1a(old_config), fnv1a(new_config));
+    if envelope.format != format
+        || envelope.checksum != checksum(format, envelope.config_digest, &envelope.payload)?
+        || ![old, new].contains(&envelope.config_digest)
+    {
+        bail!(
+            "checkpoint {} is corrupt, foreign or bound to another config; not rebinding it",
+            path.display()
+        );
+    }
+    save_bound(path, format, &envelope.payload, new)
 }
 
 /// Reads a checkpoint of `format`; a missing, truncated, malformed, foreign or
@@ -177,5 +208,28 @@ mod tests {
             error.contains("config.toml changed since its checkpoint"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn rebinding_follows_an_edited_config_and_refuses_a_foreign_one() {
+        let tmp = TempDir::new();
+        let path = tmp.path().join("checkpoint.json");
+        let config = tmp.path().join("config.toml");
+        std::fs::write(&config, "generations = 3\n").unwrap();
+        save(&path, "test-v1", &model()).unwrap();
+        let (old, new) = (b"generations = 3\n", b"generations = 9\n");
+        for _ in 0..2 {
+            rebind::<Model>(&path, "test-v1", old, new).unwrap();
+        }
+        std::fs::write(&config, new).unwrap();
+        assert_eq!(load::<Model>(&path, "test-v1").unwrap(), model());
+        let error = rebind::<Model>(&path, "test-v1", b"lr = 1\n", b"lr = 2\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("bound to another config"), "{error}");
+        let error = rebind::<Model>(&path, "other-v1", new, old)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("foreign"), "{error}");
     }
 }

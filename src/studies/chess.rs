@@ -13,7 +13,7 @@ pub mod net_file;
 
 use std::path::Path;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 
 use crate::run::config::{Experiment, to_toml};
 use crate::run::files::{config_stem, create_run_dir, lock_dir, write_atomic};
@@ -63,6 +63,44 @@ impl Study for ChessConfig {
     fn play(&self, _: &PlayRequest) -> Result<()> {
         bail!("a chess run plays through UCI: `burnmate uci RUN` in any chess GUI")
     }
+}
+
+/// Extends `run` (finished or killed) to `generations` generations and continues it:
+/// the count in its `config.toml` changes and its nets are rebound to the new
+/// config, so a run that met its count buys more compute without starting over.
+pub fn extend(run: &Path, config: &ChessConfig, generations: u32) -> Result<()> {
+    let _lock = lock_dir(run)?;
+    let done = generations::finished(run)?.len() as u32;
+    if generations + 1 < done {
+        bail!(
+            "{} has finished generations 0-{} already; --generations must be at least {}",
+            run.display(),
+            done - 1,
+            done - 1
+        );
+    }
+    let config_path = run.join("config.toml");
+    let old = std::fs::read(&config_path)
+        .with_context(|| format!("cannot read {}", config_path.display()))?;
+    let extended = ChessConfig {
+        generations,
+        ..config.clone()
+    };
+    extended.validate()?;
+    let new = to_toml(&Experiment::Chess(extended.clone()))?;
+    for generation in 1..done.max(1) {
+        let net = net_file::path(run, generation);
+        if net.exists() {
+            crate::run::checkpoint::rebind::<net_file::NetFile>(
+                &net,
+                net_file::FORMAT,
+                &old,
+                new.as_bytes(),
+            )?;
+        }
+    }
+    write_atomic(&config_path, new.as_bytes())?;
+    finish(run, &extended, extended.backend.device()?)
 }
 
 fn finish(dir: &Path, config: &ChessConfig, device: burn::tensor::Device) -> Result<()> {
