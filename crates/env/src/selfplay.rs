@@ -1,8 +1,10 @@
-//! Full chess for the selfplay study: a game on shakmaty's rules with the study's
-//! endings (mate, stalemate, threefold repetition, fifty-move rule, insufficient
-//! material, a ply cap) and its material values.
+//! Full chess on shakmaty's rules with its endings (mate, stalemate, threefold
+//! repetition, fifty-move rule, insufficient material, a ply cap): the selfplay
+//! study's games and `burnmate match`'s; and the study's material values.
 
 use std::collections::HashMap;
+
+use crate::game_result::GameResult;
 
 use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
@@ -50,6 +52,20 @@ impl GameEnd {
             GameEnd::InsufficientMaterial => "insufficient-material",
             GameEnd::Cap => "cap",
         }
+    }
+}
+
+impl std::fmt::Display for GameEnd {
+    /// The ending in words, as a PGN `Termination` tag or a match report gives it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GameEnd::Checkmate => "checkmate",
+            GameEnd::Stalemate => "stalemate",
+            GameEnd::Repetition => "threefold repetition",
+            GameEnd::FiftyMoves => "fifty-move rule",
+            GameEnd::InsufficientMaterial => "insufficient material",
+            GameEnd::Cap => "ply cap",
+        })
     }
 }
 
@@ -103,6 +119,12 @@ impl FullGame {
     /// The winner: the side that mated.
     pub fn winner(&self) -> Option<Color> {
         (self.end == Some(GameEnd::Checkmate)).then(|| !self.position.turn())
+    }
+
+    /// The result once the game has ended: the mating side's win, else a draw.
+    pub fn result(&self) -> Option<GameResult> {
+        self.end
+            .map(|_| self.winner().map_or(GameResult::Draw, GameResult::win_of))
     }
 
     fn remember(&mut self) -> u8 {
@@ -196,6 +218,7 @@ mod tests {
         }
         assert_eq!(play(&mut game, "d8h4"), Some(GameEnd::Checkmate));
         assert_eq!(game.winner(), Some(Color::Black));
+        assert_eq!(game.result(), Some(GameResult::BlackWins));
         assert_eq!(game.plies(), 4);
     }
 
@@ -206,8 +229,11 @@ mod tests {
         for uci in cycle.iter().cycle().take(7) {
             assert_eq!(play(&mut game, uci), None);
         }
+        assert_eq!(game.result(), None, "not over yet");
         assert_eq!(play(&mut game, "f6g8"), Some(GameEnd::Repetition));
         assert_eq!(game.winner(), None);
+        assert_eq!(game.result(), Some(GameResult::Draw));
+        assert_eq!(GameEnd::Repetition.to_string(), "threefold repetition");
     }
 
     #[test]

@@ -10,6 +10,7 @@ use burnmate_agents::engine::{Evaluator, Limits, Searcher};
 use burnmate_agents::nnue_trainer::Labelled;
 use burnmate_encode::nnue::active;
 use burnmate_env::game_result::GameResult;
+use burnmate_env::selfplay::FullGame;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -77,29 +78,20 @@ pub fn play(
     let [white, black] = players;
     white.new_game();
     black.new_game();
-    let mut position = start.clone();
+    let mut game = FullGame::from_position(start.clone(), max_plies);
     let mut history: Vec<u64> = Vec::new();
     let mut seen: Vec<(Color, Vec<u16>, Vec<u16>, i32)> = Vec::new();
     let outcome = loop {
-        let key = key_of(&position);
-        let repeats = history.iter().filter(|&&k| k == key).count();
-        if position.is_checkmate() {
-            break GameResult::win_of(!position.turn());
+        if let Some(result) = game.result() {
+            break result;
         }
-        if position.is_stalemate()
-            || position.is_insufficient_material()
-            || position.halfmoves() >= 100
-            || repeats >= 2
-            || history.len() as u32 >= max_plies
-        {
-            break GameResult::Draw;
-        }
+        let position = game.position();
         let mover: &mut dyn Mover = if position.turn() == Color::White {
             &mut *white
         } else {
             &mut *black
         };
-        let Some((best, score)) = mover.answer(&position, &history, nodes) else {
+        let Some((best, score)) = mover.answer(position, &history, nodes) else {
             break GameResult::Draw;
         };
         if record
@@ -112,8 +104,8 @@ pub fn play(
             let features = |p: Color| active(position.board(), p).map(|f| f as u16).collect();
             seen.push((side, features(side), features(!side), score));
         }
-        history.push(key);
-        position.play_unchecked(best);
+        history.push(key_of(position));
+        game.play(best);
     };
     let labelled = seen
         .into_iter()

@@ -12,12 +12,13 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use burnmate_env::endgame::{Endgame, has_material};
 use burnmate_env::game_result::GameResult;
+use burnmate_env::selfplay::{FullGame, GameEnd};
 use burnmate_oracle::tablebase::{Tablebase, Verdict};
 use burnmate_oracle::uci::UciEngine;
-use shakmaty::fen::Epd;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position};
 
+use crate::output::pgn::fen_of;
 use crate::tools::solve::load_or_build;
 use crate::tools::uci_server::{GoLimit, UciPlayer};
 
@@ -25,8 +26,18 @@ use crate::tools::uci_server::{GoLimit, UciPlayer};
 pub trait Player {
     /// Called before each game.
     fn new_game(&mut self) -> Result<()>;
-    /// The move (UCI notation) in `position`, reached by `moves` from `start_fen`.
-    fn choose(&mut self, start_fen: &str, moves: &[String], position: &Chess) -> Result<String>;
+    /// The answer in `position`, reached by `moves` from `start`.
+    fn choose(&mut self, start: &Chess, moves: &[Move], position: &Chess) -> Result<Answer>;
+}
+
+/// A player's answer: a legal move, or the text of a move that is not legal (which
+/// loses the game).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// A legal move.
+    Legal(Move),
+    /// What a UCI engine sent that names no legal move.
+    Illegal(String),
 }
 
 /// A trained run, choosing among every legal move.
@@ -38,27 +49,18 @@ impl Player for RunPlayer {
         Ok(())
     }
 
-    fn choose(&mut self, start_fen: &str, moves: &[String], position: &Chess) -> Result<String> {
+    fn choose(&mut self, start: &Chess, moves: &[Move], position: &Chess) -> Result<Answer> {
         let mut earlier = Vec::with_capacity(moves.len());
-        let mut replayed = start_position(start_fen)?;
-        for text in moves {
-            let mv = legal_move(&replayed, text).context("a recorded move is legal")?;
+        let mut replayed = start.clone();
+        for mv in moves {
             earlier.push(replayed.clone());
-            replayed.play_unchecked(mv);
+            replayed.play_unchecked(*mv);
         }
         self.0.see_history(&earlier);
         let legal: Vec<Move> = position.legal_moves().into_iter().collect();
         let choice = self.0.best_move(position, &legal, &GoLimit::default());
-        Ok(UciMove::from_standard(choice.mv).to_string())
+        Ok(Answer::Legal(choice.mv))
     }
-}
-
-/// The position of a game's start FEN (one the match wrote itself).
-fn start_position(fen: &str) -> Result<Chess> {
-    fen.parse::<shakmaty::fen::Fen>()
-        .context("a game's start FEN")?
-        .into_position(CastlingMode::Standard)
-        .context("a game's start position")
 }
 
 /// A UCI engine searching each move with a fixed `go` limit.
@@ -76,11 +78,18 @@ impl Player for EnginePlayer {
         Ok(self.engine.new_game()?)
     }
 
-    fn choose(&mut self, start_fen: &str, moves: &[String], _: &Chess) -> Result<String> {
-        Ok(self
+    fn choose(&mut self, start: &Chess, moves: &[Move], position: &Chess) -> Result<Answer> {
+        let texts: Vec<String> = moves.iter().map(|&m| uci_text(m)).collect();
+        let text = self
             .engine
-            .move_after(start_fen, moves, &self.limit, self.deadline)?)
+            .move_after(&fen_of(start), &texts, &self.limit, self.deadline)?;
+        Ok(legal_move(position, &text).map_or(Answer::Illegal(text), Answer::Legal))
     }
+}
+
+/// `mv` in UCI notation, as records and engines write it.
+pub fn uci_text(mv: Move) -> String {
+    UciMove::from_standard(mv).to_string()
 }
 
 /// A finished game.
@@ -172,55 +181,50 @@ pub fn play_game(
 ) -> Result<GameRecord> {
     white.new_game()?;
     black.new_game()?;
-    let start_fen = crate::output::pgn::fen_of(start);
-    let mut position = start.clone();
-    let mut moves: Vec<String> = Vec::new();
-    let mut seen: HashMap<String, u32> = HashMap::new();
+    let mut game = FullGame::from_position(start.clone(), max_plies);
+    let mut moves: Vec<Move> = Vec::new();
+    let ended = |moves: &[Move], result: GameResult, reason: String| {
+        Ok(GameRecord {
+            moves: moves.iter().map(|&m| uci_text(m)).collect(),
+            result,
+            reason,
+        })
+    };
     loop {
-        let key = Epd::from_position(&position, EnPassantMode::Legal).to_string();
-        let repeats = seen.entry(key).or_default();
-        *repeats += 1;
-        let ended = |result: GameResult, reason: &str| {
-            Ok(GameRecord {
-                moves: moves.clone(),
+        let position = game.position();
+        match game.end() {
+            Some(GameEnd::Cap) | None => {}
+            Some(end) => return ended(&moves, game.result().expect("ended"), end.to_string()),
+        }
+        if let Some((result, endgame)) = adjudicator.verdict(position)? {
+            return ended(
+                &moves,
                 result,
-                reason: reason.to_string(),
-            })
-        };
-        if position.is_checkmate() {
-            return ended(GameResult::win_of(!position.turn()), "checkmate");
+                format!("tablebase {}", endgame.to_uppercase()),
+            );
         }
-        if position.is_stalemate() {
-            return ended(GameResult::Draw, "stalemate");
-        }
-        if position.is_insufficient_material() {
-            return ended(GameResult::Draw, "insufficient material");
-        }
-        if position.halfmoves() >= 100 {
-            return ended(GameResult::Draw, "fifty-move rule");
-        }
-        if *repeats >= 3 {
-            return ended(GameResult::Draw, "threefold repetition");
-        }
-        if let Some((result, endgame)) = adjudicator.verdict(&position)? {
-            return ended(result, &format!("tablebase {}", endgame.to_uppercase()));
-        }
-        if moves.len() as u32 >= max_plies {
-            return ended(GameResult::Draw, "ply cap");
+        if let Some(end) = game.end() {
+            return ended(&moves, GameResult::Draw, end.to_string());
         }
         let mover = position.turn();
-        let text = if mover == Color::White {
-            white.choose(&start_fen, &moves, &position)
+        let player: &mut dyn Player = if mover == Color::White {
+            &mut *white
         } else {
-            black.choose(&start_fen, &moves, &position)
-        }
-        .with_context(|| format!("ply {} ({mover} to move)", moves.len() + 1))?;
-        let Some(mv) = legal_move(&position, &text) else {
-            let reason = format!("illegal move {text} by {mover}");
-            return ended(GameResult::win_of(!mover), &reason);
+            &mut *black
         };
-        position.play_unchecked(mv);
-        moves.push(text);
+        let answer = player
+            .choose(start, &moves, position)
+            .with_context(|| format!("ply {} ({mover} to move)", moves.len() + 1))?;
+        match answer {
+            Answer::Legal(mv) => {
+                game.play(mv);
+                moves.push(mv);
+            }
+            Answer::Illegal(text) => {
+                let reason = format!("illegal move {text} by {mover}");
+                return ended(&moves, GameResult::win_of(!mover), reason);
+            }
+        }
     }
 }
 
@@ -239,12 +243,14 @@ mod tests {
         fn new_game(&mut self) -> Result<()> {
             Ok(())
         }
-        fn choose(&mut self, _: &str, _: &[String], _: &Chess) -> Result<String> {
-            Ok(if self.0.is_empty() {
-                "0000".into()
+        fn choose(&mut self, _: &Chess, _: &[Move], position: &Chess) -> Result<Answer> {
+            let text = if self.0.is_empty() {
+                "0000"
             } else {
-                self.0.remove(0).into()
-            })
+                self.0.remove(0)
+            };
+            Ok(legal_move(position, text)
+                .map_or_else(|| Answer::Illegal(text.into()), Answer::Legal))
         }
     }
 
