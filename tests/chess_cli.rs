@@ -1,6 +1,6 @@
 //! `burnmate train configs/chess-zero.toml` end to end at a tiny size: two
 //! generations, their files, a kill and resume to the same run, the newest net
-//! served over UCI, and a finished run extended by a generation. Strength and speed are measured elsewhere (docs/results/chess.md).
+//! served over UCI, a finished run extended by a generation, and an SPRT gate. Strength and speed are measured elsewhere (docs/results/chess.md).
 
 mod common;
 
@@ -140,6 +140,30 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
     assert_one_line_error(
         &burnmate(&["resume", whole.to_str().unwrap(), "--generations", "1"]),
         "has finished generations 0-2 already; --generations must be at least 2",
+    );
+
+    // An SPRT gate stops at a look once it decides: a tiny net is no 400 Elo
+    // stronger than material values, so H0 comes at a look before the 32 games.
+    let sprt = tmp.path().join("sprt");
+    let mut gated = TINY.to_vec();
+    gated.extend(["--set", "gate_games=32", "--set", "gate_sprt=[400,800]"]);
+    let out = train(&sprt, "configs/chess-zero.toml", &gated);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let line = &rows_without_time(&sprt)[2];
+    let fields: Vec<&str> = line.split(',').collect();
+    let played: u32 = fields[8..11]
+        .iter()
+        .map(|f| f.parse::<u32>().unwrap())
+        .sum();
+    assert!(played % 8 == 0 && played < 32, "{line}");
+    assert_eq!(fields[11], "false", "{line}");
+    assert_one_line_error(
+        &train(
+            &tmp.path().join("bad-sprt"),
+            "configs/chess-zero.toml",
+            &["--set", "gate_sprt=[50,0]"],
+        ),
+        "gate_sprt must be [elo0, elo1] with elo0 < elo1, got [50, 0]",
     );
 
     assert_one_line_error(

@@ -4,6 +4,11 @@ use anyhow::{Result, ensure};
 use serde::{Deserialize, Serialize};
 
 use crate::device::backend::BackendChoice;
+use crate::tools::match_play::elo::Sprt;
+
+/// Games between two looks of the gating SPRT: fixed, so a run is the same on any
+/// number of cores.
+pub const GATE_ROUND: u32 = 8;
 
 /// The full-chess learner's config.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -37,6 +42,13 @@ pub struct ChessConfig {
     /// Games of each gating match (candidate against the incumbent, colours
     /// alternating, pairs from the same opening).
     pub gate_games: u32,
+    /// `[elo0, elo1]`: the gating match is a sequential test of the candidate's Elo
+    /// over the incumbent, `elo <= elo0` against `elo >= elo1` (α = β = 0.05), looked
+    /// at every [`GATE_ROUND`] games up to `gate_games`; H1 keeps the candidate, H0
+    /// drops it, and a test still open at `gate_games` keeps it if it scored >= ½.
+    /// Absent: `gate_games` games and the ½ rule alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gate_sprt: Option<[f64; 2]>,
     /// Nodes a move in the gating match.
     pub gate_nodes: u64,
     /// Transposition-table megabytes of each searching thread.
@@ -61,6 +73,7 @@ impl Default for ChessConfig {
             result_weight: 0.3,
             window: 3,
             gate_games: 40,
+            gate_sprt: None,
             gate_nodes: 5_000,
             table_mb: 16,
             backend: BackendChoice::Flex,
@@ -93,6 +106,13 @@ impl ChessConfig {
             self.gate_games > 0 && self.gate_games.is_multiple_of(2),
             "gate_games must be a positive even number (pairs of games)"
         );
+        if let Some([elo0, elo1]) = self.gate_sprt {
+            Sprt::new(elo0, elo1).map_err(|_| {
+                anyhow::anyhow!(
+                    "gate_sprt must be [elo0, elo1] with elo0 < elo1, got [{elo0}, {elo1}]"
+                )
+            })?;
+        }
         ensure!(self.gate_nodes > 0, "gate_nodes must be positive");
         ensure!(
             (1..=4096).contains(&self.table_mb),

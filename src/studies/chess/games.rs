@@ -4,6 +4,8 @@
 //! a fixed node count a move, so a game is the same on any machine and under any load;
 //! games run on all cores, each with its own searcher.
 
+use std::ops::Range;
+
 use burnmate_agents::engine::score::is_mate;
 use burnmate_agents::engine::search::key_of;
 use burnmate_agents::engine::{Evaluator, Limits, Searcher};
@@ -15,6 +17,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use shakmaty::{Chess, Color, Position};
+
+use crate::tools::match_play::elo::Tally;
 
 /// A searcher behind a trait object, so the two sides of a game may evaluate
 /// differently.
@@ -161,20 +165,21 @@ pub struct GameSettings {
     pub table_mb: usize,
 }
 
-/// A gating match of `games` games (pairs from one start, colours swapped): the
-/// candidate's wins, draws and losses against the incumbent.
+/// Games `games` of a gating match (game `n` plays start `n / 2`, the candidate
+/// white in even games): the candidate's wins, draws and losses against the
+/// incumbent.
 pub fn gate<C, I>(
     candidate: &C,
     incumbent: &I,
     openings: &[Chess],
-    games: u32,
+    games: Range<u64>,
     settings: &GameSettings,
-) -> (u64, u64, u64)
+) -> Tally
 where
     C: Evaluator + Clone + Send + Sync,
     I: Evaluator + Clone + Send + Sync,
 {
-    let results: Vec<f32> = (0..u64::from(games))
+    let results: Vec<f32> = games
         .into_par_iter()
         .map(|game| {
             let start = start(openings, game / 2, settings.random_plies, settings.seed);
@@ -195,5 +200,9 @@ where
         })
         .collect();
     let count = |r: f32| results.iter().filter(|&&x| x == r).count() as u64;
-    (count(1.0), count(0.5), count(0.0))
+    Tally {
+        wins: count(1.0),
+        draws: count(0.5),
+        losses: count(0.0),
+    }
 }

@@ -2,8 +2,9 @@
 //! cores): generation 0 plays self-play on material values; each later generation
 //! trains a candidate net on the last `window` generations' positions (starting from
 //! the incumbent's weights, or fresh ones the first time), gates it against the
-//! incumbent (it stays only if it scores at least ½: not weaker), and the incumbent
-//! plays the next self-play games.
+//! incumbent (it stays only if it scores at least ½: not weaker; or, with
+//! `gate_sprt`, when a sequential test says it is stronger), and the incumbent plays
+//! the next self-play games.
 //!
 //! ```text
 //! data_0 = self-play(material)
@@ -29,11 +30,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Chess;
 
-use super::config::ChessConfig;
+use super::config::{ChessConfig, GATE_ROUND};
 use super::games::{GameSettings, gate, self_play};
 use super::{data_file, net_file};
 use crate::run::files::write_atomic;
 use crate::run::progress::Progress;
+use crate::tools::match_play::elo::{Sprt, SprtDecision, Tally};
 use burnmate_env::game_result::GameResult;
 
 /// The file of finished generations.
@@ -266,24 +268,14 @@ pub fn run_generations(
                 seed: config.seed ^ 0x6A7E ^ (u64::from(generation) << 32),
                 table_mb: config.table_mb,
             };
-            let gate_result = match &holder {
-                Incumbent::Material => gate(
-                    &candidate,
-                    &Material,
-                    &openings,
-                    config.gate_games,
-                    &settings,
-                ),
-                Incumbent::Net(e, _) => gate(
-                    &candidate,
-                    e.as_ref(),
-                    &openings,
-                    config.gate_games,
-                    &settings,
-                ),
+            let (gate_result, accepted) = match &holder {
+                Incumbent::Material => {
+                    gate_match(&candidate, &Material, &openings, config, &settings)
+                }
+                Incumbent::Net(e, _) => {
+                    gate_match(&candidate, e.as_ref(), &openings, config, &settings)
+                }
             };
-            let (w, d, _) = gate_result;
-            let accepted = 2 * w + d >= u64::from(config.gate_games);
             let now = if accepted { generation } else { previous };
             let (positions, outcomes) = if accepted {
                 play_generation(&candidate, &openings, config, generation)
@@ -304,7 +296,7 @@ pub fn run_generations(
                 positions: positions.len(),
                 outcomes,
                 loss: Some((losses[0], *losses.last().expect("epochs > 0"))),
-                gate: Some(gate_result),
+                gate: Some((gate_result.wins, gate_result.draws, gate_result.losses)),
                 accepted,
                 incumbent: now,
                 cpu_seconds: 0.0,
@@ -325,6 +317,48 @@ pub fn run_generations(
         progress.advance(1);
     }
     Ok(rows)
+}
+
+/// The gating match of `candidate` against `incumbent` and whether the candidate
+/// stays: `config.gate_games` games and the ½ rule, or with `config.gate_sprt` rounds
+/// of [`GATE_ROUND`] games until the test decides (see [`ChessConfig::gate_sprt`]).
+fn gate_match<C, I>(
+    candidate: &C,
+    incumbent: &I,
+    openings: &[Chess],
+    config: &ChessConfig,
+    settings: &GameSettings,
+) -> (Tally, bool)
+where
+    C: Evaluator + Clone + Send + Sync,
+    I: Evaluator + Clone + Send + Sync,
+{
+    let total = u64::from(config.gate_games);
+    let Some([elo0, elo1]) = config.gate_sprt else {
+        let tally = gate(candidate, incumbent, openings, 0..total, settings);
+        return (tally, tally.score() >= 0.5);
+    };
+    let sprt = Sprt::new(elo0, elo1).expect("validated");
+    let mut tally = Tally::default();
+    while tally.games() < total {
+        let next = tally.games();
+        let round = gate(
+            candidate,
+            incumbent,
+            openings,
+            next..(next + u64::from(GATE_ROUND)).min(total),
+            settings,
+        );
+        tally.wins += round.wins;
+        tally.draws += round.draws;
+        tally.losses += round.losses;
+        match sprt.decide(tally) {
+            SprtDecision::H1 => return (tally, true),
+            SprtDecision::H0 => return (tally, false),
+            SprtDecision::Continue => {}
+        }
+    }
+    (tally, tally.score() >= 0.5)
 }
 
 /// The incumbent after the last finished generation of `run` (0: material values).
