@@ -155,7 +155,7 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
         .iter()
         .map(|f| f.parse::<u32>().unwrap())
         .sum();
-    assert!(played % 8 == 0 && played < 32, "{line}");
+    assert!(played.is_multiple_of(8) && played < 32, "{line}");
     assert_eq!(fields[11], "false", "{line}");
     assert_one_line_error(
         &train(
