@@ -50,7 +50,7 @@ use rand::Rng;
 use crate::adam::{Adam, SavedMoments};
 use crate::error::AgentError;
 use crate::host_memory::in_host_memory;
-use crate::search::{Evaluator, Leaf, LeafEvaluation};
+use crate::search::{Leaf, LeafEvaluation, LeafEvaluator};
 
 /// The network and its optimiser.
 pub struct PolicyValueNet {
@@ -490,7 +490,7 @@ pub struct NetEvaluator<'a, X> {
     pub encoder: &'a X,
 }
 
-impl<P, X: Encoder<P>> Evaluator<P> for NetEvaluator<'_, X> {
+impl<P, X: Encoder<P>> LeafEvaluator<P> for NetEvaluator<'_, X> {
     fn evaluate(&mut self, leaves: &[Leaf<'_, P>]) -> Vec<LeafEvaluation> {
         let width = self.net.features;
         let mut rows = vec![0.0; leaves.len() * width];

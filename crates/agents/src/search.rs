@@ -172,7 +172,7 @@ pub struct LeafEvaluation {
 
 /// The network side of the search: priors, values and moves left for a batch of
 /// leaves.
-pub trait Evaluator<P> {
+pub trait LeafEvaluator<P> {
     /// One evaluation per leaf, in order.
     fn evaluate(&mut self, leaves: &[Leaf<'_, P>]) -> Vec<LeafEvaluation>;
 }
@@ -181,7 +181,7 @@ pub trait Evaluator<P> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct UniformEvaluator;
 
-impl<P> Evaluator<P> for UniformEvaluator {
+impl<P> LeafEvaluator<P> for UniformEvaluator {
     fn evaluate(&mut self, leaves: &[Leaf<'_, P>]) -> Vec<LeafEvaluation> {
         leaves
             .iter()
@@ -509,7 +509,7 @@ pub fn search<G: TwoPlayerGame>(
     game: &G,
     roots: &[G::Position],
     config: &SearchConfig,
-    evaluator: &mut impl Evaluator<G::Position>,
+    evaluator: &mut impl LeafEvaluator<G::Position>,
     rng: &mut (impl Rng + ?Sized),
 ) -> Vec<SearchResult<G::Move>> {
     search_after(game, roots, &[], config, evaluator, rng)
@@ -528,7 +528,7 @@ pub fn search_after<G: TwoPlayerGame>(
     roots: &[G::Position],
     earlier: &[&[u64]],
     config: &SearchConfig,
-    evaluator: &mut impl Evaluator<G::Position>,
+    evaluator: &mut impl LeafEvaluator<G::Position>,
     rng: &mut (impl Rng + ?Sized),
 ) -> Vec<SearchResult<G::Move>> {
     let never = AtomicBool::new(false);
@@ -545,7 +545,7 @@ pub fn search_until<G: TwoPlayerGame>(
     roots: &[G::Position],
     earlier: &[&[u64]],
     config: &SearchConfig,
-    evaluator: &mut impl Evaluator<G::Position>,
+    evaluator: &mut impl LeafEvaluator<G::Position>,
     rng: &mut (impl Rng + ?Sized),
     stop: &AtomicBool,
 ) -> Vec<SearchResult<G::Move>> {
@@ -635,7 +635,7 @@ fn simulate<G: TwoPlayerGame>(
 fn evaluate<P, M>(
     trees: &[Tree<P, M>],
     pending: &[Pending<M>],
-    evaluator: &mut impl Evaluator<P>,
+    evaluator: &mut impl LeafEvaluator<P>,
 ) -> Vec<LeafEvaluation> {
     if pending.is_empty() {
         return Vec::new();

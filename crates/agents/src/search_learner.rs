@@ -119,7 +119,7 @@ pub struct SelfPlayGame {
 
 /// One training position: its encoding, its visit-count policy (sparse) and value.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Sample {
+pub struct SearchSample {
     /// The encoded position.
     pub row: Vec<f32>,
     /// Policy indices of the searched moves.
@@ -145,7 +145,7 @@ struct Running<P> {
     position: P,
     plies: u32,
     max_plies: u32,
-    history: Vec<Sample>,
+    history: Vec<SearchSample>,
 }
 
 /// The value target of a position `plies_before_end` plies before the end, for its
@@ -166,7 +166,7 @@ pub fn value_target(plies_before_end: u32, mate: bool, discount: f32) -> f32 {
 pub fn blended_target(
     plies_left: u32,
     end: SelfPlayEnd,
-    sample: &Sample,
+    sample: &SearchSample,
     discount: f32,
     search_weight: f32,
 ) -> ValueTarget {
@@ -240,7 +240,7 @@ pub struct SavedSample {
 }
 
 impl SavedSample {
-    fn of(sample: &Sample) -> SavedSample {
+    fn of(sample: &SearchSample) -> SavedSample {
         SavedSample {
             width: sample.row.len() as u32,
             nonzero: (0..sample.row.len() as u32)
@@ -258,12 +258,12 @@ impl SavedSample {
         }
     }
 
-    fn sample(&self) -> Sample {
+    fn sample(&self) -> SearchSample {
         let mut row = vec![0.0; self.width as usize];
         for &(i, x) in &self.nonzero {
             row[i as usize] = x;
         }
-        Sample {
+        SearchSample {
             row,
             actions: self.actions.iter().map(|&a| a as usize).collect(),
             policy: self.policy.clone(),
@@ -294,7 +294,7 @@ pub struct SearchLearner<G, X> {
     encoder: X,
     net: PolicyValueNet,
     config: SearchLearnerConfig,
-    replay: VecDeque<Sample>,
+    replay: VecDeque<SearchSample>,
     augmentation: Option<Augmentation>,
     /// The losses of the updates since [`SearchLearner::take_losses`], summed, and
     /// their count.
@@ -477,7 +477,7 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
         for (game, result) in running.iter_mut().zip(results) {
             let mut row = vec![0.0; self.encoder.width()];
             self.encoder.encode(&game.position, &mut row);
-            game.history.push(Sample {
+            game.history.push(SearchSample {
                 row,
                 actions: result.actions.clone(),
                 policy: policy_target(&result.visits, result.proof),
@@ -499,7 +499,7 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
     }
 
     /// Gives a finished game's positions their value targets and keeps them.
-    fn remember(&mut self, history: Vec<Sample>, end: SelfPlayEnd) {
+    fn remember(&mut self, history: Vec<SearchSample>, end: SelfPlayEnd) {
         let plies = history.len() as u32;
         let w = self.config.search_value_weight;
         for (t, mut sample) in history.into_iter().enumerate() {
@@ -577,7 +577,7 @@ mod tests {
 
     #[test]
     fn targets_blend_the_games_end_with_the_roots_search_estimates() {
-        let sample = Sample {
+        let sample = SearchSample {
             row: vec![],
             actions: vec![],
             policy: vec![],

@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::run::grid_dir::{GridDir, RESULTS_FILE, Shard, in_plan_order, merge, read_results};
 use crate::studies::endgame::game::{Arena, mate_in};
 use crate::studies::endgame::starts::shipped_start;
-use crate::studies::endgame::study_plan::{CURVE_BUCKET, Cell, CellResult, StudyPlan};
+use crate::studies::endgame::study_plan::{CURVE_BUCKET, StudyCell, StudyCellResult, StudyPlan};
 use crate::studies::endgame::study_report::write_report;
 use crate::studies::endgame::train::{EVAL_SEED_OFFSET, TrainingTable, evaluate};
 use crate::tools::solve::load_or_build;
@@ -38,7 +38,7 @@ pub fn study_command(
     jobs: usize,
 ) -> Result<()> {
     plan.validate()?;
-    let grid = GridDir::<CellResult>::open(dir, PLAN_FILE, plan, shard)?;
+    let grid = GridDir::<StudyCellResult>::open(dir, PLAN_FILE, plan, shard)?;
     let pending = grid.pending("study", plan.cells(), shard, SHARD_GROUP);
     let tablebases: Vec<(Endgame, Tablebase)> = plan
         .endgames
@@ -65,7 +65,7 @@ pub fn study_command(
 /// `burnmate merge` for study shards: one study directory `out` with every run
 /// of `dirs` and its report.
 pub fn merge_command(out: &Path, dirs: &[&Path], partial: bool) -> Result<()> {
-    let (plan, results) = merge::<StudyPlan, CellResult>(
+    let (plan, results) = merge::<StudyPlan, StudyCellResult>(
         out,
         PLAN_FILE,
         dirs,
@@ -82,7 +82,11 @@ pub fn merge_command(out: &Path, dirs: &[&Path], partial: bool) -> Result<()> {
 }
 
 /// Trains and evaluates one run of the grid.
-pub fn run_cell(plan: &StudyPlan, cell: &Cell, tablebase: &Tablebase) -> Result<CellResult> {
+pub fn run_cell(
+    plan: &StudyPlan,
+    cell: &StudyCell,
+    tablebase: &Tablebase,
+) -> Result<StudyCellResult> {
     let config = plan.config(cell);
     let start = shipped_start(cell.endgame, cell.start)?;
     let arena = Arena::new(cell.endgame, tablebase, &config)?;
@@ -107,7 +111,7 @@ pub fn run_cell(plan: &StudyPlan, cell: &Cell, tablebase: &Tablebase) -> Result<
         config.seed.wrapping_add(EVAL_SEED_OFFSET),
     )?;
     let solved = eval.win_rate > 0.0;
-    Ok(CellResult {
+    Ok(StudyCellResult {
         cell: *cell,
         solved,
         eval_moves: solved.then_some(eval.mean_moves_won.round() as u32),

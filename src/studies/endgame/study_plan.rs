@@ -46,7 +46,7 @@ pub struct StudyPlan {
 
 /// One run of the grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Cell {
+pub struct StudyCell {
     /// The endgame.
     pub endgame: Endgame,
     /// The reward.
@@ -61,10 +61,10 @@ pub struct Cell {
 
 /// What one run produced (one line of `results.jsonl`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CellResult {
+pub struct StudyCellResult {
     /// Which run.
     #[serde(flatten)]
-    pub cell: Cell,
+    pub cell: StudyCell,
     /// Whether the frozen table mated in its one evaluation game (Table 3.2).
     pub solved: bool,
     /// White moves of that mate.
@@ -84,9 +84,9 @@ pub struct CellResult {
 /// The 1.1 decay base of the study.
 pub const STUDY_DECAY: f64 = 1.1;
 
-impl GridRecord for CellResult {
-    type Key = Cell;
-    fn key(&self) -> Cell {
+impl GridRecord for StudyCellResult {
+    type Key = StudyCell;
+    fn key(&self) -> StudyCell {
         self.cell
     }
 }
@@ -120,14 +120,14 @@ impl StudyPlan {
 
     /// Every run of the grid, in a fixed order: the static and decaying runs of one
     /// seed side by side (a [`SHARD_GROUP`]).
-    pub fn cells(&self) -> Vec<Cell> {
+    pub fn cells(&self) -> Vec<StudyCell> {
         let mut cells = Vec::new();
         for &endgame in &self.endgames {
             for reward in [RewardKind::Engine, RewardKind::Heuristic] {
                 for start in 0..self.starts {
                     for run in 0..self.runs {
                         for exploration in [Exploration::Static, Exploration::Decaying] {
-                            cells.push(Cell {
+                            cells.push(StudyCell {
                                 endgame,
                                 reward,
                                 exploration,
@@ -143,7 +143,7 @@ impl StudyPlan {
     }
 
     /// The config of one run.
-    pub fn config(&self, cell: &Cell) -> EndgameConfig {
+    pub fn config(&self, cell: &StudyCell) -> EndgameConfig {
         EndgameConfig {
             endgame: cell.endgame,
             start: Some(cell.start),

@@ -11,7 +11,7 @@ use crate::output::plot::{Series, line_chart};
 use crate::run::files::write_atomic;
 use crate::studies::endgame::config::{Exploration, RewardKind};
 use crate::studies::endgame::engine_audit::EngineAudit;
-use crate::studies::endgame::study_plan::{CURVE_BUCKET, CellResult, STUDY_DECAY, StudyPlan};
+use crate::studies::endgame::study_plan::{CURVE_BUCKET, STUDY_DECAY, StudyCellResult, StudyPlan};
 use crate::studies::endgame::train::{exploration_name, reported, reward_name};
 
 /// One setting of one endgame, over all its runs.
@@ -53,7 +53,7 @@ const SETTINGS: [(RewardKind, Exploration); 4] = [
     (RewardKind::Heuristic, Exploration::Decaying),
 ];
 
-fn excess(r: &CellResult) -> Option<u32> {
+fn excess(r: &StudyCellResult) -> Option<u32> {
     Some(r.eval_moves?.saturating_sub(r.optimal_moves?))
 }
 
@@ -61,11 +61,11 @@ fn excess(r: &CellResult) -> Option<u32> {
 pub fn setting_row(
     endgame: Endgame,
     setting: (RewardKind, Exploration),
-    runs: &[&CellResult],
+    runs: &[&StudyCellResult],
     matches: u64,
     decay: f64,
 ) -> SettingRow {
-    let solved: Vec<&&CellResult> = runs.iter().filter(|r| r.solved).collect();
+    let solved: Vec<&&StudyCellResult> = runs.iter().filter(|r| r.solved).collect();
     let excesses: Vec<u32> = solved.iter().filter_map(|r| excess(r)).collect();
     let percent = |part: usize, whole: usize| 100.0 * part as f64 / whole.max(1) as f64;
     let wins: u64 = runs.iter().map(|r| r.training_wins).sum();
@@ -113,14 +113,14 @@ pub fn wilson_interval(successes: usize, trials: usize) -> [f64; 2] {
 
 /// Writes `table-3-2.md`, `table-3-2.json`, `win-curves-<e>.svg` and
 /// `excess-moves-<e>.svg`, and prints the table.
-pub fn write_report(dir: &Path, plan: &StudyPlan, results: &[CellResult]) -> Result<()> {
+pub fn write_report(dir: &Path, plan: &StudyPlan, results: &[StudyCellResult]) -> Result<()> {
     let mut rows = Vec::new();
     for &endgame in &plan.endgames {
         let name = endgame.name();
         let mut curves = Vec::new();
         let mut histograms = Vec::new();
         for setting in SETTINGS {
-            let runs: Vec<&CellResult> = results
+            let runs: Vec<&StudyCellResult> = results
                 .iter()
                 .filter(|r| {
                     r.cell.endgame == endgame
@@ -184,7 +184,7 @@ pub fn write_report(dir: &Path, plan: &StudyPlan, results: &[CellResult]) -> Res
 }
 
 /// Mean share (%) of matches won per bucket, over the runs.
-fn win_curve(runs: &[&CellResult], matches: u64) -> Vec<(f64, f64)> {
+fn win_curve(runs: &[&StudyCellResult], matches: u64) -> Vec<(f64, f64)> {
     let buckets = matches.div_ceil(CURVE_BUCKET);
     (0..buckets)
         .map(|b| {
@@ -202,7 +202,7 @@ fn win_curve(runs: &[&CellResult], matches: u64) -> Vec<(f64, f64)> {
 }
 
 /// Share (%) of the solved runs per number of moves over the optimum.
-fn excess_histogram(runs: &[&CellResult]) -> Vec<(f64, f64)> {
+fn excess_histogram(runs: &[&StudyCellResult]) -> Vec<(f64, f64)> {
     let excesses: Vec<u32> = runs.iter().filter_map(|r| excess(r)).collect();
     let top = excesses.iter().copied().max().unwrap_or(0);
     (0..=top)
@@ -264,7 +264,7 @@ fn markdown_table(rows: &[SettingRow], plan: &StudyPlan) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::studies::endgame::study_plan::Cell;
+    use crate::studies::endgame::study_plan::StudyCell;
 
     fn plan() -> StudyPlan {
         StudyPlan {
@@ -278,9 +278,9 @@ mod tests {
         }
     }
 
-    fn result(solved: bool, eval_moves: Option<u32>, wins: Vec<u32>) -> CellResult {
-        CellResult {
-            cell: Cell {
+    fn result(solved: bool, eval_moves: Option<u32>, wins: Vec<u32>) -> StudyCellResult {
+        StudyCellResult {
+            cell: StudyCell {
                 endgame: Endgame::Krk,
                 reward: RewardKind::Engine,
                 exploration: Exploration::Static,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
-use burnmate_agents::afterstate::evaluate::{Score, play_against, score};
+use burnmate_agents::afterstate::evaluate::{EvaluationScore, play_against, score};
 use burnmate_agents::afterstate::trainer::{AfterstateLearner, LearnerState};
 use burnmate_agents::afterstate::value_net::ValueNet;
 use burnmate_agents::error::AgentError;
@@ -61,11 +61,11 @@ pub struct AfterstateSummary {
     /// Shares of training games by ending.
     pub endings: Vec<(String, f64)>,
     /// The last evaluation against a uniformly random mover.
-    pub eval_random: Score,
+    pub eval_random: EvaluationScore,
     /// The last evaluation against the one-ply material-greedy mover.
-    pub eval_greedy: Score,
+    pub eval_greedy: EvaluationScore,
     /// The last evaluation against Stockfish (when enabled).
-    pub eval_stockfish: Option<Score>,
+    pub eval_stockfish: Option<EvaluationScore>,
 }
 
 /// What a run has gathered besides its metrics rows.
@@ -74,9 +74,9 @@ struct Tally {
     done: u64,
     plies: u64,
     endings: Vec<(String, f64)>,
-    /// Score (%) after each evaluation, per opponent.
+    /// EvaluationScore (%) after each evaluation, per opponent.
     curves: [Vec<(f64, f64)>; 3],
-    last: [Option<Score>; 3],
+    last: [Option<EvaluationScore>; 3],
     seconds_before: f64,
     eval_seconds: f64,
     pgn_lines: usize,

@@ -4,7 +4,9 @@
 use std::path::Path;
 
 use anyhow::Result;
-use burnmate_agents::afterstate::evaluate::{Outcome, Score, Verdict, play_against, score};
+use burnmate_agents::afterstate::evaluate::{
+    EvaluationGame, EvaluationScore, LearnerResult, play_against, score,
+};
 use burnmate_agents::afterstate::trainer::AfterstateLearner;
 use burnmate_agents::selfplay::choice::selectable_moves;
 use burnmate_agents::selfplay::trainer::{Mover, mover_choice};
@@ -36,7 +38,7 @@ pub fn eval_command(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     say!("| opponent | games | score | won (by mate) | drawn | lost | mean plies |");
     say!("|---|---:|---:|---:|---:|---:|---:|");
-    let row = |name: String, s: Score| {
+    let row = |name: String, s: EvaluationScore| {
         say!(
             "| {name} | {} | {:.3} | {} ({}) | {} | {} | {:.1} |",
             s.games,
@@ -73,7 +75,7 @@ pub(crate) fn play_fixed_mover(
     games: u64,
     cap: u32,
     rng: &mut ChaCha8Rng,
-) -> Vec<Outcome> {
+) -> Vec<EvaluationGame> {
     let never: Result<_, std::convert::Infallible> =
         play_against(learner, games, cap, EVAL_BATCH, |position| {
             let moves = selectable_moves(position);
@@ -83,12 +85,12 @@ pub(crate) fn play_fixed_mover(
 }
 
 /// An evaluation game as a PGN entry.
-pub(crate) fn evaluation_pgn(after_games: u64, opponent: &str, o: &Outcome) -> String {
+pub(crate) fn evaluation_pgn(after_games: u64, opponent: &str, o: &EvaluationGame) -> String {
     let event = format!("burnmate afterstate-td after {after_games} games vs {opponent}");
     let verdict = match o.verdict() {
-        Verdict::Win => "learner wins",
-        Verdict::Draw => "draw",
-        Verdict::Loss => "learner loses",
+        LearnerResult::Win => "learner wins",
+        LearnerResult::Draw => "draw",
+        LearnerResult::Loss => "learner loses",
     };
     let adjudication = format!("{} ({verdict}, material lead {:+})", o.end.name(), o.lead);
     let (white, black) = match o.agent {

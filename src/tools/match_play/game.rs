@@ -94,7 +94,7 @@ pub fn uci_text(mv: Move) -> String {
 
 /// A finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct PlayedGame {
     /// The moves in UCI notation.
     pub moves: Vec<String>,
     /// Its result.
@@ -178,13 +178,13 @@ pub fn play_game(
     start: &Chess,
     max_plies: u32,
     adjudicator: &Adjudicator,
-) -> Result<GameRecord> {
+) -> Result<PlayedGame> {
     white.new_game()?;
     black.new_game()?;
     let mut game = FullGame::from_position(start.clone(), max_plies);
     let mut moves: Vec<Move> = Vec::new();
     let ended = |moves: &[Move], result: GameResult, reason: String| {
-        Ok(GameRecord {
+        Ok(PlayedGame {
             moves: moves.iter().map(|&m| uci_text(m)).collect(),
             result,
             reason,
@@ -258,7 +258,7 @@ mod tests {
         Adjudicator::new(crate::tools::solve::tablebase_dir())
     }
 
-    fn play(start: &str, white: Vec<&'static str>, black: Vec<&'static str>) -> GameRecord {
+    fn play(start: &str, white: Vec<&'static str>, black: Vec<&'static str>) -> PlayedGame {
         play_game(
             &mut Scripted(white),
             &mut Scripted(black),

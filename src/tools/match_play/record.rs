@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 
 use burnmate_env::game_result::GameResult;
 
-use crate::tools::match_play::game::GameRecord;
+use crate::tools::match_play::game::PlayedGame;
 
 /// The game log's name in a match directory.
 pub const RESULTS_FILE: &str = "results.tsv";
@@ -22,7 +22,7 @@ pub struct Row {
     /// The game's number (0-based) in the match's plan.
     pub game: u64,
     /// The game.
-    pub record: GameRecord,
+    pub record: PlayedGame,
 }
 
 impl Row {
@@ -48,7 +48,7 @@ impl Row {
             .collect();
         fields.next().is_none().then_some(Row {
             game,
-            record: GameRecord {
+            record: PlayedGame {
                 moves,
                 result,
                 reason,
@@ -139,7 +139,7 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         let row = Row {
             game: 3,
-            record: GameRecord {
+            record: PlayedGame {
                 moves: vec!["e2e4".into(), "e7e5".into()],
                 result: GameResult::Draw,
                 reason: "ply cap".into(),

@@ -14,7 +14,7 @@ pub const LEAD_TO_WIN: f32 = 3.0;
 
 /// One evaluation game as the learner saw it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
+pub struct EvaluationGame {
     /// The learner's colour.
     pub agent: Color,
     /// Why the game ended.
@@ -31,7 +31,7 @@ pub struct Outcome {
 
 /// A game's result for the learner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum LearnerResult {
     /// Mated the opponent, or led by [`LEAD_TO_WIN`] at the cap.
     Win,
     /// Anything else.
@@ -40,22 +40,22 @@ pub enum Verdict {
     Loss,
 }
 
-impl Outcome {
+impl EvaluationGame {
     /// The adjudicated result.
-    pub fn verdict(&self) -> Verdict {
+    pub fn verdict(&self) -> LearnerResult {
         match (self.end, self.winner) {
-            (GameEnd::Checkmate, Some(c)) if c == self.agent => Verdict::Win,
-            (GameEnd::Checkmate, _) => Verdict::Loss,
-            (GameEnd::Cap, _) if self.lead >= LEAD_TO_WIN => Verdict::Win,
-            (GameEnd::Cap, _) if self.lead <= -LEAD_TO_WIN => Verdict::Loss,
-            _ => Verdict::Draw,
+            (GameEnd::Checkmate, Some(c)) if c == self.agent => LearnerResult::Win,
+            (GameEnd::Checkmate, _) => LearnerResult::Loss,
+            (GameEnd::Cap, _) if self.lead >= LEAD_TO_WIN => LearnerResult::Win,
+            (GameEnd::Cap, _) if self.lead <= -LEAD_TO_WIN => LearnerResult::Loss,
+            _ => LearnerResult::Draw,
         }
     }
 }
 
 /// A set of evaluation games summed up.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Score {
+pub struct EvaluationScore {
     /// Games played.
     pub games: u64,
     /// Won (mates and adjudicated).
@@ -73,16 +73,16 @@ pub struct Score {
 }
 
 /// The summary of `outcomes`.
-pub fn score(outcomes: &[Outcome]) -> Score {
-    let count = |v: Verdict| outcomes.iter().filter(|o| o.verdict() == v).count() as u64;
+pub fn score(outcomes: &[EvaluationGame]) -> EvaluationScore {
+    let count = |v: LearnerResult| outcomes.iter().filter(|o| o.verdict() == v).count() as u64;
     let (wins, draws, losses) = (
-        count(Verdict::Win),
-        count(Verdict::Draw),
-        count(Verdict::Loss),
+        count(LearnerResult::Win),
+        count(LearnerResult::Draw),
+        count(LearnerResult::Loss),
     );
     let games = outcomes.len() as u64;
     let n = games.max(1) as f64;
-    Score {
+    EvaluationScore {
         games,
         wins,
         mates: outcomes
@@ -105,9 +105,9 @@ fn agent_color(n: u64) -> Color {
     }
 }
 
-fn outcome(agent: Color, game: &FullGame, moves: Vec<Move>) -> Outcome {
+fn outcome(agent: Color, game: &FullGame, moves: Vec<Move>) -> EvaluationGame {
     let board = game.position().board();
-    Outcome {
+    EvaluationGame {
         agent,
         end: game.end().expect("finished"),
         winner: game.winner(),
@@ -136,7 +136,7 @@ pub fn play_against<E>(
     max_plies: u32,
     batch: usize,
     mut opponent: impl FnMut(&Chess) -> Result<Move, E>,
-) -> Result<Vec<Outcome>, E> {
+) -> Result<Vec<EvaluationGame>, E> {
     let mut outcomes = Vec::with_capacity(games as usize);
     let mut slots: Vec<Table> = Vec::new();
     let mut next = 0u64;

@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
 
-use super::evaluate::{Outcome, Verdict, score};
+use super::evaluate::{EvaluationGame, LearnerResult, score};
 use super::rewards::{MATE, move_reward};
 use super::rows::EncodedRows;
 use super::trainer::{AfterstateConfig, AfterstateLearner};
@@ -246,7 +246,7 @@ fn a_restored_learner_continues_exactly() {
 
 #[test]
 fn results_are_adjudicated_by_mate_or_a_lead_of_three_at_the_cap() {
-    let o = |end, winner, lead| Outcome {
+    let o = |end, winner, lead| EvaluationGame {
         agent: Color::Black,
         end,
         winner,
@@ -262,8 +262,8 @@ fn results_are_adjudicated_by_mate_or_a_lead_of_three_at_the_cap() {
         o(GameEnd::Cap, None, -3.0),
         o(GameEnd::Repetition, None, 9.0),
     ];
-    let verdicts: Vec<Verdict> = games.iter().map(Outcome::verdict).collect();
-    use Verdict::*;
+    let verdicts: Vec<LearnerResult> = games.iter().map(EvaluationGame::verdict).collect();
+    use LearnerResult::*;
     assert_eq!(verdicts, [Win, Loss, Win, Draw, Loss, Draw]);
     let s = score(&games);
     assert_eq!(

@@ -88,7 +88,7 @@ pub struct ValuedMove {
 
 /// A position met in self-play and the target of its best move.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Sample {
+pub struct AfterstateSample {
     /// The position (the side to move is the one valued).
     pub position: Chess,
     /// `max_a Q(s, a)` when it was played.
@@ -112,7 +112,7 @@ pub struct LearnerState {
 pub struct AfterstateLearner {
     config: AfterstateConfig,
     net: ValueNet,
-    replay: ReplayBuffer<Sample>,
+    replay: ReplayBuffer<AfterstateSample>,
     games: u64,
     /// Left on the device: reading it every round would wait for each update.
     last_loss: Option<Tensor<1>>,
@@ -233,7 +233,7 @@ impl AfterstateLearner {
                     .map_err(|e| AgentError::Saved(format!("replay position '{fen}': {e}")))?
                     .into_position(CastlingMode::Standard)
                     .map_err(|e| AgentError::Saved(format!("replay position '{fen}': {e}")))?;
-                Ok(Sample {
+                Ok(AfterstateSample {
                     position,
                     target: *target,
                 })
@@ -350,7 +350,7 @@ impl AfterstateLearner {
             let mut finished = Vec::new();
             for (i, (slot, moves)) in slots.iter_mut().zip(valued).enumerate() {
                 let best = best_index(&moves);
-                self.replay.push(Sample {
+                self.replay.push(AfterstateSample {
                     position: slot.game.position().clone(),
                     target: moves[best].q,
                 });

@@ -28,7 +28,7 @@ fn mates_within(position: &Chess, moves: u32) -> bool {
 fn search_one(
     position: &Chess,
     config: &SearchConfig,
-    evaluator: &mut impl Evaluator<Chess>,
+    evaluator: &mut impl LeafEvaluator<Chess>,
 ) -> SearchResult<shakmaty::Move> {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     search(
@@ -130,7 +130,7 @@ fn visits_sum_to_the_simulations_after_the_roots_own() {
 /// An evaluator that favours low policy indices, to make the tree uneven.
 struct Skewed;
 
-impl Evaluator<Chess> for Skewed {
+impl LeafEvaluator<Chess> for Skewed {
     fn evaluate(&mut self, leaves: &[Leaf<'_, Chess>]) -> Vec<LeafEvaluation> {
         leaves
             .iter()
@@ -156,7 +156,7 @@ impl Evaluator<Chess> for Skewed {
 /// plies left while white's rook stands on the first rank, else 10.
 struct RookLeavesTheFirstRankSooner;
 
-impl Evaluator<Chess> for RookLeavesTheFirstRankSooner {
+impl LeafEvaluator<Chess> for RookLeavesTheFirstRankSooner {
     fn evaluate(&mut self, leaves: &[Leaf<'_, Chess>]) -> Vec<LeafEvaluation> {
         leaves
             .iter()
@@ -383,7 +383,7 @@ struct LostForBlack {
     rare: usize,
 }
 
-impl Evaluator<Chess> for LostForBlack {
+impl LeafEvaluator<Chess> for LostForBlack {
     fn evaluate(&mut self, leaves: &[Leaf<'_, Chess>]) -> Vec<LeafEvaluation> {
         leaves
             .iter()
