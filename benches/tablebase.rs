@@ -1,5 +1,6 @@
 //! Tablebase build time per endgame (the matrix's six: four lone-king mates, KQKR and KRKB; and
-//! every pawnless 3- and 4-piece table one after another), probe throughput, `solve`'s
+//! every pawnless 3- and 4-piece table one after another, and their check entry by
+//! entry), probe throughput, `solve`'s
 //! placement counts, and the endgame study's environment step (a legal move played in
 //! a match, with its end checks). The solver uses every core it is given: run under `taskset -c 0` for
 //! one core. The external anchor, syzygy1/tb's `rtbgen -g` on the same machine, is
@@ -36,6 +37,22 @@ fn build() {
         "tablebase build all 24 pawnless 3-4 piece tables",
         24,
         || DtmTable::solve_all(&materials),
+    );
+    let tables = DtmTable::solve_all(&materials).expect("they fit one byte");
+    measure(
+        "tablebase verify all 24 pawnless 3-4 piece tables (`solve --verify`)",
+        24,
+        || {
+            materials
+                .iter()
+                .map(|m| {
+                    tables[m]
+                        .inconsistent_entries(&tables)
+                        .expect("all given")
+                        .len()
+                })
+                .sum::<usize>()
+        },
     );
 }
 

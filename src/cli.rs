@@ -117,6 +117,10 @@ enum Command {
         /// Seed of the start generator.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Check every entry of the table against its successors (as Syzygy's
+        /// `rtbver`) and print the count of inconsistent ones.
+        #[arg(long)]
+        verify: bool,
     },
     /// Print the evaluation results of several runs side by side.
     Compare {
@@ -380,12 +384,14 @@ pub fn run(cli: Cli) -> Result<()> {
             fen,
             starts,
             seed,
+            verify,
         } => solve::solve_command(&solve::SolveRequest {
             material,
             cache_dir: &cache.unwrap_or_else(solve::tablebase_dir),
             fen: fen.as_deref(),
             starts,
             seed,
+            verify,
         }),
         Command::Play {
             run,

@@ -693,6 +693,13 @@ fn solve_builds_caches_and_rebuilds_a_corrupt_cache() {
     );
     assert_one_line_error(&burnmate(&["solve", "kpk"]), "kpk");
     assert_one_line_error(&burnmate(&["solve", "kqrbkq"]), "more than 5 pieces");
+    let verified = burnmate(&["solve", "kqk", "--cache", cache, "--verify"]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    assert!(
+        stdout(&verified).starts_with("verified kqk: 59136 entries, 0 inconsistent ("),
+        "{}",
+        stdout(&verified)
+    );
 }
 
 #[test]

@@ -149,6 +149,8 @@ pub struct SolveRequest<'a> {
     pub starts: usize,
     /// Seed of the start generator.
     pub seed: u64,
+    /// Check every entry against its successors instead of reporting.
+    pub verify: bool,
 }
 
 fn describe(v: Verdict) -> String {
@@ -161,8 +163,47 @@ fn describe(v: Verdict) -> String {
     }
 }
 
-/// `burnmate solve NAME [--fen FEN] [--starts N --seed S]`.
+/// `burnmate solve MATERIAL --verify`: every entry of the table checked against its
+/// successors (captures through the smaller tables); inconsistent entries are an
+/// error naming the first few.
+fn verify(material: &Material, cache_dir: &Path) -> Result<()> {
+    let table = load_or_build_table(material, cache_dir)?;
+    let mut tables = HashMap::new();
+    for smaller in material.captures() {
+        let table = if smaller.slots() > 2 {
+            load_or_build_table(&smaller, cache_dir)?
+        } else {
+            DtmTable::solve(&smaller)?
+        };
+        tables.insert(smaller, table);
+    }
+    let started = Instant::now();
+    let wrong = table.inconsistent_entries(&tables)?;
+    say!(
+        "verified {}: {} entries, {} inconsistent ({:.2} s)",
+        material.name(),
+        table.bytes().len(),
+        wrong.len(),
+        started.elapsed().as_secs_f64()
+    );
+    for &(turn, i) in wrong.iter().take(5) {
+        say!("  inconsistent: {}", table.fen(turn, i));
+    }
+    if !wrong.is_empty() {
+        bail!(
+            "the {} table has {} inconsistent entries; delete its cache file to rebuild it",
+            material.name(),
+            wrong.len()
+        );
+    }
+    Ok(())
+}
+
+/// `burnmate solve NAME [--fen FEN] [--starts N --seed S] [--verify]`.
 pub fn solve_command(request: &SolveRequest) -> Result<()> {
+    if request.verify {
+        return verify(&request.material, request.cache_dir);
+    }
     let endgame = Endgame::ALL
         .into_iter()
         .find(|&e| e.lone_king() && endgame_material(e) == request.material);

@@ -6,6 +6,7 @@
 pub mod index;
 pub mod material;
 mod retrograde;
+mod verify;
 
 use std::collections::HashMap;
 
@@ -56,6 +57,9 @@ pub enum SolveError {
     /// A mate longer than one byte stores (253 plies).
     #[error("{0} has a mate longer than 253 plies, more than one byte a position holds")]
     TooLong(String),
+    /// A table a capture leads to was not given.
+    #[error("the {0} table a capture leads to is missing")]
+    Missing(String),
 }
 
 /// Counts of one side to move's legal positions.
@@ -268,6 +272,39 @@ impl DtmTable {
         }
         let side = if turn == Color::White { "w" } else { "b" };
         format!("{board} {side} - - 0 1")
+    }
+
+    /// The entries whose stored value is not the one their moves give, as
+    /// `(side to move, stored index)` (none for a sound table); `tables` must hold
+    /// every material one capture away (see [`Material::captures`]).
+    pub fn inconsistent_entries(
+        &self,
+        tables: &HashMap<Material, DtmTable>,
+    ) -> Result<Vec<(Color, usize)>, SolveError> {
+        let subtables = (0..self.material.slots())
+            .map(|slot| {
+                (slot >= 2)
+                    .then(|| {
+                        let smaller = self.material.without(slot);
+                        tables
+                            .get(&smaller)
+                            .ok_or(SolveError::Missing(smaller.name()))
+                    })
+                    .transpose()
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let per_side = self.indexer.per_side();
+        Ok(verify::inconsistent(self, &subtables)
+            .into_iter()
+            .map(|at| {
+                let at = at as usize;
+                if at < per_side {
+                    (Color::White, at)
+                } else {
+                    (Color::Black, at - per_side)
+                }
+            })
+            .collect())
     }
 
     /// The raw values, one byte per stored position (for caching).

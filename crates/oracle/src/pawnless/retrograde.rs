@@ -40,7 +40,7 @@ fn color_index(color: Color) -> usize {
     }
 }
 
-fn king_slot(color: Color) -> usize {
+pub(super) fn king_slot(color: Color) -> usize {
     color_index(color)
 }
 
@@ -48,13 +48,13 @@ fn square(sq: u8) -> Square {
     Square::new(u32::from(sq))
 }
 
-fn bit(sq: u8) -> Bitboard {
+pub(super) fn bit(sq: u8) -> Bitboard {
     Bitboard::from_square(square(sq))
 }
 
 /// A position's pieces as bitboards, for attack tests from the target square.
 #[derive(Clone, Copy)]
-struct Sets {
+pub(super) struct Sets {
     by_color: [Bitboard; 2],
     kings: Bitboard,
     knights: Bitboard,
@@ -64,7 +64,7 @@ struct Sets {
 
 impl Sets {
     /// Toggles the piece `(color, role)` on `squares` (adds or removes it).
-    fn toggle(&mut self, color: Color, role: Role, squares: Bitboard) {
+    pub(super) fn toggle(&mut self, color: Color, role: Role, squares: Bitboard) {
         self.by_color[color_index(color)] ^= squares;
         match role {
             Role::King => self.kings ^= squares,
@@ -84,7 +84,7 @@ impl Sets {
     }
 
     /// Whether `by` attacks `target`.
-    fn attacks(&self, target: u8, by: Color) -> bool {
+    pub(super) fn attacks(&self, target: u8, by: Color) -> bool {
         let (t, occupied) = (square(target), self.occupied());
         let by = self.by_color[color_index(by)];
         ((knight_attacks(t) & self.knights)
@@ -117,28 +117,30 @@ impl Sets {
 }
 
 /// One material's pieces and indexer, with the tables its captures lead to.
-struct Rules<'a> {
-    pieces: Vec<(Color, Role)>,
-    indexer: Indexer,
+pub(super) struct Rules<'a> {
+    /// The pieces in index order.
+    pub(super) pieces: Vec<(Color, Role)>,
+    /// The material's indexer.
+    pub(super) indexer: Indexer,
     /// Per slot, the table after that piece is captured (kings: none).
-    subtables: &'a [Option<&'a DtmTable>],
+    pub(super) subtables: &'a [Option<&'a DtmTable>],
 }
 
 /// What a position's captures lead to.
 #[derive(Default)]
-struct Captures {
+pub(super) struct Captures {
     /// A legal move exists (captures or not: only asked of positions in check).
-    any_move: bool,
+    pub(super) any_move: bool,
     /// The fastest win through a capture, in plies.
-    win: Option<u32>,
+    pub(super) win: Option<u32>,
     /// The latest ply at which a capture the opponent wins is known to lose.
-    loss: Option<u32>,
+    pub(super) loss: Option<u32>,
     /// A capture to a drawn position.
-    draw: bool,
+    pub(super) draw: bool,
 }
 
 impl Rules<'_> {
-    fn slots(&self) -> usize {
+    pub(super) fn slots(&self) -> usize {
         self.pieces.len()
     }
 
@@ -151,7 +153,7 @@ impl Rules<'_> {
     }
 
     /// The bitboards of the pieces of `squares` but the kings.
-    fn piece_sets(&self, squares: &Squares) -> Sets {
+    pub(super) fn piece_sets(&self, squares: &Squares) -> Sets {
         let mut sets = Sets {
             by_color: [Bitboard::EMPTY; 2],
             kings: Bitboard::EMPTY,
@@ -176,7 +178,13 @@ impl Rules<'_> {
 
     /// `turn`'s captures in a legal position (and, in check, whether any move is legal:
     /// a legal capture, else the first legal move that does not capture).
-    fn captures(&self, turn: Color, squares: &Squares, sets: &Sets, in_check: bool) -> Captures {
+    pub(super) fn captures(
+        &self,
+        turn: Color,
+        squares: &Squares,
+        sets: &Sets,
+        in_check: bool,
+    ) -> Captures {
         let mut found = Captures::default();
         let occupied = sets.occupied();
         let enemy = sets.by_color[color_index(!turn)];
@@ -297,18 +305,49 @@ impl Rules<'_> {
         safe
     }
 
+    /// Per piece of `turn` (by slot), the empty squares it may move to, its king safe
+    /// after.
+    fn quiet_targets<'s>(
+        &'s self,
+        turn: Color,
+        squares: &'s Squares,
+        sets: &'s Sets,
+    ) -> impl Iterator<Item = (usize, Bitboard)> + 's {
+        let occupied = sets.occupied();
+        let king = squares[king_slot(turn)];
+        self.slots_of(turn).map(move |slot| {
+            let targets = self.reach(slot, squares, occupied) & !occupied;
+            let safe = self.safe_targets(slot, squares[slot], targets, king, !turn, sets);
+            (slot, safe)
+        })
+    }
+
+    /// The stored children (of the other side's half) of every move of `turn` that
+    /// does not capture, in the position of stored index `i` (of its half).
+    pub(super) fn quiet_children(
+        &self,
+        turn: Color,
+        i: usize,
+        squares: &Squares,
+        sets: &Sets,
+        out: &mut Vec<usize>,
+    ) {
+        out.clear();
+        for (slot, safe) in self.quiet_targets(turn, squares, sets) {
+            for to in safe {
+                out.push(self.indexer.index_after_move(i, squares, slot, to as u8));
+            }
+        }
+    }
+
     /// The distinct stored children of `turn`'s moves that do not capture, in the
     /// position of stored index `i` (of its half).
     fn children(&self, turn: Color, i: usize, squares: &Squares, scratch: &mut Vec<usize>) -> u8 {
         let sets = self.sets(squares);
-        let occupied = sets.occupied();
         let dedupe = Indexer::symmetric_about(squares[king_slot(!turn)]);
         scratch.clear();
         let mut count = 0u8;
-        for slot in self.slots_of(turn) {
-            let targets = self.reach(slot, squares, occupied) & !occupied;
-            let king = squares[king_slot(turn)];
-            let safe = self.safe_targets(slot, squares[slot], targets, king, !turn, &sets);
+        for (slot, safe) in self.quiet_targets(turn, squares, &sets) {
             if dedupe {
                 for to in safe {
                     scratch.push(self.indexer.index_after_move(i, squares, slot, to as u8));
@@ -407,7 +446,10 @@ fn threads() -> usize {
 
 /// Runs `work` on `items` split across the threads (one thread for few items) and
 /// concatenates what each part returns.
-fn in_parallel<T: Sync>(items: &[T], work: impl Fn(&[T]) -> Vec<u32> + Sync) -> Vec<u32> {
+pub(super) fn in_parallel<T: Sync>(
+    items: &[T],
+    work: impl Fn(&[T]) -> Vec<u32> + Sync,
+) -> Vec<u32> {
     let parts = if items.len() < 4096 { 1 } else { threads() };
     if parts == 1 {
         return work(items);

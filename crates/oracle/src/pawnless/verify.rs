@@ -1,0 +1,103 @@
+//! A solved table checked entry by entry against its successors, as Syzygy's
+//! `rtbver` checks its tables: every stored value must be the one its moves give.
+//!
+//! ```text
+//! no legal move        -> lost in 0 (in check) or drawn (stalemate)
+//! some move to Loss(d) -> Win(1 + the smallest such d)
+//! else a move to Draw  -> Draw
+//! else (all to Win(d)) -> Loss(1 + the largest d)
+//! ```
+//!
+//! Captures are valued by the smaller tables; an index that stands for no legal
+//! position must hold the illegal mark, and a legal one must not.
+
+use shakmaty::{Color, Role};
+
+use super::index::{Indexer, KING_PAIRS};
+use super::retrograde::{Captures, Rules, Sets, bit, in_parallel, king_slot};
+use super::{Dtm, DtmTable, ILLEGAL};
+
+/// The value a legal position's moves give it: its captures' summary `caps` and
+/// the values of its quiet moves' children (`None` if a child is marked illegal).
+fn expected(in_check: bool, caps: &Captures, quiet: &[Dtm]) -> Option<Dtm> {
+    let (mut win, mut loss, mut draw) = (caps.win, caps.loss, caps.draw);
+    for &child in quiet {
+        match child {
+            Dtm::Loss(d) => win = Some(win.map_or(d + 1, |w| w.min(d + 1))),
+            Dtm::Win(d) => loss = Some(loss.map_or(d, |l| l.max(d))),
+            Dtm::Draw => draw = true,
+            Dtm::Illegal => return None,
+        }
+    }
+    // A capture sets `any_move`; in check, so does any legal move.
+    Some(if !caps.any_move && quiet.is_empty() {
+        if in_check { Dtm::Loss(0) } else { Dtm::Draw }
+    } else if let Some(w) = win {
+        Dtm::Win(w)
+    } else if draw {
+        Dtm::Draw
+    } else {
+        Dtm::Loss(loss.expect("every move wins for the opponent") + 1)
+    })
+}
+
+/// The entries of `table` (indices into its whole value array: white-to-move half,
+/// then black's) whose stored value is not what their moves give; `subtables` as the
+/// solver takes them (per slot, the table after that piece is captured).
+pub(super) fn inconsistent(table: &DtmTable, subtables: &[Option<&DtmTable>]) -> Vec<u32> {
+    let rules = Rules {
+        pieces: table.pieces.clone(),
+        indexer: Indexer::new(&table.material),
+        subtables,
+    };
+    let per_side = rules.indexer.per_side();
+    let blocks: Vec<usize> = (0..per_side / KING_PAIRS).collect();
+    in_parallel(&blocks, |part| {
+        let mut wrong = Vec::new();
+        let (mut children, mut values) = (Vec::new(), Vec::new());
+        for &block in part {
+            let first = block * KING_PAIRS;
+            let mut squares = rules.indexer.squares(first);
+            let pieces_legal = rules.indexer.pieces_in_order(&squares);
+            let pieces = rules.piece_sets(&squares);
+            for pair in 0..KING_PAIRS {
+                let i = first + pair;
+                (squares[0], squares[1]) = Indexer::kings(pair);
+                let canonical = pieces_legal && rules.indexer.kings_canonical(i, &squares);
+                let mut sets: Sets = pieces;
+                sets.toggle(Color::White, Role::King, bit(squares[0]));
+                sets.toggle(Color::Black, Role::King, bit(squares[1]));
+                for turn in [Color::White, Color::Black] {
+                    let at = if turn == Color::White {
+                        i
+                    } else {
+                        per_side + i
+                    };
+                    let stored = table.values[at];
+                    let legal = canonical && !sets.attacks(squares[king_slot(!turn)], turn);
+                    if !legal {
+                        if stored != ILLEGAL {
+                            wrong.push(at as u32);
+                        }
+                        continue;
+                    }
+                    let in_check = sets.attacks(squares[king_slot(turn)], !turn);
+                    let caps = rules.captures(turn, &squares, &sets, in_check);
+                    rules.quiet_children(turn, i, &squares, &sets, &mut children);
+                    let other = if turn == Color::White { per_side } else { 0 };
+                    values.clear();
+                    values.extend(
+                        children
+                            .iter()
+                            .map(|&c| Dtm::stored(table.values[other + c])),
+                    );
+                    let want = expected(in_check, &caps, &values);
+                    if want != Some(Dtm::stored(stored)) {
+                        wrong.push(at as u32);
+                    }
+                }
+            }
+        }
+        wrong
+    })
+}
