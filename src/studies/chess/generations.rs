@@ -28,7 +28,7 @@ use burnmate_agents::nnue_trainer::{Labelled, NnueTrainer, fresh_weights};
 use burnmate_models::LayerWeights;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shakmaty::Chess;
+use shakmaty::{Chess, Move};
 
 use super::config::{ChessConfig, GATE_ROUND};
 use super::games::{GameSettings, gate, self_play};
@@ -168,23 +168,57 @@ fn cpu_seconds(started: Instant) -> f64 {
         .unwrap_or_else(|| started.elapsed().as_secs_f64() * rayon::current_num_threads() as f64)
 }
 
-/// The incumbent of generation `generation`: material values (0) or its net.
-enum Incumbent {
-    Material,
-    Net(Box<NnueEvaluator>, [LayerWeights; 2]),
+/// Who plays a generation's games: material values (generation 0) or a net.
+#[derive(Clone)]
+enum Player {
+    Material(Material),
+    Net(NnueEvaluator),
 }
 
-fn incumbent(run: &Path, generation: u32) -> Result<Incumbent> {
+impl Evaluator for Player {
+    fn evaluate(&mut self, position: &Chess) -> i32 {
+        match self {
+            Player::Material(m) => m.evaluate(position),
+            Player::Net(n) => n.evaluate(position),
+        }
+    }
+
+    fn root(&mut self, root: &Chess) {
+        match self {
+            Player::Material(m) => m.root(root),
+            Player::Net(n) => n.root(root),
+        }
+    }
+
+    fn push(&mut self, position: &Chess, mv: Option<&Move>) {
+        match self {
+            Player::Material(m) => m.push(position, mv),
+            Player::Net(n) => n.push(position, mv),
+        }
+    }
+
+    fn pop(&mut self) {
+        match self {
+            Player::Material(m) => m.pop(),
+            Player::Net(n) => n.pop(),
+        }
+    }
+}
+
+/// The player of `run`'s generation `generation` and, for a net, its weights.
+fn player(run: &Path, generation: u32) -> Result<(Player, Option<[LayerWeights; 2]>)> {
     if generation == 0 {
-        return Ok(Incumbent::Material);
+        return Ok((Player::Material(Material), None));
     }
     let layers = net_file::load(run, generation)?;
-    let evaluator = NnueEvaluator::new(&layers).map_err(anyhow::Error::msg)?;
-    Ok(Incumbent::Net(Box::new(evaluator), layers))
+    let net = NnueEvaluator::new(&layers).map_err(anyhow::Error::msg)?;
+    Ok((Player::Net(net), Some(layers)))
 }
 
-fn play_generation<E: Evaluator + Clone + Send + Sync>(
-    evaluator: &E,
+/// Self-play of generation `generation` by `player`: its labelled positions and its
+/// white wins, draws and black wins.
+fn play_generation(
+    player: &Player,
     openings: &[Chess],
     config: &ChessConfig,
     generation: u32,
@@ -196,8 +230,7 @@ fn play_generation<E: Evaluator + Clone + Send + Sync>(
         seed: config.seed ^ (u64::from(generation) << 32),
         table_mb: config.table_mb,
     };
-    let (positions, outcomes) =
-        self_play(evaluator, openings, 0..u64::from(config.games), &settings);
+    let (positions, outcomes) = self_play(player, openings, 0..u64::from(config.games), &settings);
     let count = |o: GameResult| outcomes.iter().filter(|&&x| x == o).count() as u32;
     (
         positions,
@@ -207,6 +240,75 @@ fn play_generation<E: Evaluator + Clone + Send + Sync>(
             count(GameResult::BlackWins),
         ],
     )
+}
+
+/// The candidate of generation `generation`: `config.epochs` passes over `data`
+/// from `start` (fresh weights while the incumbent is material); its weights and
+/// its first and last epochs' mean losses.
+fn train_candidate(
+    start: Option<[LayerWeights; 2]>,
+    data: &[Labelled],
+    config: &ChessConfig,
+    generation: u32,
+    device: &burn::tensor::Device,
+) -> Result<([LayerWeights; 2], (f32, f32))> {
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
+    let start = start.unwrap_or_else(|| fresh_weights(config.hidden, &mut rng));
+    let mut trainer = NnueTrainer::new(&start, config.lr, device.clone().autodiff())
+        .map_err(anyhow::Error::msg)?;
+    let losses: Vec<f32> = (0..config.epochs)
+        .map(|_| trainer.epoch(data, config.batch, config.result_weight, &mut rng))
+        .collect();
+    let first_last = (losses[0], *losses.last().expect("epochs > 0"));
+    Ok((trainer.weights(), first_last))
+}
+
+/// Generation `generation` >= 1 of `run` after incumbent `previous`: a candidate
+/// trained on the window's positions, gated against the incumbent, and the
+/// winner's self-play (saved before the row is returned).
+fn next_generation(
+    run: &Path,
+    config: &ChessConfig,
+    openings: &[Chess],
+    generation: u32,
+    previous: u32,
+    device: &burn::tensor::Device,
+) -> Result<GenerationRow> {
+    let (holder, holder_layers) = player(run, previous)?;
+    let mut data = Vec::new();
+    for g in generation.saturating_sub(config.window)..generation {
+        data.extend(data_file::load(&data_path(run, g))?);
+    }
+    let (layers, loss) = train_candidate(holder_layers, &data, config, generation, device)?;
+    net_file::save(run, generation, &layers)?;
+    let candidate = Player::Net(NnueEvaluator::new(&layers).map_err(anyhow::Error::msg)?);
+    let settings = GameSettings {
+        nodes: config.gate_nodes,
+        max_plies: config.max_plies,
+        random_plies: config.random_plies,
+        seed: config.seed ^ 0x6A7E ^ (u64::from(generation) << 32),
+        table_mb: config.table_mb,
+    };
+    let (gate, accepted) = gate_match(&candidate, &holder, openings, config, &settings);
+    let winner = if accepted { &candidate } else { &holder };
+    let (positions, outcomes) = play_generation(winner, openings, config, generation);
+    data_file::save(&data_path(run, generation), &positions)?;
+    Ok(GenerationRow {
+        generation,
+        games: config.games,
+        positions: positions.len(),
+        outcomes,
+        loss: Some(loss),
+        gate: Some((gate.wins, gate.draws, gate.losses)),
+        accepted,
+        incumbent: if accepted { generation } else { previous },
+        cpu_seconds: 0.0,
+    })
+}
+
+/// Where generation `generation`'s positions live in `run`.
+fn data_path(run: &Path, generation: u32) -> std::path::PathBuf {
+    run.join("data").join(format!("gen-{generation:03}.bin"))
 }
 
 /// Runs (or resumes) the loop of `config` in `run`, training on `device`.
@@ -219,87 +321,29 @@ pub fn run_generations(
     let started = Instant::now();
     let openings = crate::tools::match_play::openings::load(None)?;
     std::fs::create_dir_all(run.join("data")).context("cannot create the data directory")?;
-    let data_path = |g: u32| run.join("data").join(format!("gen-{g:03}.bin"));
     let mut rows = finished(run)?;
     let cpu_before = rows.last().map_or(0.0, |r| r.cpu_seconds);
     progress.advance(rows.len() as u64);
     for generation in rows.len() as u32..=config.generations {
-        let row = if generation == 0 {
-            let (positions, outcomes) = play_generation(&Material, &openings, config, 0);
-            data_file::save(&data_path(0), &positions)?;
-            GenerationRow {
-                generation,
-                games: config.games,
-                positions: positions.len(),
-                outcomes,
-                loss: None,
-                gate: None,
-                accepted: true,
-                incumbent: 0,
-                cpu_seconds: 0.0,
+        let row = match rows.last() {
+            None => {
+                let (player, _) = player(run, 0)?;
+                let (positions, outcomes) = play_generation(&player, &openings, config, 0);
+                data_file::save(&data_path(run, 0), &positions)?;
+                GenerationRow {
+                    generation,
+                    games: config.games,
+                    positions: positions.len(),
+                    outcomes,
+                    loss: None,
+                    gate: None,
+                    accepted: true,
+                    incumbent: 0,
+                    cpu_seconds: 0.0,
+                }
             }
-        } else {
-            let previous = rows
-                .last()
-                .expect("generation 0 is recorded first")
-                .incumbent;
-            let holder = incumbent(run, previous)?;
-            let mut data = Vec::new();
-            for g in generation.saturating_sub(config.window)..generation {
-                data.extend(data_file::load(&data_path(g))?);
-            }
-            let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
-            let start = match &holder {
-                Incumbent::Material => fresh_weights(config.hidden, &mut rng),
-                Incumbent::Net(_, layers) => layers.clone(),
-            };
-            let mut trainer = NnueTrainer::new(&start, config.lr, device.clone().autodiff())
-                .map_err(anyhow::Error::msg)?;
-            let losses: Vec<f32> = (0..config.epochs)
-                .map(|_| trainer.epoch(&data, config.batch, config.result_weight, &mut rng))
-                .collect();
-            let layers = trainer.weights();
-            net_file::save(run, generation, &layers)?;
-            let candidate = NnueEvaluator::new(&layers).map_err(anyhow::Error::msg)?;
-            let settings = GameSettings {
-                nodes: config.gate_nodes,
-                max_plies: config.max_plies,
-                random_plies: config.random_plies,
-                seed: config.seed ^ 0x6A7E ^ (u64::from(generation) << 32),
-                table_mb: config.table_mb,
-            };
-            let (gate_result, accepted) = match &holder {
-                Incumbent::Material => {
-                    gate_match(&candidate, &Material, &openings, config, &settings)
-                }
-                Incumbent::Net(e, _) => {
-                    gate_match(&candidate, e.as_ref(), &openings, config, &settings)
-                }
-            };
-            let now = if accepted { generation } else { previous };
-            let (positions, outcomes) = if accepted {
-                play_generation(&candidate, &openings, config, generation)
-            } else {
-                match &holder {
-                    Incumbent::Material => {
-                        play_generation(&Material, &openings, config, generation)
-                    }
-                    Incumbent::Net(e, _) => {
-                        play_generation(e.as_ref(), &openings, config, generation)
-                    }
-                }
-            };
-            data_file::save(&data_path(generation), &positions)?;
-            GenerationRow {
-                generation,
-                games: config.games,
-                positions: positions.len(),
-                outcomes,
-                loss: Some((losses[0], *losses.last().expect("epochs > 0"))),
-                gate: Some((gate_result.wins, gate_result.draws, gate_result.losses)),
-                accepted,
-                incumbent: now,
-                cpu_seconds: 0.0,
+            Some(last) => {
+                next_generation(run, config, &openings, generation, last.incumbent, &device)?
             }
         };
         let row = GenerationRow {
