@@ -269,6 +269,10 @@ enum Command {
         /// Stop when an SPRT of elo0 against elo1 (α = β = 0.05) decides, e.g. 0,50.
         #[arg(long, value_delimiter = ',', num_args = 1, value_name = "ELO0,ELO1")]
         sprt: Vec<f64>,
+        /// Chess runs and builtin:material: rules of the run's engine-grade search to
+        /// switch off (as `uci --without`), e.g. to rate generation 0 without one.
+        #[arg(long, value_delimiter = ',')]
+        without: Vec<String>,
         /// Games played at once (default: all cores).
         #[arg(long)]
         jobs: Option<usize>,
@@ -501,6 +505,7 @@ pub fn run(cli: Cli) -> Result<()> {
             plies,
             nodes,
             sprt,
+            without,
             jobs,
         } => {
             let move_timeout = std::time::Duration::try_from_secs_f64(move_timeout)
@@ -528,6 +533,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 plies,
                 nodes,
                 sprt,
+                without,
                 run_identity: None,
             };
             let jobs = jobs_or_cores(jobs)?;

@@ -233,13 +233,27 @@ fn a_match_against_stockfish_plays_legal_games_to_an_end() {
         "2",
         "--max-plies",
         "40",
+        "--without",
+        "null-move",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains("burnmate builtin:material (alpha-beta 2000 nodes)"),
+        stdout(&out)
+            .contains("burnmate builtin:material (alpha-beta 2000 nodes) without null-move"),
         "{}",
         stdout(&out)
     );
+    let unknown = tmp.path().join("unknown");
+    let out = burnmate(&[
+        "match",
+        "builtin:material",
+        "--out",
+        unknown.to_str().unwrap(),
+        "--without",
+        "nul-move",
+    ]);
+    assert_one_line_error(&out, "nul-move");
+    assert!(!unknown.exists(), "refused before the directory is made");
 }
 
 #[test]

@@ -158,6 +158,10 @@ pub struct MatchSettings {
     pub nodes: Option<u64>,
     /// The SPRT's (elo0, elo1), if one may stop the match.
     pub sprt: Option<(f64, f64)>,
+    /// Rules of the run's engine-grade search switched off ([`Features::without`];
+    /// absent in matches from before it existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub without: Vec<String>,
     /// What the run under test is: the FNV-1a of its weights file (a run's
     /// `checkpoint.json`, a search net's file), so a resume with another run at the
     /// same path is refused; [`match_command`] fills it in (absent in matches from
@@ -219,13 +223,24 @@ impl MatchSettings {
         PlaySearch::of(self.plies, self.nodes)
     }
 
-    /// The run's name in reports and PGN, with its search when it searches.
+    /// The rules of the run's engine-grade search that are on.
+    fn features(&self) -> Result<Features> {
+        Features::without(&self.without).map_err(anyhow::Error::msg)
+    }
+
+    /// The run's name in reports and PGN, with its search when it searches and the
+    /// rules switched off.
     fn run_label(&self) -> String {
+        let off = if self.without.is_empty() {
+            String::new()
+        } else {
+            format!(" without {}", self.without.join(", "))
+        };
         match self.search() {
             Ok(search) if search.searches() => {
-                format!("{} ({})", run_label(&self.run), search.label())
+                format!("{} ({}){off}", run_label(&self.run), search.label())
             }
-            _ => run_label(&self.run),
+            _ => format!("{}{off}", run_label(&self.run)),
         }
     }
 
@@ -289,7 +304,7 @@ pub fn match_command(
     let deadline = engine_limit::move_deadline(&settings.limit, move_timeout)?;
     let openings = openings::load(settings.openings.as_deref())?;
     // Players that cannot start are refused before the directory is touched.
-    load_player(&settings.run, settings.search()?, Features::default())?;
+    load_player(&settings.run, settings.search()?, settings.features()?)?;
     // Each opponent is started once with its options (an option out of the engine's
     // declared range, such as UCI_Elo 1000 on Stockfish 15.1, is refused here).
     for opponent in &settings.opponents {
@@ -444,7 +459,7 @@ impl Worker<'_> {
         let mut run = RunPlayer(load_player(
             &self.settings.run,
             self.settings.search()?,
-            Features::default(),
+            self.settings.features()?,
         )?);
         let mut opponents: Vec<Option<Box<dyn Player>>> =
             self.settings.opponents.iter().map(|_| None).collect();
