@@ -67,29 +67,35 @@ impl Learner {
     }
 
     /// Everything training has changed (networks, Adam states, replay buffer).
-    pub fn snapshot(&self) -> Result<LearnerState> {
+    pub fn snapshot(&self) -> Result<KnightLearnerState> {
         Ok(match self {
-            Learner::Dqn(a) => LearnerState::Dqn(Box::new(a.snapshot().map_err(|e| anyhow!(e))?)),
-            Learner::ActorCritic(a) => {
-                LearnerState::ActorCritic(Box::new(a.snapshot().map_err(|e| anyhow!(e))?))
+            Learner::Dqn(a) => {
+                KnightLearnerState::Dqn(Box::new(a.snapshot().map_err(|e| anyhow!(e))?))
             }
-            Learner::Random(_) => LearnerState::Random,
+            Learner::ActorCritic(a) => {
+                KnightLearnerState::ActorCritic(Box::new(a.snapshot().map_err(|e| anyhow!(e))?))
+            }
+            Learner::Random(_) => KnightLearnerState::Random,
         })
     }
 
     /// The learner of a [`Learner::snapshot`]; `device` has autodiff.
-    pub fn restore(config: &KnightConfig, device: Device, state: LearnerState) -> Result<Learner> {
+    pub fn restore(
+        config: &KnightConfig,
+        device: Device,
+        state: KnightLearnerState,
+    ) -> Result<Learner> {
         Ok(match (config.agent, state) {
-            (KnightAgentKind::Dqn, LearnerState::Dqn(s)) => Learner::Dqn(Box::new(
+            (KnightAgentKind::Dqn, KnightLearnerState::Dqn(s)) => Learner::Dqn(Box::new(
                 Dqn::restore(dqn_config(config), device, *s).map_err(|e| anyhow!(e))?,
             )),
-            (KnightAgentKind::ActorCritic, LearnerState::ActorCritic(s)) => {
+            (KnightAgentKind::ActorCritic, KnightLearnerState::ActorCritic(s)) => {
                 Learner::ActorCritic(Box::new(
                     ActorCritic::restore(actor_critic_config(config), device, &s)
                         .map_err(|e| anyhow!(e))?,
                 ))
             }
-            (KnightAgentKind::Random, LearnerState::Random) => Learner::Random(RandomAgent),
+            (KnightAgentKind::Random, KnightLearnerState::Random) => Learner::Random(RandomAgent),
             (kind, _) => anyhow::bail!("the resume point does not hold a {kind:?} agent"),
         })
     }
@@ -126,7 +132,7 @@ impl Learner {
 
 /// A knight learner's training state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum LearnerState {
+pub enum KnightLearnerState {
     /// DQN's networks, Adam state, replay buffer and update count.
     Dqn(Box<DqnState>),
     /// Actor-critic's networks and Adam states.

@@ -21,7 +21,7 @@ use crate::run::overrides::Overrides;
 use crate::run::progress::{Progress, episode_bar};
 use crate::studies::knight::config::{KnightAgentKind, KnightConfig};
 use crate::studies::knight::eval::{evaluate, print_table};
-use crate::studies::knight::model_file::{self, Learner, LearnerState};
+use crate::studies::knight::model_file::{self, KnightLearnerState, Learner};
 use crate::studies::knight::summary::{KnightSummary, reported};
 use crate::studies::knight::vector::train_vectorised;
 
@@ -93,7 +93,7 @@ pub fn resume_command(dir: &Path, config: &KnightConfig) -> Result<()> {
         dir.display(),
         config.envs
     );
-    let (run, point) = Run::resume::<LearnerState>(dir, RESUME_FORMAT, &COLUMNS)?;
+    let (run, point) = Run::resume::<KnightLearnerState>(dir, RESUME_FORMAT, &COLUMNS)?;
     let device = config.backend.device()?.autodiff();
     let learner = Learner::restore(config, device, point.trainer)?;
     let bar = episode_bar(config.episodes, &config_stem(dir));
@@ -131,7 +131,7 @@ impl KnightTrainer<'_> {
 }
 
 impl Trainer for KnightTrainer<'_> {
-    type Resume = LearnerState;
+    type Resume = KnightLearnerState;
 
     fn train(&mut self, from: u64, to: u64, run: &mut Run, rng: &mut ChaCha8Rng) -> Result<()> {
         let (config, progress) = (self.config, self.progress);
@@ -195,7 +195,7 @@ impl Trainer for KnightTrainer<'_> {
         Ok(())
     }
 
-    fn resume_state(&self, _seconds: f64) -> Result<LearnerState> {
+    fn resume_state(&self, _seconds: f64) -> Result<KnightLearnerState> {
         self.learner.snapshot()
     }
 }
