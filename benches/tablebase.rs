@@ -10,19 +10,13 @@
 mod timing;
 
 use burnmate_env::endgame::{Endgame as EnvEndgame, Match, random_start};
-use burnmate_oracle::pawnless::{DtmTable, Material};
+use burnmate_oracle::pawnless::{DtmTable, Material, THREE_AND_FOUR};
 use burnmate_oracle::tablebase::{Endgame, Placement, Side, Tablebase, square};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Position;
 
 use timing::{HEADER, measure};
-
-/// Every pawnless material of three or four pieces, the stronger side white.
-const THREE_AND_FOUR: [&str; 24] = [
-    "kqk", "krk", "kbk", "knk", "kqqk", "kqrk", "kqbk", "kqnk", "krrk", "krbk", "krnk", "kbbk",
-    "kbnk", "knnk", "kqkq", "kqkr", "kqkb", "kqkn", "krkr", "krkb", "krkn", "kbkb", "kbkn", "knkn",
-];
 
 fn build() {
     for endgame in Endgame::ALL {

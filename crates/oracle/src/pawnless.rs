@@ -14,7 +14,7 @@ use shakmaty::{Chess, Color, Position, Role, Square};
 use thiserror::Error;
 
 use index::{Indexer, Squares};
-pub use material::{MAX_PIECES, Material, MaterialError};
+pub use material::{MAX_PIECES, Material, MaterialError, THREE_AND_FOUR};
 
 /// Stored value of a position never resolved: a draw once solved.
 const DRAW: u8 = 0;

@@ -8,6 +8,12 @@ use thiserror::Error;
 /// 2 x 462 x 64^3 bytes (~242 MB) of values and as many of counters while solving.
 pub const MAX_PIECES: usize = 5;
 
+/// Every pawnless material of three or four pieces, the stronger side white.
+pub const THREE_AND_FOUR: [&str; 24] = [
+    "kqk", "krk", "kbk", "knk", "kqqk", "kqrk", "kqbk", "kqnk", "krrk", "krbk", "krnk", "kbbk",
+    "kbnk", "knnk", "kqkq", "kqkr", "kqkb", "kqkn", "krkr", "krkb", "krkn", "kbkb", "kbkn", "knkn",
+];
+
 /// Which pieces each side has besides its king, strongest first (Q, R, B, N).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Material {

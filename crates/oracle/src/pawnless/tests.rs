@@ -281,12 +281,6 @@ fn a_moved_piece_or_king_gets_the_index_of_its_position_computed_afresh() {
     }
 }
 
-/// Every pawnless material of three or four pieces, the stronger side white.
-const THREE_AND_FOUR: [&str; 24] = [
-    "kqk", "krk", "kbk", "knk", "kqqk", "kqrk", "kqbk", "kqnk", "krrk", "krbk", "krnk", "kbbk",
-    "kbnk", "knnk", "kqkq", "kqkr", "kqkb", "kqkn", "krkr", "krkb", "krkn", "kbkb", "kbkn", "knkn",
-];
-
 #[test]
 fn every_three_and_four_piece_table_agrees_with_its_successors_and_a_corruption_is_found() {
     let materials: Vec<Material> = THREE_AND_FOUR
