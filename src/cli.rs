@@ -232,7 +232,8 @@ enum Command {
         /// The UCI engine to play (a name on $PATH or a path).
         #[arg(long, default_value = "stockfish")]
         engine: String,
-        /// Play this run instead of an engine.
+        /// Play this run instead of an engine (it searches as RUN does: the same
+        /// --plies or --nodes, every rule on).
         #[arg(long, conflicts_with_all = ["uci_elo", "skill"])]
         opponent_run: Option<PathBuf>,
         /// Limit the engine to these UCI_Elo ratings (comma-separated; several make a

@@ -379,3 +379,39 @@ fn an_engine_that_stops_answering_go_ends_the_match_in_one_line_and_keeps_its_ga
     let results = fs::read_to_string(out_dir.join("results.tsv")).unwrap();
     assert_eq!(results.lines().count(), 3, "{results}");
 }
+
+#[test]
+fn a_run_against_itself_searches_alike_on_both_sides() {
+    // The opponent run searches with the match's --nodes, as the run does: the same
+    // engine on both sides plays one game twice, colours swapped.
+    let tmp = TempDir::new();
+    let out_dir = tmp.path().join("match");
+    let out = burnmate(&[
+        "match",
+        "builtin:material",
+        "--opponent-run",
+        "builtin:material",
+        "--nodes",
+        "2000",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--games",
+        "2",
+        "--max-plies",
+        "40",
+        "--jobs",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = fs::read_to_string(out_dir.join("results.tsv")).unwrap();
+    let games: Vec<Vec<&str>> = rows.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(games.len(), 2, "{rows}");
+    assert_eq!(games[0][3], games[1][3], "the two games' moves differ");
+    let mirrored = match games[0][1] {
+        "1-0" => "0-1",
+        "0-1" => "1-0",
+        draw => draw,
+    };
+    assert_eq!(games[1][1], mirrored);
+    assert!(stdout(&out).contains("score 0.500"), "{}", stdout(&out));
+}

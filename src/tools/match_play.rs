@@ -74,13 +74,18 @@ impl Opponent {
         }
     }
 
-    fn start(&self, limit: &str, deadline: Duration) -> Result<Box<dyn Player>> {
+    /// The opponent ready to play: an engine searching with `go limit`, a run
+    /// searching as the match's own run does (`search`, every rule on).
+    fn start(
+        &self,
+        limit: &str,
+        search: PlaySearch,
+        deadline: Duration,
+    ) -> Result<Box<dyn Player>> {
         Ok(match self {
-            Opponent::Run { run } => Box::new(RunPlayer(load_player(
-                run,
-                PlaySearch::FullWidth(1),
-                Features::default(),
-            )?)),
+            Opponent::Run { run } => {
+                Box::new(RunPlayer(load_player(run, search, Features::default())?))
+            }
             Opponent::Engine {
                 engine, options, ..
             } => {
@@ -308,7 +313,7 @@ pub fn match_command(
     // Each opponent is started once with its options (an option out of the engine's
     // declared range, such as UCI_Elo 1000 on Stockfish 15.1, is refused here).
     for opponent in &settings.opponents {
-        drop(opponent.start(&settings.limit, deadline)?);
+        drop(opponent.start(&settings.limit, settings.search()?, deadline)?);
     }
     let identified = MatchSettings {
         run_identity: Some(run_identity(&settings.run)?),
@@ -475,9 +480,11 @@ impl Worker<'_> {
             let (which, opening, run_white) = self.settings.game_plan(n, self.openings.len());
             let opponent = match &mut opponents[which] {
                 Some(player) => player,
-                slot => slot.insert(
-                    self.settings.opponents[which].start(&self.settings.limit, self.deadline)?,
-                ),
+                slot => slot.insert(self.settings.opponents[which].start(
+                    &self.settings.limit,
+                    self.settings.search()?,
+                    self.deadline,
+                )?),
             };
             let (white, black): (&mut dyn Player, &mut dyn Player) = if run_white {
                 (&mut run, opponent.as_mut())
