@@ -215,9 +215,13 @@ enum Command {
         #[arg(long)]
         nodes: Option<u64>,
         /// Chess runs and builtin:material: rules of the engine-grade search to switch
-        /// off (comma-separated: table, null-move, late-move-reductions, pvs,
-        /// aspiration, check-extension, reverse-futility, futility), to measure what
-        /// each is worth in a match.
+        /// on that are off by default (null-move), to measure what each is worth.
+        #[arg(long, value_delimiter = ',')]
+        with: Vec<String>,
+        /// Chess runs and builtin:material: rules of the engine-grade search to switch
+        /// off (comma-separated: table, late-move-reductions, pvs, aspiration,
+        /// check-extension, reverse-futility, futility), to measure what each is worth
+        /// in a match.
         #[arg(long, value_delimiter = ',')]
         without: Vec<String>,
     },
@@ -274,6 +278,9 @@ enum Command {
         /// switch off (as `uci --without`), e.g. to rate generation 0 without one.
         #[arg(long, value_delimiter = ',')]
         without: Vec<String>,
+        /// Chess runs and builtin:material: rules switched on (as `uci --with`).
+        #[arg(long, value_delimiter = ',')]
+        with: Vec<String>,
         /// Games played at once (default: all cores).
         #[arg(long)]
         jobs: Option<usize>,
@@ -506,6 +513,7 @@ pub fn run(cli: Cli) -> Result<()> {
             plies,
             nodes,
             sprt,
+            with,
             without,
             jobs,
         } => {
@@ -534,6 +542,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 plies,
                 nodes,
                 sprt,
+                with,
                 without,
                 run_identity: None,
             };
@@ -544,10 +553,11 @@ pub fn run(cli: Cli) -> Result<()> {
             run,
             plies,
             nodes,
+            with,
             without,
         } => {
             let search = uci_server::players::PlaySearch::of(plies, nodes)?;
-            let features = Features::without(&without).map_err(anyhow::Error::msg)?;
+            let features = Features::switched(&with, &without).map_err(anyhow::Error::msg)?;
             let mut player = uci_server::players::load_player(&run, search, features)?;
             uci_server::serve(player.as_mut(), std::io::stdin().lock(), std::io::stdout())
         }

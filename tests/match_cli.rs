@@ -233,13 +233,16 @@ fn a_match_against_stockfish_plays_legal_games_to_an_end() {
         "2",
         "--max-plies",
         "40",
-        "--without",
+        "--with",
         "null-move",
+        "--without",
+        "futility",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out)
-            .contains("burnmate builtin:material (alpha-beta 2000 nodes) without null-move"),
+        stdout(&out).contains(
+            "burnmate builtin:material (alpha-beta 2000 nodes) with null-move without futility"
+        ),
         "{}",
         stdout(&out)
     );

@@ -307,7 +307,7 @@ fn runs_that_cannot_play_chess_are_one_line_errors() {
     );
     assert_one_line_error(
         &burnmate(&["uci", run.to_str().unwrap(), "--without", "futility"]),
-        "--without applies to the engine-grade search",
+        "--with and --without apply to the engine-grade search",
     );
     assert_one_line_error(
         &burnmate(&["uci", "builtin:material", "--without", "lmr"]),

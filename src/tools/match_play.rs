@@ -163,8 +163,11 @@ pub struct MatchSettings {
     pub nodes: Option<u64>,
     /// The SPRT's (elo0, elo1), if one may stop the match.
     pub sprt: Option<(f64, f64)>,
-    /// Rules of the run's engine-grade search switched off ([`Features::without`];
+    /// Rules of the run's engine-grade search switched on ([`Features::switched`];
     /// absent in matches from before it existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub with: Vec<String>,
+    /// Rules of the run's engine-grade search switched off (as `with`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub without: Vec<String>,
     /// What the run under test is: the FNV-1a of its weights file (a run's
@@ -230,17 +233,18 @@ impl MatchSettings {
 
     /// The rules of the run's engine-grade search that are on.
     fn features(&self) -> Result<Features> {
-        Features::without(&self.without).map_err(anyhow::Error::msg)
+        Features::switched(&self.with, &self.without).map_err(anyhow::Error::msg)
     }
 
     /// The run's name in reports and PGN, with its search when it searches and the
-    /// rules switched off.
+    /// rules switched on or off.
     fn run_label(&self) -> String {
-        let off = if self.without.is_empty() {
-            String::new()
-        } else {
-            format!(" without {}", self.without.join(", "))
-        };
+        let mut off = String::new();
+        for (word, names) in [("with", &self.with), ("without", &self.without)] {
+            if !names.is_empty() {
+                off.push_str(&format!(" {word} {}", names.join(", ")));
+            }
+        }
         match self.search() {
             Ok(search) if search.searches() => {
                 format!("{} ({}){off}", run_label(&self.run), search.label())

@@ -412,7 +412,7 @@ pub fn load_player(
         );
     if !engine && features != Features::default() {
         bail!(
-            "--without applies to the engine-grade search (chess runs, {BUILTIN_MATERIAL}), not {}",
+            "--with and --without apply to the engine-grade search (chess runs, {BUILTIN_MATERIAL}), not {}",
             run.display()
         );
     }

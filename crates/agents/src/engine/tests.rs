@@ -60,9 +60,15 @@ fn mates_are_found_at_their_pinned_distance_and_tactics_win_material() {
     }
 }
 
-/// Every rule on but `name`.
-fn rule_off(name: &str) -> Features {
-    Features::without(&[name.to_string()]).expect("a known rule")
+/// The default rules with `name` switched the other way.
+fn rule_flipped(name: &str) -> Features {
+    let names = [name.to_string()];
+    let on = Features::switched(&names, &[]).expect("a known rule");
+    if on == Features::default() {
+        Features::switched(&[], &names).expect("a known rule")
+    } else {
+        on
+    }
 }
 
 /// Morphy's problem: 1. Ra6! bxa6 2. b7#. A quiet sacrifice before a quiet mate.
@@ -72,18 +78,20 @@ const MORPHY: &str = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
 fn a_quiet_sacrifice_before_a_quiet_mate_is_found_with_every_rule_on_or_off() {
     // Ra6 is a late quiet move, reduced; black's null move after it can reach
     // quiescence, blind to the quiet b7#. Before quiescence skipped losing captures
-    // that hid Ra6 up to depth 9; now only a search without the table (whose move
-    // ordering lets the re-search happen) still misses it at depth 6.
+    // that hid Ra6 up to depth 9; now only null move (off by default) without the
+    // table (whose move ordering lets the re-search happen) still misses it at
+    // depth 6.
     let all = Features::default();
     let mut s = searcher().with_features(Features {
         table: false,
+        null_move: true,
         ..all
     });
     assert_eq!(best(&mut s, MORPHY, 6).0, "b6a7");
     let others = Features::NAMES
         .into_iter()
-        .filter(|&name| name != "table" && name != "check-extension");
-    for features in std::iter::once(all).chain(others.map(rule_off)) {
+        .filter(|&name| name != "check-extension");
+    for features in std::iter::once(all).chain(others.map(rule_flipped)) {
         let mut s = searcher().with_features(features);
         assert_eq!(
             best(&mut s, MORPHY, 6),
@@ -109,7 +117,7 @@ fn mate_scores_stay_exact_through_the_table_at_every_depth() {
 
 #[test]
 fn each_rule_switched_off_keeps_the_answers_of_the_tactical_set() {
-    let variants = Features::NAMES.map(rule_off);
+    let variants = Features::NAMES.map(rule_flipped);
     for features in variants {
         for (fen, answer, _) in TACTICS {
             let mut s = searcher().with_features(features);
@@ -233,25 +241,29 @@ fn limits_stop_the_search_at_once_with_a_legal_move() {
 }
 
 #[test]
-fn rules_are_switched_off_by_name_and_an_unknown_name_is_refused() {
+fn rules_are_switched_by_name_and_an_unknown_or_contradictory_name_is_refused() {
     let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    assert_eq!(Features::without(&[]), Ok(Features::default()));
-    let off = Features::without(&names(&["null-move", "futility"])).unwrap();
+    let default = Features::default();
+    assert!(!default.null_move && default.table && default.futility);
+    assert_eq!(Features::switched(&[], &[]), Ok(default));
+    let changed = Features::switched(&names(&["null-move"]), &names(&["futility"])).unwrap();
     assert_eq!(
-        off,
+        changed,
         Features {
-            null_move: false,
+            null_move: true,
             futility: false,
-            ..Features::default()
+            ..default
         }
     );
-    let all = Features::without(&names(&Features::NAMES)).unwrap();
+    let all = Features::switched(&[], &names(&Features::NAMES)).unwrap();
     assert!(!all.table && !all.pvs && !all.reverse_futility && !all.check_extension);
-    let error = Features::without(&names(&["lmr"])).unwrap_err();
+    let error = Features::switched(&[], &names(&["lmr"])).unwrap_err();
     assert!(
         error.starts_with("no search rule named \"lmr\" (known: table, null-move"),
         "{error}"
     );
+    let both = Features::switched(&names(&["pvs"]), &names(&["pvs"])).unwrap_err();
+    assert_eq!(both, "search rule \"pvs\" is both switched on and off");
 }
 
 #[test]
