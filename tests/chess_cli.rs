@@ -147,6 +147,9 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
     let sprt = tmp.path().join("sprt");
     let mut gated = TINY.to_vec();
     gated.extend(["--set", "gate_games=32", "--set", "gate_sprt=[400,800]"]);
+    // And the first net (fresh weights) trains fresh_epochs passes: one pass has
+    // one mean loss, first = last (the whole run's eight passes differ).
+    gated.extend(["--set", "fresh_epochs=1"]);
     let out = train(&sprt, "configs/chess-zero.toml", &gated);
     assert!(out.status.success(), "{}", stderr(&out));
     let line = &rows_without_time(&sprt)[2];
@@ -157,6 +160,13 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
         .sum();
     assert!(played.is_multiple_of(8) && played < 32, "{line}");
     assert_eq!(fields[11], "false", "{line}");
+    assert_eq!(fields[6], fields[7], "one pass: {line}");
+    let whole_line = &rows_without_time(&whole)[2];
+    let whole_fields: Vec<&str> = whole_line.split(',').collect();
+    assert_ne!(
+        whole_fields[6], whole_fields[7],
+        "eight passes: {whole_line}"
+    );
     assert_one_line_error(
         &train(
             &tmp.path().join("bad-sprt"),

@@ -18,12 +18,12 @@ pub mod net_file;
 pub mod settings;
 pub mod training;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Result, bail};
 
 use crate::output::plot::{Series, line_chart};
-use crate::run::config::{Experiment, load_config, to_toml};
+use crate::run::config::{Experiment, to_toml};
 use crate::run::files::{config_stem, create_run_dir, lock_dir, write_atomic};
 use crate::run::overrides::Overrides;
 use crate::studies::study::{
@@ -43,18 +43,6 @@ pub const RESUME_FILE: &str = "resume.json";
 
 /// The evaluation a finished search run records.
 pub const EVALUATION_FILE: &str = "evaluation.json";
-
-/// The search net `path` names: a net file itself (a matrix's `nets/*.json`), or
-/// the net of a `study = "search"` run directory; `None` for any other path.
-pub fn search_net_of(path: &Path) -> Option<PathBuf> {
-    if path.is_file() {
-        return Some(path.to_path_buf());
-    }
-    match load_config(&path.join("config.toml")) {
-        Ok(Experiment::Search(_)) => Some(path.join(NET_FILE)),
-        _ => None,
-    }
-}
 
 impl Study for SearchStudyConfig {
     /// A new run: `--episodes` sets its self-play games.

@@ -29,15 +29,21 @@ pub struct ChessConfig {
     pub max_plies: u32,
     /// Hidden width of the net's feature transformer (a perspective).
     pub hidden: usize,
-    /// Passes over a generation's training window.
+    /// Passes over a generation's training window, starting from the incumbent's
+    /// weights.
     pub epochs: u32,
+    /// Passes for a net that starts from fresh weights (while the incumbent is
+    /// material values); absent: `epochs`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fresh_epochs: Option<u32>,
     /// Positions a minibatch.
     pub batch: usize,
     /// Adam's learning rate.
     pub lr: f64,
     /// Weight of the game result in the target (the rest is the search score).
     pub result_weight: f32,
-    /// Generations of self-play data each training pass sees (the newest first).
+    /// Generations of self-play data each training pass sees, the newest ones (more
+    /// than the run has: every generation so far).
     pub window: u32,
     /// Games of each gating match (candidate against the incumbent, colours
     /// alternating, pairs from the same opening).
@@ -68,6 +74,7 @@ impl Default for ChessConfig {
             max_plies: 300,
             hidden: 128,
             epochs: 8,
+            fresh_epochs: None,
             batch: 1_024,
             lr: 1e-3,
             result_weight: 0.3,
@@ -92,6 +99,10 @@ impl ChessConfig {
             "hidden must lie in 1..=4096"
         );
         ensure!(self.epochs > 0, "epochs must be positive");
+        ensure!(
+            self.fresh_epochs != Some(0),
+            "fresh_epochs must be positive"
+        );
         ensure!(
             (1..=65_536).contains(&self.batch),
             "batch must lie in 1..=65536"

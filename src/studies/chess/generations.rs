@@ -9,7 +9,8 @@
 //! ```text
 //! data_0 = self-play(material)
 //! for g = 1 ..= generations:
-//!     candidate_g = train(incumbent's weights | fresh, data_{g-window+1..g-1}), epochs passes
+//!     candidate_g = train(incumbent's weights, data_{g-window..g-1}), epochs passes
+//!                   (fresh weights and fresh_epochs passes while the incumbent is material)
 //!     incumbent   = candidate_g if gate(candidate_g, incumbent) >= ½ else incumbent
 //!     data_g      = self-play(incumbent)
 //! ```
@@ -243,8 +244,8 @@ fn play_generation(
 }
 
 /// The candidate of generation `generation`: `config.epochs` passes over `data`
-/// from `start` (fresh weights while the incumbent is material); its weights and
-/// its first and last epochs' mean losses.
+/// from `start`, or `config.fresh_epochs` from fresh weights while the incumbent
+/// is material; its weights and its first and last epochs' mean losses.
 fn train_candidate(
     start: Option<[LayerWeights; 2]>,
     data: &[Labelled],
@@ -253,10 +254,14 @@ fn train_candidate(
     device: &burn::tensor::Device,
 ) -> Result<([LayerWeights; 2], (f32, f32))> {
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
+    let epochs = match start {
+        Some(_) => config.epochs,
+        None => config.fresh_epochs.unwrap_or(config.epochs),
+    };
     let start = start.unwrap_or_else(|| fresh_weights(config.hidden, &mut rng));
     let mut trainer = NnueTrainer::new(&start, config.lr, device.clone().autodiff())
         .map_err(anyhow::Error::msg)?;
-    let losses: Vec<f32> = (0..config.epochs)
+    let losses: Vec<f32> = (0..epochs)
         .map(|_| trainer.epoch(data, config.batch, config.result_weight, &mut rng))
         .collect();
     let first_last = (losses[0], *losses.last().expect("epochs > 0"));

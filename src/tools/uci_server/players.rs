@@ -23,10 +23,10 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use crate::device::backend::BackendChoice;
 use crate::run::config::{Experiment, load_config};
+use crate::studies::search::NET_FILE;
 use crate::studies::search::net_file::{
     SearchNet, load as load_search_net, search_positions_until,
 };
-use crate::studies::search::search_net_of;
 use crate::studies::selfplay::config::SelfplayAlgorithm;
 use crate::tools::uci_server::{Choice, GoLimit, SearchLine, UciPlayer};
 
@@ -387,6 +387,24 @@ fn engine_player<E: Evaluator + Send + 'static>(
     }))
 }
 
+/// A search net's player (it searches by simulations, so `search` must be the
+/// default).
+fn search_player(net: &Path, search: PlaySearch, name: String) -> Result<Box<dyn UciPlayer>> {
+    if search.searches() {
+        bail!(
+            "{}: a search net searches by simulations; {} takes no --plies or --nodes",
+            search.label(),
+            net.display()
+        );
+    }
+    let net = load_search_net(net, BackendChoice::Flex.device()?)?;
+    Ok(Box::new(SearchPlayer {
+        net,
+        name,
+        stop: Arc::default(),
+    }))
+}
+
 /// The player of `run`: a selfplay run, an endgame run, a search run or a
 /// matrix's search net file; an afterstate run searches as `search` says, other
 /// runs play one ply (they have no search; a search net searches as the matrix
@@ -405,33 +423,21 @@ pub fn load_player(
     if run == Path::new(BUILTIN_MATERIAL) {
         return engine_player(Material, search, features, BUILTIN_MATERIAL, "material");
     }
-    let engine = run == Path::new(BUILTIN_MATERIAL)
-        || matches!(
-            load_config(&run.join("config.toml")),
-            Ok(Experiment::Chess(_))
-        );
-    if !engine && features != Features::default() {
+    // A matrix's net file, else a run directory's config (read once).
+    let config = (!run.is_file())
+        .then(|| load_config(&run.join("config.toml")))
+        .transpose()?;
+    if !matches!(config, Some(Experiment::Chess(_))) && features != Features::default() {
         bail!(
             "--with and --without apply to the engine-grade search (chess runs, {BUILTIN_MATERIAL}), not {}",
             run.display()
         );
     }
-    if let Some(net) = search_net_of(run) {
-        if search.searches() {
-            bail!(
-                "{}: a search net searches by simulations; {} takes no --plies or --nodes",
-                search.label(),
-                run.display()
-            );
-        }
-        let net = load_search_net(&net, BackendChoice::Flex.device()?)?;
-        return Ok(Box::new(SearchPlayer {
-            net,
-            name,
-            stop: Arc::default(),
-        }));
-    }
-    match load_config(&run.join("config.toml"))? {
+    let Some(config) = config else {
+        return search_player(run, search, name);
+    };
+    match config {
+        Experiment::Search(_) => search_player(&run.join(NET_FILE), search, name),
         Experiment::Selfplay(c) if c.algorithm == SelfplayAlgorithm::AfterstateTd => {
             let (_, learner) = crate::studies::selfplay::afterstate_file::load_run(run, None)?;
             Ok(Box::new(AfterstatePlayer {
