@@ -224,6 +224,10 @@ enum Command {
         /// in a match.
         #[arg(long, value_delimiter = ',')]
         without: Vec<String>,
+        /// Chess runs: the generation to play (its net, kept or not; 0: material
+        /// values; default: the newest incumbent).
+        #[arg(long)]
+        generation: Option<u32>,
     },
     /// Play a trained run against a UCI engine or another run and report its Elo
     /// (resumable: rerun the same command).
@@ -281,6 +285,10 @@ enum Command {
         /// Chess runs and builtin:material: rules switched on (as `uci --with`).
         #[arg(long, value_delimiter = ',')]
         with: Vec<String>,
+        /// Chess runs: the generation to play (as `uci --generation`), e.g. to rate
+        /// a snapshot while the run learns on.
+        #[arg(long)]
+        generation: Option<u32>,
         /// Games played at once (default: all cores).
         #[arg(long)]
         jobs: Option<usize>,
@@ -515,6 +523,7 @@ pub fn run(cli: Cli) -> Result<()> {
             sprt,
             with,
             without,
+            generation,
             jobs,
         } => {
             let move_timeout = std::time::Duration::try_from_secs_f64(move_timeout)
@@ -544,6 +553,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 sprt,
                 with,
                 without,
+                generation,
                 run_identity: None,
             };
             let jobs = jobs_or_cores(jobs)?;
@@ -555,10 +565,11 @@ pub fn run(cli: Cli) -> Result<()> {
             nodes,
             with,
             without,
+            generation,
         } => {
             let search = uci_server::players::PlaySearch::of(plies, nodes)?;
             let features = Features::switched(&with, &without).map_err(anyhow::Error::msg)?;
-            let mut player = uci_server::players::load_player(&run, search, features)?;
+            let mut player = uci_server::players::load_player(&run, search, features, generation)?;
             uci_server::serve(player.as_mut(), std::io::stdin().lock(), std::io::stdout())
         }
         Command::Merge { out, dirs, partial } => {

@@ -121,6 +121,58 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
     let mv = best.parse::<shakmaty::uci::UciMove>().unwrap();
     assert!(mv.to_move(&after_e4).is_ok(), "{best}");
 
+    // Any generation plays on request (0: material values); one it lacks is a
+    // one-line error; a match records and names the generation it played.
+    let mut material = Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(["uci", whole.to_str().unwrap(), "--generation", "0"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    material
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nquit\n")
+        .unwrap();
+    let text = String::from_utf8(material.wait_with_output().unwrap().stdout).unwrap();
+    assert!(
+        text.contains("id name burnmate engine (generation 0, material"),
+        "{text}"
+    );
+    assert_one_line_error(
+        &burnmate(&["uci", whole.to_str().unwrap(), "--generation", "7"]),
+        "gen-007.net.json",
+    );
+    let pinned = tmp.path().join("pinned");
+    let out = burnmate(&[
+        "match",
+        whole.to_str().unwrap(),
+        "--generation",
+        "1",
+        "--opponent-run",
+        "builtin:material",
+        "--nodes",
+        "150",
+        "--games",
+        "2",
+        "--max-plies",
+        "20",
+        "--jobs",
+        "1",
+        "--out",
+        pinned.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("burnmate whole (alpha-beta 150 nodes) generation 1"),
+        "{}",
+        stdout(&out)
+    );
+    let recorded: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(pinned.join("match.json")).unwrap()).unwrap();
+    assert_eq!(recorded["generation"], 1, "{recorded}");
+
     // A finished run extended by a generation ends as a run trained that long.
     let extended = burnmate(&["resume", whole.to_str().unwrap(), "--generations", "2"]);
     assert!(extended.status.success(), "{}", stderr(&extended));

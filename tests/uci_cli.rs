@@ -310,6 +310,10 @@ fn runs_that_cannot_play_chess_are_one_line_errors() {
         "--with and --without apply to the engine-grade search",
     );
     assert_one_line_error(
+        &burnmate(&["uci", run.to_str().unwrap(), "--generation", "1"]),
+        "--generation applies to chess runs",
+    );
+    assert_one_line_error(
         &burnmate(&["uci", "builtin:material", "--without", "lmr"]),
         "no search rule named \"lmr\"",
     );

@@ -83,9 +83,12 @@ impl Opponent {
         deadline: Duration,
     ) -> Result<Box<dyn Player>> {
         Ok(match self {
-            Opponent::Run { run } => {
-                Box::new(RunPlayer(load_player(run, search, Features::default())?))
-            }
+            Opponent::Run { run } => Box::new(RunPlayer(load_player(
+                run,
+                search,
+                Features::default(),
+                None,
+            )?)),
             Opponent::Engine {
                 engine, options, ..
             } => {
@@ -170,6 +173,10 @@ pub struct MatchSettings {
     /// Rules of the run's engine-grade search switched off (as `with`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub without: Vec<String>,
+    /// A chess run's generation to play (absent: its newest incumbent, and absent
+    /// in matches from before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generation: Option<u32>,
     /// What the run under test is: the FNV-1a of its weights file (a run's
     /// `checkpoint.json`, a search net's file), so a resume with another run at the
     /// same path is refused; [`match_command`] fills it in (absent in matches from
@@ -179,13 +186,16 @@ pub struct MatchSettings {
 }
 
 /// The identity [`MatchSettings::run_identity`] records for `run`.
-pub fn run_identity(run: &Path) -> Result<String> {
-    if run == Path::new(BUILTIN_MATERIAL) {
+pub fn run_identity(run: &Path, generation: Option<u32>) -> Result<String> {
+    if run == Path::new(BUILTIN_MATERIAL) || generation == Some(0) {
         return Ok(BUILTIN_MATERIAL.to_string());
     }
-    // A run's weights file; a chess run's generations file (it names the newest
-    // incumbent, whose net file the checksum of its line binds).
-    let weights = if run.is_file() {
+    // A run's weights file; a chess run's net of `generation`, else its
+    // generations file (it names the newest incumbent, whose net file the checksum
+    // of its line binds).
+    let weights = if let Some(generation) = generation {
+        crate::studies::chess::net_file::path(run, generation)
+    } else if run.is_file() {
         run.to_path_buf()
     } else if run.join("checkpoint.json").exists() {
         run.join("checkpoint.json")
@@ -239,7 +249,9 @@ impl MatchSettings {
     /// The run's name in reports and PGN, with its search when it searches and the
     /// rules switched on or off.
     fn run_label(&self) -> String {
-        let mut off = String::new();
+        let mut off = self
+            .generation
+            .map_or(String::new(), |g| format!(" generation {g}"));
         for (word, names) in [("with", &self.with), ("without", &self.without)] {
             if !names.is_empty() {
                 off.push_str(&format!(" {word} {}", names.join(", ")));
@@ -313,14 +325,19 @@ pub fn match_command(
     let deadline = engine_limit::move_deadline(&settings.limit, move_timeout)?;
     let openings = openings::load(settings.openings.as_deref())?;
     // Players that cannot start are refused before the directory is touched.
-    load_player(&settings.run, settings.search()?, settings.features()?)?;
+    load_player(
+        &settings.run,
+        settings.search()?,
+        settings.features()?,
+        settings.generation,
+    )?;
     // Each opponent is started once with its options (an option out of the engine's
     // declared range, such as UCI_Elo 1000 on Stockfish 15.1, is refused here).
     for opponent in &settings.opponents {
         drop(opponent.start(&settings.limit, settings.search()?, deadline)?);
     }
     let identified = MatchSettings {
-        run_identity: Some(run_identity(&settings.run)?),
+        run_identity: Some(run_identity(&settings.run, settings.generation)?),
         ..settings.clone()
     };
     let settings = &identified;
@@ -469,6 +486,7 @@ impl Worker<'_> {
             &self.settings.run,
             self.settings.search()?,
             self.settings.features()?,
+            self.settings.generation,
         )?);
         let mut opponents: Vec<Option<Box<dyn Player>>> =
             self.settings.opponents.iter().map(|_| None).collect();

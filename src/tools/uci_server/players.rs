@@ -409,11 +409,14 @@ fn search_player(net: &Path, search: PlaySearch, name: String) -> Result<Box<dyn
 /// matrix's search net file; an afterstate run searches as `search` says, other
 /// runs play one ply (they have no search; a search net searches as the matrix
 /// evaluated it). A chess run and `builtin:material` search with the engine-grade
-/// search's `features` (any other run refuses a rule switched off).
+/// search's `features` (any other run refuses a rule switched off); a chess run
+/// plays generation `generation`'s net (kept or not; 0: material values), or its
+/// newest incumbent.
 pub fn load_player(
     run: &Path,
     search: PlaySearch,
     features: Features,
+    generation: Option<u32>,
 ) -> Result<Box<dyn UciPlayer>> {
     let name = format!(
         "burnmate {}",
@@ -433,6 +436,9 @@ pub fn load_player(
             run.display()
         );
     }
+    if generation.is_some() && !matches!(config, Some(Experiment::Chess(_))) {
+        bail!("--generation applies to chess runs, not {}", run.display());
+    }
     let Some(config) = config else {
         return search_player(run, search, name);
     };
@@ -449,7 +455,18 @@ pub fn load_player(
             }))
         }
         Experiment::Chess(_) => {
-            let generation = crate::studies::chess::generations::newest_incumbent(run)?;
+            let generation = match generation {
+                Some(generation) => generation,
+                None => crate::studies::chess::generations::newest_incumbent(run)?,
+            };
+            let net_path = crate::studies::chess::net_file::path(run, generation);
+            if generation > 0 && !net_path.exists() {
+                bail!(
+                    "{} has no net of generation {generation} ({} is missing)",
+                    run.display(),
+                    net_path.display()
+                );
+            }
             let shown = run.display().to_string();
             if generation == 0 {
                 return engine_player(Material, search, features, &shown, "generation 0, material");
