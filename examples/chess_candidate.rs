@@ -25,7 +25,8 @@ fn main() -> Result<()> {
         bail!("usage: chess_candidate RUN FIRST LAST START EPOCHS OUT GENERATION");
     };
     let number = |text: &str, what: &str| -> Result<u32> {
-        text.parse().with_context(|| format!("{what} must be a number, got {text:?}"))
+        text.parse()
+            .with_context(|| format!("{what} must be a number, got {text:?}"))
     };
     let (run, out) = (Path::new(run), Path::new(out));
     let Experiment::Chess(config) = load_config(&run.join("config.toml"))? else {
@@ -33,14 +34,16 @@ fn main() -> Result<()> {
     };
     let mut data = Vec::new();
     for g in number(first, "FIRST")?..=number(last, "LAST")? {
-        data.extend(data_file::load(&run.join("data").join(format!("gen-{g:03}.bin")))?);
+        data.extend(data_file::load(
+            &run.join("data").join(format!("gen-{g:03}.bin")),
+        )?);
     }
     let generation = number(generation, "GENERATION")?;
     let weights = net_file::load(run, number(start, "START")?)?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
     let device = config.backend.device()?;
-    let mut trainer = NnueTrainer::new(&weights, config.lr, device.autodiff())
-        .map_err(anyhow::Error::msg)?;
+    let mut trainer =
+        NnueTrainer::new(&weights, config.lr, device.autodiff()).map_err(anyhow::Error::msg)?;
     println!("{} positions", data.len());
     for epoch in 0..number(epochs, "EPOCHS")? {
         let loss = trainer.epoch(&data, config.batch, config.result_weight, &mut rng);
