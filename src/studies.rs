@@ -4,6 +4,7 @@ pub mod chess;
 pub mod endgame;
 pub mod knight;
 pub mod queen4x4;
+pub mod scenario;
 pub mod search;
 pub mod selfplay;
 pub mod study;

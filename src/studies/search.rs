@@ -26,12 +26,12 @@ use crate::output::plot::{Series, line_chart};
 use crate::run::config::{Experiment, to_toml};
 use crate::run::files::{config_stem, create_run_dir, lock_dir, write_atomic};
 use crate::run::overrides::Overrides;
+use crate::studies::scenario::{self, Game};
 use crate::studies::study::{
     EvalRequest, PlayRequest, Study, refuse_overrides, refuse_stockfish_skills,
 };
 use crate::tools::matrix::algorithm::Algorithm;
 use crate::tools::matrix::cell::{Cell, CellResult};
-use crate::tools::matrix::game::{self, Game};
 use crate::tools::solve::{load_or_build, tablebase_dir};
 use config::SearchStudyConfig;
 
@@ -112,7 +112,7 @@ fn finish(dir: &Path, config: &SearchStudyConfig) -> Result<()> {
     )?;
     plot_losses(dir)?;
     let tablebase = load_or_build(config.endgame, &tablebase_dir())?;
-    let mut scenario = game::endgame(config.endgame, &tablebase, config.starts)?;
+    let mut scenario = scenario::endgame(config.endgame, &tablebase, config.starts)?;
     scenario.eval.truncate(config.eval_starts);
     let cell = Cell {
         game: Game::Endgame(config.endgame),
@@ -134,7 +134,7 @@ fn finish(dir: &Path, config: &SearchStudyConfig) -> Result<()> {
 
 /// Prints a finished run's evaluation beside the optimum.
 fn report(dir: &Path, result: &CellResult) {
-    let ratio = |eval: &crate::tools::matrix::cell::Evaluation| {
+    let ratio = |eval: &crate::studies::scenario::evaluation::Evaluation| {
         eval.mean_moves
             .zip(eval.optimal_moves_of_won)
             .map_or("-".to_string(), |(m, o)| format!("{:.3}x", m / o))

@@ -8,7 +8,6 @@
 
 pub mod algorithm;
 pub mod cell;
-pub mod game;
 pub mod report;
 pub mod search_report;
 
@@ -28,10 +27,10 @@ use crate::device::backend::BackendChoice;
 use crate::run::grid_dir::{
     GridDir, GridRecord, RESULTS_FILE, Shard, in_plan_order, merge, read_results,
 };
+use crate::studies::scenario::{self as game, Game, StartSource};
 use crate::studies::search::{evaluation, training};
 use algorithm::Algorithm;
 use cell::{Cell, CellResult, run_neural, run_tabular};
-use game::{Game, StartSource};
 
 /// The settings of a matrix (`burnmate matrix`'s options); stored as `matrix.toml`
 /// so a rerun can resume.

@@ -21,9 +21,9 @@ use crate::studies::endgame::game::{Arena, MatchResult, mate_in};
 use crate::studies::endgame::starts::start_position;
 use crate::studies::endgame::table_file::load_run;
 use crate::studies::endgame::train::reward_name;
+use crate::studies::scenario::ENDGAME_MOVE_CAP;
 use crate::studies::search::net_file;
 use crate::studies::study::PlayRequest;
-use crate::tools::matrix::game::ENDGAME_MOVE_CAP;
 use crate::tools::solve::load_or_build;
 
 /// Refuses the queen4x4 options in a request that plays chess from a FEN.

@@ -5,8 +5,8 @@ use burnmate_env::endgame::Endgame;
 use serde::{Deserialize, Serialize};
 
 use crate::device::backend::BackendChoice;
+use crate::studies::scenario::{ENDGAME_EVAL_GAMES, StartSource};
 use crate::studies::search::settings::self_play_games;
-use crate::tools::matrix::game::{ENDGAME_EVAL_GAMES, StartSource};
 
 /// A search learner run's config (`study = "search"`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

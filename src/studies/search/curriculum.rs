@@ -23,7 +23,7 @@ use burnmate_env::retro::retro_start;
 use rand::{Rng, RngExt};
 use shakmaty::Chess;
 
-use crate::tools::matrix::game::ENDGAME_MOVE_CAP;
+use crate::studies::scenario::ENDGAME_MOVE_CAP;
 
 /// Games in a block: the level is reconsidered after each.
 pub const BLOCK: u32 = 64;

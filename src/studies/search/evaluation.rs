@@ -20,13 +20,14 @@ use burnmate_oracle::tablebase::Tablebase;
 use shakmaty::Position as _;
 
 use crate::device::backend::BackendChoice;
+use crate::studies::scenario::evaluation::{
+    CurvePoint, Evaluation, Turn, evaluate, evaluate_first,
+};
+use crate::studies::scenario::{Scenario, StartSource};
 use crate::studies::search::net_file::{self, SearchNetFile, search_positions};
 use crate::studies::search::settings::evaluation_search;
 use crate::studies::search::training::Trained;
-use crate::tools::matrix::cell::{
-    Cell, CellResult, CurvePoint, Evaluation, Turn, evaluate, evaluate_first,
-};
-use crate::tools::matrix::game::{Scenario, StartSource};
+use crate::tools::matrix::cell::{Cell, CellResult};
 use crate::tools::solve::load_or_build;
 
 /// The evaluation of `net` on `scenario`'s starts with the search `play`: every
@@ -215,7 +216,7 @@ pub fn eval_command(
     }
     let endgame = net.file.endgame;
     let tablebase = load_or_build(endgame, &crate::tools::solve::tablebase_dir())?;
-    let scenario = crate::tools::matrix::game::endgame(endgame, &tablebase, StartSource::Won)?;
+    let scenario = crate::studies::scenario::endgame(endgame, &tablebase, StartSource::Won)?;
     let starts = usize::try_from(games).unwrap_or(usize::MAX);
     let seed = seed.unwrap_or(net.file.seed);
     let started = std::time::Instant::now();

@@ -26,8 +26,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
+use crate::studies::scenario::ENDGAME_MOVE_CAP;
 use crate::studies::search::curriculum::retro_ply_cap;
-use crate::tools::matrix::game::ENDGAME_MOVE_CAP;
 
 /// Seeds kept (the most recent wins). KBNK, 30,000 games, seeds 0 and 1: mated 5.9
 /// and 7.3 % with 4,096, 8.3 and 8.3 % with 1,024 (the seeds' mean win 17.6-20.2

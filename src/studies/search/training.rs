@@ -27,12 +27,12 @@ use serde::{Deserialize, Serialize};
 use crate::run::fault::crash_point;
 use crate::run::files::StreamedFile;
 use crate::run::resume::RngState;
+use crate::studies::scenario::StartSource;
 use crate::studies::search::curriculum::{Curriculum, retro_curriculum_start};
 use crate::studies::search::frontier::Frontier;
 use crate::studies::search::settings::{
     SEARCH_HIDDEN, SEARCH_MOVES_LEFT_HEAD, search_learner_config,
 };
-use crate::tools::matrix::game::StartSource;
 
 /// Snapshots of the network taken while training (evaluated afterwards, so the
 /// training time excludes them).

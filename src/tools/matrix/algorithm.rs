@@ -10,8 +10,8 @@ use burnmate_models::OutputActivation;
 use serde::{Deserialize, Serialize};
 
 use crate::studies::endgame::config::{EndgameConfig, Exploration, Opponent, RewardKind};
+use crate::studies::scenario::{ENDGAME_MOVE_CAP, Game};
 use crate::studies::search::settings::self_play_games;
-use crate::tools::matrix::game::{ENDGAME_MOVE_CAP, Game};
 
 /// An algorithm of the matrix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

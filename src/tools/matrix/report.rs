@@ -11,10 +11,10 @@ use serde::Serialize;
 
 use crate::output::plot::{Bars, Series, bar_chart, line_chart};
 use crate::run::files::write_atomic;
+use crate::studies::scenario::{Game, StartSource};
 use crate::tools::matrix::MatrixPlan;
 use crate::tools::matrix::algorithm::Algorithm;
 use crate::tools::matrix::cell::CellResult;
-use crate::tools::matrix::game::{Game, StartSource};
 use crate::tools::matrix::search_report::{search_markdown, search_rows};
 
 /// Mean and sample standard deviation (0 for fewer than two values).
@@ -253,7 +253,7 @@ pub fn write_report(dir: &Path, plan: &MatrixPlan, results: &[CellResult]) -> Re
     )?;
     write_atomic(&dir.join("matrix.svg"), chart(plan, &rows).as_bytes())?;
     let curves =
-        |value: fn(&crate::tools::matrix::cell::Evaluation) -> Option<f64>| -> Vec<Series> {
+        |value: fn(&crate::studies::scenario::evaluation::Evaluation) -> Option<f64>| -> Vec<Series> {
             results
                 .iter()
                 .filter(|r| !r.curve.is_empty())
@@ -274,7 +274,7 @@ pub fn write_report(dir: &Path, plan: &MatrixPlan, results: &[CellResult]) -> Re
         let svg = line_chart(title, "training time (s)", "mate rate", &rates);
         write_atomic(&dir.join("curves.svg"), svg.as_bytes())?;
     }
-    let excess = curves(crate::tools::matrix::cell::Evaluation::excess_moves);
+    let excess = curves(crate::studies::scenario::evaluation::Evaluation::excess_moves);
     if !excess.is_empty() {
         let title = "Search learner: extra moves over the optimum in won games";
         let svg = line_chart(title, "training time (s)", "extra moves", &excess);

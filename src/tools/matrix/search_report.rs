@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::tools::matrix::cell::{CellResult, Evaluation};
-use crate::tools::matrix::game::Game;
+use crate::studies::scenario::Game;
+use crate::studies::scenario::evaluation::Evaluation;
+use crate::tools::matrix::cell::CellResult;
 use crate::tools::matrix::report::mean_sd;
 
 /// Mate rate a milestone asks for.

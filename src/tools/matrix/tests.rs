@@ -15,10 +15,11 @@ use rand::RngExt;
 use shakmaty::Position as _;
 
 use super::algorithm::Algorithm;
-use super::cell::{Cell, CellResult, Evaluation, evaluate, evaluate_each};
+use super::cell::{Cell, CellResult};
 use super::game::{self, Game, StartSource};
 use super::report::{Closeness, mean_sd, row};
 use super::*;
+use crate::studies::scenario::evaluation::{Evaluation, evaluate, evaluate_each};
 
 #[test]
 fn the_tablebase_player_scores_the_endgame_optimum_exactly() {
@@ -276,7 +277,7 @@ fn a_search_evaluated_in_one_batch_plays_the_games_it_plays_one_at_a_time() {
 
 #[test]
 fn search_rows_give_ratios_over_the_optimum_and_the_first_time_at_99_percent() {
-    use super::cell::CurvePoint;
+    use crate::studies::scenario::evaluation::CurvePoint;
     use super::search_report::{search_markdown, search_rows};
     let eval = |win_rate: f64, moves: f64| Evaluation {
         games: 1000,

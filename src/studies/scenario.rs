@@ -1,5 +1,8 @@
-//! The games of the matrix and the yardstick of each: evaluation starts with their
-//! exact optimum, and where training starts come from.
+//! The games the learners are measured on (the matrix's and the search study's)
+//! and the yardstick of each: evaluation starts with their exact optimum, where
+//! training starts come from, and [`evaluation`] of a frozen policy on them.
+
+pub mod evaluation;
 
 use anyhow::Result;
 use burnmate_env::endgame::{Endgame, Match};
