@@ -201,6 +201,10 @@ enum Command {
         /// config asked for: a finished run learns on).
         #[arg(long)]
         generations: Option<u32>,
+        /// With --generations: settings for the generations still to come (e.g.
+        /// `--set epochs=1`), recorded in the run's `changes.txt`.
+        #[arg(long = "set", value_name = "KEY=VALUE", requires = "generations")]
+        set: Vec<String>,
     },
     /// Play a trained selfplay run (or an endgame Q-table, or a matrix's search net)
     /// as a UCI engine on stdin/stdout, for any chess GUI or match runner.
@@ -494,10 +498,15 @@ pub fn run(cli: Cli) -> Result<()> {
             let shard = shard.as_deref().map(Shard::parse).transpose()?;
             matrix::matrix_command(&out, &plan, shard, jobs_or_cores(jobs)?)
         }
-        Command::Resume { run, generations } => {
-            match (load_config(&run.join("config.toml"))?, generations) {
+        Command::Resume {
+            run,
+            generations,
+            set,
+        } => {
+            let config_path = run.join("config.toml");
+            match (load_config_with(&config_path, &set)?, generations) {
                 (Experiment::Chess(config), Some(n)) => {
-                    burnmate::studies::chess::extend(&run, &config, n)
+                    burnmate::studies::chess::extend(&run, &config, n, &set)
                 }
                 (_, Some(_)) => bail!(
                     "--generations extends a chess run; {} is another study's run",

@@ -193,6 +193,34 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
         &burnmate(&["resume", whole.to_str().unwrap(), "--generations", "1"]),
         "has finished generations 0-2 already; --generations must be at least 2",
     );
+    // It learns on with changed settings: the config holds them, changes.txt says
+    // from which generation; --set alone is refused.
+    let changed = burnmate(&[
+        "resume",
+        whole.to_str().unwrap(),
+        "--generations",
+        "3",
+        "--set",
+        "games=6",
+    ]);
+    assert!(changed.status.success(), "{}", stderr(&changed));
+    let rows = rows_without_time(&whole);
+    assert!(rows[4].starts_with("3,6,"), "{rows:?}");
+    assert!(rows[3].starts_with("2,4,"), "{rows:?}");
+    assert_eq!(
+        fs::read_to_string(whole.join("changes.txt")).unwrap(),
+        "from generation 3: games=6\n"
+    );
+    assert!(
+        fs::read_to_string(whole.join("config.toml"))
+            .unwrap()
+            .contains("games = 6")
+    );
+    assert!(
+        !burnmate(&["resume", whole.to_str().unwrap(), "--set", "games=8"])
+            .status
+            .success()
+    );
 
     // An SPRT gate stops at a look once it decides: a tiny net is no 400 Elo
     // stronger than material values, so H0 comes at a look before the 32 games.

@@ -65,10 +65,20 @@ impl Study for ChessConfig {
     }
 }
 
+/// The file that records settings changed by [`extend`], a line each.
+pub const CHANGES_FILE: &str = "changes.txt";
+
 /// Extends `run` (finished or killed) to `generations` generations and continues it:
 /// the count in its `config.toml` changes and its nets are rebound to the new
 /// config, so a run that met its count buys more compute without starting over.
-pub fn extend(run: &Path, config: &ChessConfig, generations: u32) -> Result<()> {
+/// `config` may carry other `changes` (`KEY=VALUE`) for the generations to come;
+/// `changes.txt` records from which generation each holds.
+pub fn extend(
+    run: &Path,
+    config: &ChessConfig,
+    generations: u32,
+    changes: &[String],
+) -> Result<()> {
     let _lock = lock_dir(run)?;
     let done = generations::finished(run)?.len() as u32;
     if generations + 1 < done {
@@ -98,6 +108,12 @@ pub fn extend(run: &Path, config: &ChessConfig, generations: u32) -> Result<()> 
                 new.as_bytes(),
             )?;
         }
+    }
+    if !changes.is_empty() {
+        let log = run.join(CHANGES_FILE);
+        let mut text = std::fs::read_to_string(&log).unwrap_or_default();
+        text.push_str(&format!("from generation {done}: {}\n", changes.join(" ")));
+        write_atomic(&log, text.as_bytes())?;
     }
     write_atomic(&config_path, new.as_bytes())?;
     finish(run, &extended, extended.backend.device()?)

@@ -277,8 +277,8 @@ fn a_search_evaluated_in_one_batch_plays_the_games_it_plays_one_at_a_time() {
 
 #[test]
 fn search_rows_give_ratios_over_the_optimum_and_the_first_time_at_99_percent() {
-    use crate::studies::scenario::evaluation::CurvePoint;
     use super::search_report::{search_markdown, search_rows};
+    use crate::studies::scenario::evaluation::CurvePoint;
     let eval = |win_rate: f64, moves: f64| Evaluation {
         games: 1000,
         win_rate,
