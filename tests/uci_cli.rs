@@ -314,6 +314,10 @@ fn runs_that_cannot_play_chess_are_one_line_errors() {
         "--generation applies to chess runs",
     );
     assert_one_line_error(
+        &burnmate(&["uci", "builtin:material", "--generation", "1"]),
+        "--generation applies to chess runs",
+    );
+    assert_one_line_error(
         &burnmate(&["uci", "builtin:material", "--without", "lmr"]),
         "no search rule named \"lmr\"",
     );

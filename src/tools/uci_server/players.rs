@@ -424,6 +424,9 @@ pub fn load_player(
             .map_or("run".into(), |n| n.to_string_lossy())
     );
     if run == Path::new(BUILTIN_MATERIAL) {
+        if generation.is_some() {
+            bail!("--generation applies to chess runs, not {BUILTIN_MATERIAL}");
+        }
         return engine_player(Material, search, features, BUILTIN_MATERIAL, "material");
     }
     // A matrix's net file, else a run directory's config (read once).
