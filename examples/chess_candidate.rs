@@ -13,8 +13,8 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use burnmate::run::config::{Experiment, load_config};
 use burnmate::studies::chess::{data_file, net_file};
+use burnmate::studies::experiment::{Experiment, load_config};
 use burnmate_agents::nnue_trainer::NnueTrainer;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

@@ -18,9 +18,9 @@
 use std::path::PathBuf;
 
 use burnmate::device::backend::BackendChoice;
+use burnmate::run::tablebases::{load_or_build, tablebase_dir};
 use burnmate::studies::scenario::ENDGAME_MOVE_CAP;
 use burnmate::studies::search::net_file;
-use burnmate::tools::solve::{load_or_build, tablebase_dir};
 use burnmate_agents::policy_value::{NetEvaluator, PolicyValueNet};
 use burnmate_agents::search::{SearchConfig, search_after};
 use burnmate_encode::side_to_move::SideToMoveEncoding;

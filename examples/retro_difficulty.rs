@@ -9,7 +9,7 @@
 // the curriculum's ply cap, the share drawn, and the median and 90th percentile of
 // the optimal mate in moves.
 
-use burnmate::studies::search::curriculum::retro_ply_cap;
+use burnmate::studies::scenario::curriculum::retro_ply_cap;
 use burnmate_env::endgame::Endgame;
 use burnmate_env::retro::retro_start;
 use burnmate_oracle::tablebase::{Tablebase, Verdict};

@@ -8,9 +8,9 @@ use clap::{Parser, Subcommand};
 
 use burnmate::device::backend::BackendChoice;
 use burnmate::device::limits::MAX_BENCH_BATCH;
-use burnmate::run::config::{Experiment, load_config, load_config_with};
 use burnmate::run::grid_dir::Shard;
 use burnmate::run::overrides::Overrides;
+use burnmate::studies::experiment::{Experiment, load_config, load_config_with};
 use burnmate::studies::search::evaluation::MovesLeftTerm;
 use burnmate::studies::study::{
     EvalRequest, PlayRequest, SearchEvalOptions, refuse_stockfish_skills,
@@ -411,7 +411,7 @@ pub fn run(cli: Cli) -> Result<()> {
             verify,
         } => solve::solve_command(&solve::SolveRequest {
             material,
-            cache_dir: &cache.unwrap_or_else(solve::tablebase_dir),
+            cache_dir: &cache.unwrap_or_else(burnmate::run::tablebases::tablebase_dir),
             fen: fen.as_deref(),
             starts,
             seed,
@@ -448,7 +448,7 @@ pub fn run(cli: Cli) -> Result<()> {
             };
             if run.is_file() {
                 // A matrix's search net file: no run directory around it.
-                return endgame::play::play_search_net(&request, &run);
+                return burnmate::studies::search::play::play_search_net(&request, &run);
             }
             load_config(&run.join("config.toml"))?
                 .study()

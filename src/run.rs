@@ -1,10 +1,9 @@
-//! The run plumbing every study shares: the run directory, config, overrides,
-//! training driver, resume points, checkpoints, crash-safe files and metrics. This
-//! file holds the one run pipeline: the settings a caller may override on
-//! top of a config file, and [`Run`], the directory and files every run writes.
+//! The run plumbing every study shares: the run directory, overrides,
+//! training driver, resume points, checkpoints, crash-safe files, metrics and the
+//! tablebase cache. This file holds the one run pipeline: [`Run`], the directory
+//! and files every run writes.
 
 pub mod checkpoint;
-pub mod config;
 pub mod driver;
 pub mod engine_cache;
 pub mod fault;
@@ -14,6 +13,7 @@ pub mod metrics;
 pub mod overrides;
 pub mod progress;
 pub mod resume;
+pub mod tablebases;
 
 use std::path::{Path, PathBuf};
 
@@ -22,7 +22,6 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::output::plot::{Series, line_chart, thin};
-use crate::run::config::{Experiment, to_toml};
 use crate::run::fault::crash_point;
 use crate::run::files::{DirLock, StreamedFile, is_empty_dir, lock_dir, write_atomic};
 use crate::run::metrics::MetricsRecorder;
@@ -43,16 +42,16 @@ pub struct Run {
 }
 
 impl Run {
-    /// Starts a run of `config` in `dir` (existing and empty), with the study's
-    /// extra metric columns.
-    pub fn start(dir: &Path, config: &Experiment, extra_columns: &[&str]) -> Result<Run> {
+    /// Starts a run in `dir` (existing and empty) whose resolved config is
+    /// `config_toml`, with the study's extra metric columns.
+    pub fn start(dir: &Path, config_toml: &str, extra_columns: &[&str]) -> Result<Run> {
         let lock = lock_dir(dir)?;
         anyhow::ensure!(
             is_empty_dir(dir),
             "output directory {} already holds a run; choose another --out",
             dir.display()
         );
-        write_atomic(&dir.join("config.toml"), to_toml(config)?.as_bytes())?;
+        write_atomic(&dir.join("config.toml"), config_toml.as_bytes())?;
         Ok(Run {
             dir: dir.to_path_buf(),
             metrics: MetricsRecorder::create(&dir.join("metrics.csv"), extra_columns)?,

@@ -2,6 +2,7 @@
 
 pub mod chess;
 pub mod endgame;
+pub mod experiment;
 pub mod knight;
 pub mod queen4x4;
 pub mod scenario;

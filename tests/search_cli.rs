@@ -106,7 +106,7 @@ fn a_killed_search_run_resumes_to_the_bytes_of_an_uninterrupted_one_and_serves_i
 
     let evaluation = evaluation_without_times(&whole);
     assert_eq!(evaluation["eval"]["games"], 20);
-    assert_eq!(evaluation["episodes"], 120);
+    assert_eq!(evaluation["games"], 120);
     assert!(
         evaluation["frontier_plies"].as_f64().unwrap() >= 1.0,
         "{evaluation}"

@@ -86,7 +86,6 @@ pub fn drive<T: Trainer>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::config::load_config;
     use crate::run::metrics::EpisodeRow;
     use crate::run::resume::{RESUME_FILE, ResumePoint};
     use crate::temp_dir::TempDir;
@@ -155,8 +154,7 @@ mod tests {
     }
 
     fn run_in(dir: &Path) -> Run {
-        let config = load_config(Path::new("configs/queen4x4-sarsa.toml")).expect("a config");
-        Run::start(dir, &config, &[]).expect("a run")
+        Run::start(dir, "study = \"counter\"\n", &[]).expect("a run")
     }
 
     /// Drives a fresh [`Counter`] through `schedule` in a new run directory.

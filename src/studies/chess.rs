@@ -10,15 +10,16 @@ pub mod data_file;
 pub mod games;
 pub mod generations;
 pub mod net_file;
+pub mod openings;
 
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use crate::run::config::{Experiment, to_toml};
 use crate::run::files::{config_stem, create_run_dir, lock_dir, write_atomic};
 use crate::run::overrides::Overrides;
 use crate::run::progress::episode_bar;
+use crate::studies::experiment::{Experiment, to_toml};
 use crate::studies::study::{EvalRequest, PlayRequest, Study, refuse_overrides};
 use config::ChessConfig;
 

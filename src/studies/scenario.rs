@@ -1,8 +1,11 @@
 //! The games the learners are measured on (the matrix's and the search study's)
 //! and the yardstick of each: evaluation starts with their exact optimum, where
-//! training starts come from, and [`evaluation`] of a frozen policy on them.
+//! training starts come from (besides uniform ones: [`curriculum`], [`frontier`]),
+//! and [`evaluation`] of a frozen policy on them.
 
+pub mod curriculum;
 pub mod evaluation;
+pub mod frontier;
 
 use anyhow::Result;
 use burnmate_env::endgame::{Endgame, Match};
@@ -18,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::studies::endgame::game::mate_in;
 use crate::studies::endgame::starts::{SHIPPED_STARTS, shipped_start};
-use crate::studies::search::curriculum::retro_curriculum_start;
+use curriculum::retro_curriculum_start;
 
 /// Seed of the evaluation starts: every cell of a matrix meets the same ones.
 pub const EVAL_STARTS_SEED: u64 = 0x6d61_7472_6978;
@@ -105,10 +108,10 @@ pub enum StartSource {
     /// evaluation.
     Shipped,
     /// Training starts grown backwards from mate on the rules alone, lengthened as
-    /// the learner wins ([`crate::studies::search::curriculum`]); evaluation as `won`.
+    /// the learner wins ([`crate::studies::scenario::curriculum`]); evaluation as `won`.
     Retro,
     /// The search learner (`mcts`) only: training starts walked back from the starts
-    /// it has mated from, rules only ([`crate::studies::search::frontier`]); evaluation as
+    /// it has mated from, rules only ([`crate::studies::scenario::frontier`]); evaluation as
     /// `won`.
     Frontier,
 }
@@ -134,7 +137,7 @@ pub struct Scenario<'a, E: Environment> {
     pub env: E,
     /// Draws one training start.
     pub train_start: StartDraw<'a, E::State>,
-    /// Whether the training starts follow a [`crate::studies::search::curriculum::Curriculum`]
+    /// Whether the training starts follow a [`crate::studies::scenario::curriculum::Curriculum`]
     /// (the learner's wins raise the level its draws read).
     pub curriculum: bool,
     /// Evaluation starts and the optimum from each.

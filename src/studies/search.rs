@@ -7,14 +7,13 @@
 //! A run directory holds `config.toml`, `metrics.csv` (a row a block of games: the
 //! block's mate rate and the mean policy, value and moves-left losses), `losses.svg`,
 //! `net.json` (what `eval`, `play`, `uci` and `match` serve) and `evaluation.json`
-//! (the net and its training snapshots against the perfect defender, as a matrix
-//! cell records them); `resume.json` while it trains.
+//! (the net and its training snapshots against the perfect defender); `resume.json`
+//! while it trains.
 
 pub mod config;
-pub mod curriculum;
 pub mod evaluation;
-pub mod frontier;
 pub mod net_file;
+pub mod play;
 pub mod settings;
 pub mod training;
 
@@ -23,17 +22,16 @@ use std::path::Path;
 use anyhow::{Result, bail};
 
 use crate::output::plot::{Series, line_chart};
-use crate::run::config::{Experiment, to_toml};
 use crate::run::files::{config_stem, create_run_dir, lock_dir, write_atomic};
 use crate::run::overrides::Overrides;
-use crate::studies::scenario::{self, Game};
+use crate::run::tablebases::{load_or_build, tablebase_dir};
+use crate::studies::experiment::{Experiment, to_toml};
+use crate::studies::scenario;
 use crate::studies::study::{
     EvalRequest, PlayRequest, Study, refuse_overrides, refuse_stockfish_skills,
 };
-use crate::tools::matrix::algorithm::Algorithm;
-use crate::tools::matrix::cell::{Cell, CellResult};
-use crate::tools::solve::{load_or_build, tablebase_dir};
 use config::SearchStudyConfig;
+use evaluation::SearchEvaluation;
 
 /// The net a finished search run serves.
 pub const NET_FILE: &str = "net.json";
@@ -92,7 +90,7 @@ impl Study for SearchStudyConfig {
 
     /// One game of the net's search against the perfect defender from `--fen`.
     fn play(&self, request: &PlayRequest) -> Result<()> {
-        crate::studies::endgame::play::play_search_net(request, &request.run.join(NET_FILE))
+        play::play_search_net(request, &request.run.join(NET_FILE))
     }
 }
 
@@ -114,13 +112,13 @@ fn finish(dir: &Path, config: &SearchStudyConfig) -> Result<()> {
     let tablebase = load_or_build(config.endgame, &tablebase_dir())?;
     let mut scenario = scenario::endgame(config.endgame, &tablebase, config.starts)?;
     scenario.eval.truncate(config.eval_starts);
-    let cell = Cell {
-        game: Game::Endgame(config.endgame),
-        algorithm: Algorithm::Mcts,
-        seed: config.seed,
-    };
-    let result =
-        evaluation::evaluate_trained(&scenario, cell, &trained, &device, &dir.join(NET_FILE))?;
+    let result = evaluation::evaluate_trained(
+        &scenario,
+        config.seed,
+        &trained,
+        &device,
+        &dir.join(NET_FILE),
+    )?;
     write_atomic(
         &dir.join(EVALUATION_FILE),
         serde_json::to_string_pretty(&result)?.as_bytes(),
@@ -133,8 +131,8 @@ fn finish(dir: &Path, config: &SearchStudyConfig) -> Result<()> {
 }
 
 /// Prints a finished run's evaluation beside the optimum.
-fn report(dir: &Path, result: &CellResult) {
-    let ratio = |eval: &crate::studies::scenario::evaluation::Evaluation| {
+fn report(dir: &Path, result: &SearchEvaluation) {
+    let ratio = |eval: &scenario::evaluation::Evaluation| {
         eval.mean_moves
             .zip(eval.optimal_moves_of_won)
             .map_or("-".to_string(), |(m, o)| format!("{:.3}x", m / o))
@@ -142,9 +140,9 @@ fn report(dir: &Path, result: &CellResult) {
     crate::say!("run             {}", dir.display());
     crate::say!(
         "trained         {} self-play games in {:.0} s ({:.1} % mated)",
-        result.episodes,
+        result.games,
         result.train_seconds,
-        100.0 * result.training_win_rate
+        100.0 * result.mate_rate
     );
     crate::say!(
         "search          mated {:.1} % of {} won starts in {} the optimum's moves (optimum: {:.1} %)",
@@ -153,13 +151,11 @@ fn report(dir: &Path, result: &CellResult) {
         ratio(&result.eval),
         100.0 * result.eval.optimal_win_rate
     );
-    if let Some(raw) = &result.raw_policy {
-        crate::say!(
-            "raw policy      mated {:.1} % in {} the optimum's moves",
-            100.0 * raw.win_rate,
-            ratio(raw)
-        );
-    }
+    crate::say!(
+        "raw policy      mated {:.1} % in {} the optimum's moves",
+        100.0 * result.raw_policy.win_rate,
+        ratio(&result.raw_policy)
+    );
     crate::say!(
         "play it         burnmate play {} --fen FEN, or burnmate uci {}",
         dir.display(),

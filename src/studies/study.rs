@@ -7,8 +7,8 @@ use std::path::Path;
 use anyhow::Result;
 
 use crate::device::backend::BackendChoice;
-use crate::run::config::Experiment;
 use crate::run::overrides::Overrides;
+use crate::studies::experiment::Experiment;
 use crate::studies::search::evaluation::MovesLeftTerm;
 
 /// What `burnmate eval RUN` asks of a run.

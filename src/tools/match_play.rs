@@ -6,10 +6,8 @@
 //! when the test decides. The match directory keeps every finished game, so a
 //! killed match resumes when the same command is run again.
 
-pub mod elo;
 pub mod engine_limit;
 pub mod game;
-pub mod openings;
 pub mod record;
 
 use std::path::{Path, PathBuf};
@@ -24,9 +22,11 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::run::fault::crash_point;
 use crate::run::files::{lock_dir, write_atomic};
+use crate::run::tablebases::tablebase_dir;
+use crate::studies::chess::openings;
 use crate::tools::uci_server::players::{BUILTIN_MATERIAL, PlaySearch, load_player};
 use burnmate_env::game_result::GameResult;
-use elo::{EloEstimate, Sprt, SprtDecision, Tally, elo_estimate, ladder_fit};
+use burnmate_oracle::rating::{EloEstimate, Sprt, SprtDecision, Tally, elo_estimate, ladder_fit};
 use game::{Adjudicator, EnginePlayer, Player, RunPlayer, legal_move, play_game};
 use record::{Row, RowWriter, check_numbers, read_rows};
 
@@ -364,7 +364,7 @@ pub fn match_command(
         writer: RowWriter::open(out)?,
         failed: false,
     });
-    let adjudicator = Adjudicator::new(crate::tools::solve::tablebase_dir());
+    let adjudicator = Adjudicator::new(tablebase_dir());
     let context = Worker {
         settings,
         deadline,

@@ -27,6 +27,7 @@ use crate::device::backend::BackendChoice;
 use crate::run::grid_dir::{
     GridDir, GridRecord, RESULTS_FILE, Shard, in_plan_order, merge, read_results,
 };
+use crate::run::tablebases::{load_or_build, tablebase_dir};
 use crate::studies::scenario::{self as game, Game, StartSource};
 use crate::studies::search::{evaluation, training};
 use algorithm::Algorithm;
@@ -196,7 +197,7 @@ impl Oracles {
         if let Some(table) = slot.get() {
             return Ok(table);
         }
-        let table = crate::tools::solve::load_or_build(endgame, &self.cache)?;
+        let table = load_or_build(endgame, &self.cache)?;
         Ok(slot.get_or_init(|| table))
     }
 }
@@ -252,7 +253,10 @@ pub fn run_cell(
             )?;
             let tablebase = oracles.tablebase(endgame)?;
             let scenario = game::endgame(endgame, tablebase, plan.starts)?;
-            evaluation::evaluate_trained(&scenario, cell, &trained, &device, &net_path(dir, &cell))
+            let net = net_path(dir, &cell);
+            let result =
+                evaluation::evaluate_trained(&scenario, cell.seed, &trained, &device, &net)?;
+            Ok(CellResult::of_search(cell, result))
         }
         Game::Endgame(endgame) => {
             let tablebase = oracles.tablebase(endgame)?;
@@ -293,7 +297,7 @@ pub fn matrix_command(
     plan.validate()?;
     let grid = GridDir::<CellResult>::open(dir, PLAN_FILE, plan, shard)?;
     let pending = grid.pending("matrix", plan.cells(), shard, 1);
-    let oracles = Oracles::load(plan, &crate::tools::solve::tablebase_dir());
+    let oracles = Oracles::load(plan, &tablebase_dir());
     grid.run_all("matrix", &pending, jobs, |&cell| {
         run_cell(plan, cell, &oracles, dir)
     })?;

@@ -1,9 +1,11 @@
 #![warn(missing_docs)]
-//! Ground truth for burnmate: exact solutions the learners are measured against.
+//! Ground truth for burnmate: exact solutions the learners are measured against,
+//! the engines of the Elo ladder, and the statistics that turn games into a rating.
 
 pub mod checksum;
 pub mod knight;
 pub mod pawnless;
 pub mod queen4x4;
+pub mod rating;
 pub mod tablebase;
 pub mod uci;

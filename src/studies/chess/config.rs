@@ -1,10 +1,10 @@
 //! `configs/chess-zero.toml`: the full-chess learner's settings.
 
 use anyhow::{Result, ensure};
+use burnmate_oracle::rating::Sprt;
 use serde::{Deserialize, Serialize};
 
 use crate::device::backend::BackendChoice;
-use crate::tools::match_play::elo::Sprt;
 
 /// Games between two looks of the gating SPRT: fixed, so a run is the same on any
 /// number of cores.

@@ -13,12 +13,11 @@ use burnmate_agents::nnue_trainer::Labelled;
 use burnmate_encode::nnue::active;
 use burnmate_env::game_result::GameResult;
 use burnmate_env::selfplay::FullGame;
+use burnmate_oracle::rating::Tally;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use shakmaty::{Chess, Color, Position};
-
-use crate::tools::match_play::elo::Tally;
 
 /// A searcher behind a trait object, so the two sides of a game may evaluate
 /// differently.

@@ -26,7 +26,9 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use burnmate_agents::engine::{Evaluator, Material, NnueEvaluator};
 use burnmate_agents::nnue_trainer::{Labelled, NnueTrainer, fresh_weights};
+use burnmate_env::game_result::GameResult;
 use burnmate_models::LayerWeights;
+use burnmate_oracle::rating::{Sprt, SprtDecision, Tally};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Move};
@@ -36,8 +38,6 @@ use super::games::{GameSettings, gate, self_play};
 use super::{data_file, net_file};
 use crate::run::files::write_atomic;
 use crate::run::progress::Progress;
-use crate::tools::match_play::elo::{Sprt, SprtDecision, Tally};
-use burnmate_env::game_result::GameResult;
 
 /// The file of finished generations.
 pub const GENERATIONS_FILE: &str = "generations.csv";
@@ -324,7 +324,7 @@ pub fn run_generations(
     progress: &dyn Progress,
 ) -> Result<Vec<GenerationRow>> {
     let started = Instant::now();
-    let openings = crate::tools::match_play::openings::load(None)?;
+    let openings = super::openings::load(None)?;
     std::fs::create_dir_all(run.join("data")).context("cannot create the data directory")?;
     let mut rows = finished(run)?;
     let cpu_before = rows.last().map_or(0.0, |r| r.cpu_seconds);

@@ -1,33 +1,29 @@
-//! `burnmate play RUN` for an endgame run (one game of the frozen table against the
-//! run's defender) or a matrix's search net (its search against the perfect
-//! defender): each move pair with its exact verdict, optionally saved as PGN.
+//! `burnmate play RUN` for an endgame run: one game of the frozen table against the
+//! run's defender, each move pair with its exact verdict, optionally saved as PGN
+//! (the search study's `play` prints its games the same way).
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
-use burnmate_env::endgame::{Match, MatchEnd, parse_start};
-use burnmate_env::endgame_game::Defender as _;
+use anyhow::Result;
+use burnmate_env::endgame::{MatchEnd, parse_start};
 use burnmate_oracle::tablebase::Tablebase;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Position};
 
-use crate::device::backend::BackendChoice;
 use crate::output::pgn::fen_of;
 use crate::output::pgn::{game_pgn, write_pgn};
+use crate::run::tablebases::{load_or_build, tablebase_dir};
 use crate::studies::endgame::config::Opponent;
 use crate::studies::endgame::game::{Arena, MatchResult, mate_in};
 use crate::studies::endgame::starts::start_position;
 use crate::studies::endgame::table_file::load_run;
 use crate::studies::endgame::train::reward_name;
-use crate::studies::scenario::ENDGAME_MOVE_CAP;
-use crate::studies::search::net_file;
 use crate::studies::study::PlayRequest;
-use crate::tools::solve::load_or_build;
 
 /// Refuses the queen4x4 options in a request that plays chess from a FEN.
-fn refuse_queen4x4_options(request: &PlayRequest, player: &str) -> Result<()> {
+pub fn refuse_queen4x4_options(request: &PlayRequest, player: &str) -> Result<()> {
     anyhow::ensure!(
         request.start.is_none() && request.max_moves.is_none(),
         "--start and --max-moves apply to queen4x4 runs; {player} takes --fen"
@@ -43,7 +39,7 @@ pub fn play_command(request: &PlayRequest) -> Result<()> {
         Some(fen) => parse_start(endgame, fen)?,
         None => start_position(endgame, &config)?,
     };
-    let tablebase = load_or_build(endgame, &crate::tools::solve::tablebase_dir())?;
+    let tablebase = load_or_build(endgame, &tablebase_dir())?;
     let arena = Arena::new(endgame, &tablebase, &config)?;
     let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
     let game = arena.play(&mut q, &start, 0.0, false, &mut rng)?;
@@ -63,61 +59,9 @@ pub fn play_command(request: &PlayRequest) -> Result<()> {
     )
 }
 
-/// `burnmate play RUN --fen FEN` for a search net (`net`: a matrix's net file or a
-/// search run's): one game of its search (as the matrix evaluated it) against the
-/// perfect defender, from `fen` (white to move, the net's endgame).
-pub fn play_search_net(request: &PlayRequest, net: &Path) -> Result<()> {
-    refuse_queen4x4_options(request, "a search net")?;
-    let net = net_file::load(net, BackendChoice::Flex.device()?)?;
-    let endgame = net.file.endgame;
-    let fen = request.fen.with_context(|| {
-        format!(
-            "a search net plays from --fen FEN (a white-to-move {} position)",
-            endgame.name().to_uppercase()
-        )
-    })?;
-    let start = parse_start(endgame, fen)?;
-    let tablebase = load_or_build(endgame, &crate::tools::solve::tablebase_dir())?;
-    let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
-    let mut game = Match::new(endgame, start.clone(), ENDGAME_MOVE_CAP);
-    let mut moves = Vec::new();
-    let end = loop {
-        let position = game.position().clone();
-        let mv = if position.turn() == Color::White {
-            net.search(std::slice::from_ref(&position)).remove(0).best()
-        } else {
-            tablebase.reply(&position, &mut rng)
-        };
-        moves.push(mv);
-        if let Some(end) = game.play(mv) {
-            break end;
-        }
-    };
-    let result = MatchResult {
-        end,
-        white_moves: game.white_moves(),
-        reward: 0.0,
-        moves,
-    };
-    let event = format!(
-        "burnmate {} (search net, {} simulations a move)",
-        endgame.name(),
-        net.search.simulations
-    );
-    show_game(
-        &tablebase,
-        &start,
-        &result,
-        request.pgn,
-        &event,
-        opponent_name(&Opponent::Perfect),
-        &request.run.display().to_string(),
-    )
-}
-
 /// Prints `game` from `start` move by move with the tablebase's verdict after each
 /// pair, then its result beside the optimum; saves it as PGN to `pgn` if given.
-fn show_game(
+pub fn show_game(
     tablebase: &Tablebase,
     start: &Chess,
     game: &MatchResult,
@@ -180,7 +124,8 @@ fn show_game(
     Ok(())
 }
 
-fn opponent_name(opponent: &Opponent) -> &'static str {
+/// How a game's record names the defender.
+pub fn opponent_name(opponent: &Opponent) -> &'static str {
     match opponent {
         Opponent::Perfect => "perfect defender (tablebase)",
         Opponent::Random => "random mover",

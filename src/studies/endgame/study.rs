@@ -13,12 +13,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::run::grid_dir::{GridDir, RESULTS_FILE, Shard, in_plan_order, merge, read_results};
+use crate::run::tablebases::{load_or_build, tablebase_dir};
 use crate::studies::endgame::game::{Arena, mate_in};
 use crate::studies::endgame::starts::shipped_start;
 use crate::studies::endgame::study_plan::{CURVE_BUCKET, StudyCell, StudyCellResult, StudyPlan};
 use crate::studies::endgame::study_report::write_report;
 use crate::studies::endgame::train::{EVAL_SEED_OFFSET, TrainingTable, evaluate};
-use crate::tools::solve::load_or_build;
 
 /// Runs that go to one shard together: the static and decaying runs of a seed play
 /// the same matches until exploration first differs (epsilon 0.003 against
@@ -43,9 +43,7 @@ pub fn study_command(
     let tablebases: Vec<(Endgame, Tablebase)> = plan
         .endgames
         .iter()
-        .map(|&endgame| {
-            load_or_build(endgame, &crate::tools::solve::tablebase_dir()).map(|t| (endgame, t))
-        })
+        .map(|&endgame| load_or_build(endgame, &tablebase_dir()).map(|t| (endgame, t)))
         .collect::<Result<_>>()?;
     grid.run_all("study endgame", &pending, jobs, |cell| {
         let tablebase = &tablebases

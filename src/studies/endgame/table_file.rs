@@ -8,8 +8,8 @@ use burnmate_agents::endgame::{LeastBestQ, QEntry};
 use burnmate_env::endgame::Endgame;
 use serde::{Deserialize, Serialize};
 
-use crate::run::config::{Experiment, load_config};
 use crate::studies::endgame::config::EndgameConfig;
+use crate::studies::experiment::{Experiment, load_config};
 
 const FORMAT: &str = "burnmate-endgame-qtable-v2";
 

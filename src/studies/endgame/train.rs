@@ -13,18 +13,18 @@ use shakmaty::Chess;
 
 use crate::output::pgn::fen_of;
 use crate::run::Run;
-use crate::run::config::Experiment;
 use crate::run::driver::{Schedule, Trainer, drive};
 use crate::run::files::{config_stem, create_run_dir};
 use crate::run::metrics::{EpisodeRow, TrainingStats};
 use crate::run::overrides::Overrides;
 use crate::run::progress::{Progress, episode_bar};
+use crate::run::tablebases::{load_or_build, tablebase_dir};
 use crate::studies::endgame::config::{EndgameConfig, Exploration, RewardKind};
 use crate::studies::endgame::engine_audit::EngineAudit;
 use crate::studies::endgame::game::{Arena, MatchResult, mate_in};
 use crate::studies::endgame::starts::start_position;
 use crate::studies::endgame::table_file::{load_run, save_table};
-use crate::tools::solve::load_or_build;
+use crate::studies::experiment::{Experiment, to_toml};
 
 /// Seed offset of the evaluation games.
 pub const EVAL_SEED_OFFSET: u64 = 0x5eed_e7a1;
@@ -152,7 +152,7 @@ pub fn eval_command(run: &Path, games: u64, seed: u64) -> Result<()> {
     anyhow::ensure!(games > 0, "--games must be positive");
     let (config, endgame, mut q) = load_run(run)?;
     let start = start_position(endgame, &config)?;
-    let tablebase = load_or_build(endgame, &crate::tools::solve::tablebase_dir())?;
+    let tablebase = load_or_build(endgame, &tablebase_dir())?;
     let arena = Arena::new(endgame, &tablebase, &config)?;
     let eval = evaluate(&arena, &mut q, &start, games, seed)?;
     say!("run             {}", run.display());
@@ -214,12 +214,12 @@ pub fn train_command(path: &Path, config: EndgameConfig, overrides: &Overrides) 
     config.validate()?;
     let endgame = config.endgame;
     let start = start_position(endgame, &config)?;
-    let tablebase = load_or_build(endgame, &crate::tools::solve::tablebase_dir())?;
+    let tablebase = load_or_build(endgame, &tablebase_dir())?;
     let arena = Arena::new(endgame, &tablebase, &config)?;
     let dir = create_run_dir(overrides.out.as_deref(), &config_stem(path))?;
     let run = Run::start(
         &dir,
-        &Experiment::Endgame(config.clone()),
+        &to_toml(&Experiment::Endgame(config.clone()))?,
         &["excess_moves"],
     )?;
     let table = TrainingTable::fresh(&arena);
@@ -232,7 +232,7 @@ pub fn resume_command(dir: &Path, config: &EndgameConfig) -> Result<()> {
     config.validate()?;
     let endgame = config.endgame;
     let start = start_position(endgame, config)?;
-    let tablebase = load_or_build(endgame, &crate::tools::solve::tablebase_dir())?;
+    let tablebase = load_or_build(endgame, &tablebase_dir())?;
     let arena = Arena::new(endgame, &tablebase, config)?;
     let (run, point) = Run::resume::<EndgameResume>(dir, RESUME_FORMAT, &["excess_moves"])?;
     let q = LeastBestQ::from_entries(endgame, config.alpha, config.gamma, &point.trainer.table);

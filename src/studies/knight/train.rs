@@ -13,12 +13,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::run::Run;
-use crate::run::config::Experiment;
 use crate::run::driver::{Schedule, Trainer, drive};
 use crate::run::files::{config_stem, create_run_dir};
 use crate::run::metrics::EpisodeRow;
 use crate::run::overrides::Overrides;
 use crate::run::progress::{Progress, episode_bar};
+use crate::studies::experiment::{Experiment, to_toml};
 use crate::studies::knight::config::{KnightAgentKind, KnightConfig};
 use crate::studies::knight::eval::{evaluate, print_table};
 use crate::studies::knight::model_file::{self, KnightLearnerState, Learner};
@@ -78,7 +78,11 @@ pub fn train_run(
     dir: &Path,
     progress: &dyn Progress,
 ) -> Result<KnightSummary> {
-    let run = Run::start(dir, &Experiment::Knight(config.clone()), &COLUMNS)?;
+    let run = Run::start(
+        dir,
+        &to_toml(&Experiment::Knight(config.clone()))?,
+        &COLUMNS,
+    )?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let learner = Learner::new(config, device, &mut rng)?;
     continue_run(config, run, learner, 0, 0.0, rng, progress)

@@ -12,12 +12,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::run::Run;
-use crate::run::config::Experiment;
 use crate::run::driver::{Schedule, Trainer, drive};
 use crate::run::files::{config_stem, create_run_dir};
 use crate::run::metrics::EpisodeRow;
 use crate::run::overrides::Overrides;
 use crate::run::progress::{Progress, episode_bar};
+use crate::studies::experiment::{Experiment, to_toml};
 use crate::studies::queen4x4::config::Queen4x4Config;
 use crate::studies::queen4x4::eval::evaluate;
 use crate::studies::queen4x4::model_file;
@@ -103,7 +103,7 @@ pub fn train_run(
     progress: &dyn Progress,
     show_metrics: bool,
 ) -> Result<Summary> {
-    let run = Run::start(dir, &Experiment::Queen4x4(config.clone()), &[])?;
+    let run = Run::start(dir, &to_toml(&Experiment::Queen4x4(config.clone()))?, &[])?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let agent = LuoAgent::new(config.agent(), device, &mut rng)?;
     let start = Start {

@@ -1,5 +1,5 @@
-//! The evaluation of a matrix's search learner on an endgame (its training is
-//! `search_training.rs`): the trained net is saved, then plays the cell's evaluation
+//! The evaluation of the search learner on an endgame (its training is
+//! [`super::training`]): the trained net is saved, then plays the scenario's evaluation
 //! starts against the perfect defender with its search (as do the training
 //! snapshots, for the curve) and as a raw policy (its most probable move, no
 //! search); `burnmate eval NET` does the same for a saved net.
@@ -17,9 +17,11 @@ use burnmate_env::endgame_game::{EndgameGame, action_of};
 use burnmate_env::environment::Encoder as _;
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
 use burnmate_oracle::tablebase::Tablebase;
+use serde::{Deserialize, Serialize};
 use shakmaty::Position as _;
 
 use crate::device::backend::BackendChoice;
+use crate::run::tablebases::{load_or_build, tablebase_dir};
 use crate::studies::scenario::evaluation::{
     CurvePoint, Evaluation, Turn, evaluate, evaluate_first,
 };
@@ -27,8 +29,6 @@ use crate::studies::scenario::{Scenario, StartSource};
 use crate::studies::search::net_file::{self, SearchNetFile, search_positions};
 use crate::studies::search::settings::evaluation_search;
 use crate::studies::search::training::Trained;
-use crate::tools::matrix::cell::{Cell, CellResult};
-use crate::tools::solve::load_or_build;
 
 /// The evaluation of `net` on `scenario`'s starts with the search `play`: every
 /// round one batched search over the positions of all unfinished games.
@@ -109,15 +109,43 @@ fn evaluate_raw_policy(
     )
 }
 
+/// What a trained search learner did: its training, and its net against the
+/// perfect defender with its search, at each snapshot and as a raw policy (a search
+/// run's `evaluation.json`; the matrix records it as its `mcts` cell).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchEvaluation {
+    /// Self-play games trained.
+    pub games: u64,
+    /// Share of self-play games that ended in mate.
+    pub mate_rate: f64,
+    /// Whether a weight became non-finite (the net is then meaningless).
+    pub diverged: bool,
+    /// The net with its evaluation search.
+    pub eval: Evaluation,
+    /// The net alone (its most probable move, no search).
+    pub raw_policy: Evaluation,
+    /// The net with its search at each training snapshot and at the end.
+    pub curve: Vec<CurvePoint>,
+    /// The curriculum level at the end (walks of up to `2 level + 1` un-moves from mate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curriculum_level: Option<u32>,
+    /// The frontier at the end (`frontier` starts): the mean plies its seeds took to mate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frontier_plies: Option<f64>,
+    /// Training wall time in seconds.
+    pub train_seconds: f64,
+}
+
 /// Saves the trained search learner's net as `net_file` and evaluates it on
-/// `scenario`'s starts, and each training snapshot with its search (the curve).
+/// `scenario`'s starts, and each training snapshot with its search (the curve);
+/// `seed` seeds the evaluation's searches.
 pub fn evaluate_trained(
     scenario: &Scenario<'_, EndgameGame<&Tablebase>>,
-    cell: Cell,
+    seed: u64,
     trained: &Trained,
     device: &Device,
     net_file: &Path,
-) -> Result<CellResult> {
+) -> Result<SearchEvaluation> {
     let endgame = scenario.env.endgame;
     let games = trained.games;
     let net = trained.learner.net();
@@ -126,7 +154,7 @@ pub fn evaluate_trained(
         net_file,
         &SearchNetFile {
             endgame,
-            seed: cell.seed,
+            seed,
             games,
             layers: net.weights(),
             discount: self_play.discount,
@@ -134,7 +162,7 @@ pub fn evaluate_trained(
         },
     )?;
     let play = evaluation_search(self_play.discount, net.has_moves_left());
-    let eval = evaluate_with_search(scenario, net, &play, cell.seed);
+    let eval = evaluate_with_search(scenario, net, &play, seed);
     let mut curve = Vec::new();
     for snapshot in &trained.snapshots {
         let at = PolicyValueNet::from_layers(&snapshot.layers, ChessGame.actions(), device.clone())
@@ -142,7 +170,7 @@ pub fn evaluate_trained(
         curve.push(CurvePoint {
             games: snapshot.games,
             train_seconds: snapshot.seconds,
-            eval: evaluate_with_search(scenario, &at, &play, cell.seed),
+            eval: evaluate_with_search(scenario, &at, &play, seed),
         });
     }
     curve.push(CurvePoint {
@@ -150,20 +178,14 @@ pub fn evaluate_trained(
         train_seconds: trained.seconds,
         eval,
     });
-    Ok(CellResult {
-        cell,
-        episodes: games,
-        training_win_rate: trained.mate_rate,
+    Ok(SearchEvaluation {
+        games,
+        mate_rate: trained.mate_rate,
         diverged: !net
             .weights()
             .iter()
             .all(|l| l.weight.iter().all(|w| w.is_finite())),
-        raw_policy: Some(evaluate_raw_policy(
-            scenario,
-            scenario.eval.len(),
-            net,
-            cell.seed,
-        )),
+        raw_policy: evaluate_raw_policy(scenario, scenario.eval.len(), net, seed),
         eval,
         curve,
         curriculum_level: trained.level,
@@ -215,7 +237,7 @@ pub fn eval_command(
         *setting = value;
     }
     let endgame = net.file.endgame;
-    let tablebase = load_or_build(endgame, &crate::tools::solve::tablebase_dir())?;
+    let tablebase = load_or_build(endgame, &tablebase_dir())?;
     let scenario = crate::studies::scenario::endgame(endgame, &tablebase, StartSource::Won)?;
     let starts = usize::try_from(games).unwrap_or(usize::MAX);
     let seed = seed.unwrap_or(net.file.seed);

@@ -28,8 +28,8 @@ use crate::run::fault::crash_point;
 use crate::run::files::StreamedFile;
 use crate::run::resume::RngState;
 use crate::studies::scenario::StartSource;
-use crate::studies::search::curriculum::{Curriculum, retro_curriculum_start};
-use crate::studies::search::frontier::Frontier;
+use crate::studies::scenario::curriculum::{Curriculum, retro_curriculum_start};
+use crate::studies::scenario::frontier::Frontier;
 use crate::studies::search::settings::{
     SEARCH_HIDDEN, SEARCH_MOVES_LEFT_HEAD, search_learner_config,
 };

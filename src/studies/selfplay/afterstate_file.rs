@@ -10,7 +10,7 @@ use burnmate_models::LayerWeights;
 use serde::{Deserialize, Serialize};
 
 use crate::device::backend::BackendChoice;
-use crate::run::config::{Experiment, load_config};
+use crate::studies::experiment::{Experiment, load_config};
 use crate::studies::selfplay::config::{SelfplayAlgorithm, SelfplayConfig};
 
 /// Format of the final checkpoint (the value network).

@@ -10,7 +10,7 @@ use burnmate_models::SelectorWeights;
 use serde::{Deserialize, Serialize};
 
 use crate::run::checkpoint;
-use crate::run::config::{Experiment, load_config};
+use crate::studies::experiment::{Experiment, load_config};
 use crate::studies::selfplay::config::SelfplayConfig;
 
 /// File name of the checkpoint inside a run directory.

@@ -16,12 +16,12 @@ use shakmaty::Color;
 
 use crate::output::plot::{Series, line_chart};
 use crate::run::Run;
-use crate::run::config::Experiment;
 use crate::run::driver::{Schedule, Trainer, drive};
 use crate::run::files::{StreamedFile, config_stem, create_run_dir, write_atomic};
 use crate::run::metrics::TrainingStats;
 use crate::run::overrides::Overrides;
 use crate::run::progress::{Progress, episode_bar};
+use crate::studies::experiment::{Experiment, to_toml};
 use crate::studies::selfplay::config::SelfplayConfig;
 use crate::studies::selfplay::game_record::{count_ending, game_row, training_pgn};
 use crate::studies::selfplay::model_file::{self, SelfplayState};
@@ -157,7 +157,11 @@ pub fn train_command(path: &Path, config: SelfplayConfig, overrides: &Overrides)
     drop(state);
     let stockfish = start_stockfish(&config)?;
     let dir = create_run_dir(overrides.out.as_deref(), &config_stem(path))?;
-    let run = Run::start(&dir, &Experiment::Selfplay(config.clone()), &COLUMNS)?;
+    let run = Run::start(
+        &dir,
+        &to_toml(&Experiment::Selfplay(config.clone()))?,
+        &COLUMNS,
+    )?;
     let pgn = StreamedFile::create(&dir.join("games.pgn"))?;
     let mut evals = StreamedFile::create(&dir.join("eval.csv"))?;
     evals.line("after_games,opponent,games,win,draw,loss,mean_plies")?;

@@ -19,7 +19,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position};
 
 use crate::output::pgn::fen_of;
-use crate::tools::solve::load_or_build;
+use crate::run::tablebases::load_or_build;
 use crate::tools::uci_server::{GoLimit, UciPlayer};
 
 /// One side of a match.
@@ -255,7 +255,7 @@ mod tests {
     }
 
     fn adjudicator() -> Adjudicator {
-        Adjudicator::new(crate::tools::solve::tablebase_dir())
+        Adjudicator::new(crate::run::tablebases::tablebase_dir())
     }
 
     fn play(start: &str, white: Vec<&'static str>, black: Vec<&'static str>) -> PlayedGame {

@@ -22,9 +22,10 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Position as _;
 
 use crate::studies::endgame::game::Arena;
+use crate::studies::scenario::curriculum::Curriculum;
 use crate::studies::scenario::evaluation::{CurvePoint, Evaluation, evaluate_each};
 use crate::studies::scenario::{Game, Scenario};
-use crate::studies::search::curriculum::Curriculum;
+use crate::studies::search::evaluation::SearchEvaluation;
 use crate::tools::matrix::algorithm::{
     Algorithm, HIDDEN, actor_critic_config, dqn_config, exploration, tabular_config, td_config,
 };
@@ -83,6 +84,24 @@ pub struct CellResult {
     pub frontier_plies: Option<f64>,
     /// Training wall time in seconds (the only field that differs between reruns).
     pub train_seconds: f64,
+}
+
+impl CellResult {
+    /// The matrix's record of a search learner's evaluation.
+    pub fn of_search(cell: Cell, search: SearchEvaluation) -> CellResult {
+        CellResult {
+            cell,
+            episodes: search.games,
+            training_win_rate: search.mate_rate,
+            diverged: search.diverged,
+            eval: search.eval,
+            raw_policy: Some(search.raw_policy),
+            curve: search.curve,
+            curriculum_level: search.curriculum_level,
+            frontier_plies: search.frontier_plies,
+            train_seconds: search.train_seconds,
+        }
+    }
 }
 
 /// Trains `algorithm` (a neural one) on `scenario` for `episodes` and evaluates it.

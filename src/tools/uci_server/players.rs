@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::device::backend::BackendChoice;
-use crate::run::config::{Experiment, load_config};
+use crate::studies::experiment::{Experiment, load_config};
 use crate::studies::search::NET_FILE;
 use crate::studies::search::net_file::{
     SearchNet, load as load_search_net, search_positions_until,

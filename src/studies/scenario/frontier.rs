@@ -15,7 +15,7 @@
 //!               unwalked, when its un-moves ran out, does not)
 //! ```
 //!
-//! The level curriculum ([`crate::studies::search::curriculum`]) lengthens every walk at once;
+//! The level curriculum ([`crate::studies::scenario::curriculum`]) lengthens every walk at once;
 //! seeds lengthen only where the learner already mates, so KBNK's long forced mates
 //! are reached one move pair at a time (`results/frontier-curriculum/`).
 
@@ -27,7 +27,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 use crate::studies::scenario::ENDGAME_MOVE_CAP;
-use crate::studies::search::curriculum::retro_ply_cap;
+use crate::studies::scenario::curriculum::retro_ply_cap;
 
 /// Seeds kept (the most recent wins). KBNK, 30,000 games, seeds 0 and 1: mated 5.9
 /// and 7.3 % with 4,096, 8.3 and 8.3 % with 1,024 (the seeds' mean win 17.6-20.2

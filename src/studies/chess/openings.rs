@@ -1,4 +1,4 @@
-//! Opening positions for matches: EPD or FEN lines (the first four fields, board to
+//! Opening positions for matches and self-play: EPD or FEN lines (the first four fields, board to
 //! en passant, matter; `#` starts a comment line). The shipped set,
 //! `data/openings.epd`, holds 300 positions after 4 to 8 random plies that Stockfish
 //! 15.1 scores within ±50 centipawns at depth 12, none in check
