@@ -380,7 +380,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 search,
             };
             if run.is_file() {
-                // A matrix's search net file: no run directory around it.
+                // A search net file (a matrix's or a shipped compact one): no run directory.
                 refuse_stockfish_skills(&request)?;
                 return burnmate::studies::search::evaluation::eval_command(
                     &run,
@@ -447,7 +447,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 max_moves,
             };
             if run.is_file() {
-                // A matrix's search net file: no run directory around it.
+                // A search net file (a matrix's or a shipped compact one): no run directory.
                 return burnmate::studies::search::play::play_search_net(&request, &run);
             }
             load_config(&run.join("config.toml"))?

@@ -10,6 +10,7 @@
 //! (the net and its training snapshots against the perfect defender); `resume.json`
 //! while it trains.
 
+pub mod compact;
 pub mod config;
 pub mod evaluation;
 pub mod net_file;

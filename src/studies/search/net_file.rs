@@ -1,7 +1,7 @@
-//! A trained search learner's network as a file: each `mcts` cell of a matrix
-//! writes `nets/<endgame>-mcts-<seed>.json` in the matrix directory (a checkpoint),
-//! and `burnmate uci FILE` and `burnmate play FILE --fen ...` serve it with the
-//! search the matrix evaluated it with.
+//! A trained search learner's network as a file: a search run's `net.json`, each
+//! `mcts` cell of a matrix's `nets/<endgame>-mcts-<seed>.json` (checkpoints), or a
+//! shipped compact net ([`compact`], `assets/nets/*.bmnet`); `burnmate uci FILE`
+//! and `burnmate play FILE --fen ...` serve it with the search it was evaluated with.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -20,6 +20,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move};
 
+use crate::studies::search::compact;
 use crate::studies::search::settings::{evaluation_search, search_learner_config};
 
 /// The checkpoint format of a search net file.
@@ -108,7 +109,9 @@ pub fn load(path: &Path, device: Device) -> Result<SearchNet> {
     if !path.exists() {
         bail!("search net {} does not exist", path.display());
     }
-    let file: SearchNetFile = if crate::run::checkpoint::format_of(path)? == FORMAT_V1 {
+    let file: SearchNetFile = if compact::is_compact_file(path)? {
+        compact::load(path)?
+    } else if crate::run::checkpoint::format_of(path)? == FORMAT_V1 {
         crate::run::checkpoint::load::<SearchNetFileV1>(path, FORMAT_V1)?.into()
     } else {
         crate::run::checkpoint::load(path, FORMAT)?

@@ -429,7 +429,7 @@ pub fn load_player(
         }
         return engine_player(Material, search, features, BUILTIN_MATERIAL, "material");
     }
-    // A matrix's net file, else a run directory's config (read once).
+    // A net file (a matrix's or a shipped compact one), else a run directory's config (read once).
     let config = (!run.is_file())
         .then(|| load_config(&run.join("config.toml")))
         .transpose()?;
