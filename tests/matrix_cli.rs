@@ -276,41 +276,53 @@ fn the_saved_net_plays_and_serves_uci(net: &std::path::Path) {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    use std::io::Write as _;
-    // Black's queen and king against the white king: the net plays either colour.
-    uci.stdin
-        .take()
-        .unwrap()
-        .write_all(
-            b"uci\nposition fen 8/8/8/8/8/1k6/7q/K7 b - - 0 1\ngo\ngo nodes 16\ngo movetime 50\ngo nodes 0\nquit\n",
-        )
-        .unwrap();
-    let out = uci.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = stdout(&out);
+    use std::io::{BufRead as _, Write as _};
+    // Black's queen and king against the white king (no mate in one, so no search
+    // ends early by a proof): the net plays either colour. `quit` is sent only
+    // after the four answers, since it stops a running search.
+    const FEN: &str = "8/8/8/3k4/8/8/6q1/K7 b - - 0 1";
+    let mut stdin = uci.stdin.take().unwrap();
+    write!(
+        stdin,
+        "uci\nposition fen {FEN}\ngo\ngo nodes 16\ngo movetime 50\ngo nodes 0\n"
+    )
+    .unwrap();
+    let mut lines = Vec::new();
+    for line in std::io::BufReader::new(uci.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let done = line.starts_with("bestmove ");
+        lines.push(line);
+        if done && lines.iter().filter(|l| l.starts_with("bestmove ")).count() == 4 {
+            break;
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    assert!(uci.wait().unwrap().success());
+    let text = lines.join("\n");
     let best = text
         .lines()
         .find_map(|l| l.strip_prefix("bestmove "))
         .unwrap_or_else(|| panic!("{text}"));
-    let position: shakmaty::Chess = "8/8/8/8/8/1k6/7q/K7 b - - 0 1"
+    let position: shakmaty::Chess = FEN
         .parse::<shakmaty::fen::Fen>()
         .unwrap()
         .into_position(shakmaty::CastlingMode::Standard)
         .unwrap();
     let mv = best.parse::<shakmaty::uci::UciMove>().unwrap();
     assert!(mv.to_move(&position).is_ok(), "{best} is not legal");
-    assert!(text.contains("nodes 128"), "{text}");
-    assert!(
-        text.contains("nodes 16 "),
-        "go nodes sets the simulations: {text}"
+    let nodes: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split(" nodes ").nth(1)?.split(' ').next())
+        .collect();
+    // `go` and `go nodes 0` (ignored) run the default 128 simulations, `go nodes
+    // 16` sixteen, `go movetime 50` as many as 50 ms allow.
+    assert_eq!(
+        [nodes[0], nodes[1], nodes[3]],
+        ["128", "16", "128"],
+        "{text}"
     );
     assert_eq!(
-        text.matches("nodes 128 ").count(),
-        2,
-        "go nodes 0 is ignored (the default search): {text}"
-    );
-    assert_eq!(
-        text.lines().filter(|l| l.starts_with("bestmove ")).count(),
+        nodes.len(),
         4,
         "go, go nodes, go movetime and go nodes 0 each answered: {text}"
     );

@@ -416,3 +416,43 @@ fn a_search_answers_isready_and_ends_at_stop_or_quit() {
         "quit during a search"
     );
 }
+
+/// The shipped nets (`assets/nets/`): each file's FNV-1a, a position of its ending
+/// and the move its search plays there with 128 simulations.
+const SHIPPED_NETS: [(&str, u64, &str, &str); 1] = [(
+    "assets/nets/kqk.bmnet",
+    0x540d_4077_925f_478d,
+    "8/8/8/4k3/8/8/8/KQ6 w - - 0 1",
+    "b1g6",
+)];
+
+#[test]
+fn the_shipped_nets_are_intact_and_play_their_pinned_moves() {
+    for (file, fnv, fen, best) in SHIPPED_NETS {
+        let bytes = std::fs::read(file).unwrap();
+        assert_eq!(burnmate_oracle::checksum::fnv1a(&bytes), fnv, "{file}");
+        let mut engine = Engine::start(Path::new(file));
+        engine.send("uci");
+        engine.until("uciok");
+        engine.send(&format!("position fen {fen}"));
+        engine.send("go nodes 128");
+        let lines = engine.until("bestmove ");
+        assert_eq!(lines.last().unwrap(), &format!("bestmove {best}"), "{file}");
+        assert!(
+            lines.iter().any(|l| l.contains(" nodes 128 ")),
+            "every simulation ran: {lines:?}"
+        );
+        engine.quit();
+    }
+    // A net whose bytes changed is refused with a one-line error naming it.
+    let tmp = TempDir::new();
+    let mut bytes = std::fs::read(SHIPPED_NETS[0].0).unwrap();
+    *bytes.last_mut().unwrap() ^= 1;
+    let changed = tmp.path().join("changed.bmnet");
+    std::fs::write(&changed, bytes).unwrap();
+    let out = burnmate(&["uci", changed.to_str().unwrap()]);
+    assert_one_line_error(
+        &out,
+        "changed.bmnet is corrupt or truncated (checksum mismatch)",
+    );
+}

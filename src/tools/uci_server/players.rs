@@ -254,12 +254,9 @@ impl UciPlayer for SearchPlayer {
             &self.stop,
         )
         .remove(0);
-        // The simulations asked for, or those run when time was the limit.
-        let nodes = if search.time_limit.is_some() {
-            1 + result.visits.iter().map(|&v| u64::from(v)).sum::<u64>()
-        } else {
-            u64::from(search.simulations)
-        };
+        // The simulations run (the first expands the root, each later one visits a
+        // root move): fewer than asked when time, `stop` or a proof ended the search.
+        let nodes = 1 + result.visits.iter().map(|&v| u64::from(v)).sum::<u64>();
         let listed = |i: &usize| among.contains(&result.moves[*i]);
         let best = result
             .proof
