@@ -419,12 +419,20 @@ fn a_search_answers_isready_and_ends_at_stop_or_quit() {
 
 /// The shipped nets (`assets/nets/`): each file's FNV-1a, a position of its ending
 /// and the move its search plays there with 128 simulations.
-const SHIPPED_NETS: [(&str, u64, &str, &str); 1] = [(
-    "assets/nets/kqk.bmnet",
-    0x540d_4077_925f_478d,
-    "8/8/8/4k3/8/8/8/KQ6 w - - 0 1",
-    "b1g6",
-)];
+const SHIPPED_NETS: [(&str, u64, &str, &str); 2] = [
+    (
+        "assets/nets/kqk.bmnet",
+        0x540d_4077_925f_478d,
+        "8/8/8/4k3/8/8/8/KQ6 w - - 0 1",
+        "b1g6",
+    ),
+    (
+        "assets/nets/krk.bmnet",
+        0xcd2e_b8d1_6b1b_16d4,
+        "8/8/8/4k3/8/8/8/KR6 w - - 0 1",
+        "a1b2",
+    ),
+];
 
 #[test]
 fn the_shipped_nets_are_intact_and_play_their_pinned_moves() {
