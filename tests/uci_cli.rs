@@ -419,7 +419,7 @@ fn a_search_answers_isready_and_ends_at_stop_or_quit() {
 
 /// The shipped nets (`assets/nets/`): each file's FNV-1a, a position of its ending
 /// and the move its search plays there with 128 simulations.
-const SHIPPED_NETS: [(&str, u64, &str, &str); 2] = [
+const SHIPPED_NETS: [(&str, u64, &str, &str); 3] = [
     (
         "assets/nets/kqk.bmnet",
         0x540d_4077_925f_478d,
@@ -430,6 +430,12 @@ const SHIPPED_NETS: [(&str, u64, &str, &str); 2] = [
         "assets/nets/krk.bmnet",
         0xcd2e_b8d1_6b1b_16d4,
         "8/8/8/4k3/8/8/8/KR6 w - - 0 1",
+        "a1b2",
+    ),
+    (
+        "assets/nets/kbbk.bmnet",
+        0x8ac7_f6b5_7f98_4e49,
+        "8/8/8/4k3/8/8/8/KBB5 w - - 0 1",
         "a1b2",
     ),
 ];
