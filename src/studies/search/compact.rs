@@ -89,13 +89,18 @@ pub fn from_bytes(bytes: &[u8]) -> Result<SearchNetFile, String> {
         .get(PREFIX..PREFIX + length)
         .ok_or("has a header longer than the file")
         .and_then(|h| serde_json::from_slice(h).map_err(|_| "has a malformed header"))?;
-    let mut halves = bytes[PREFIX + length..]
+    let weights = &bytes[PREFIX + length..];
+    let want: usize = header.shapes.iter().map(|[i, o]| i * o + o).sum();
+    if weights.len() != 2 * want {
+        return Err(format!(
+            "holds {} bytes of weights, not the {} its header's shapes need",
+            weights.len(),
+            2 * want
+        ));
+    }
+    let mut halves = weights
         .chunks_exact(2)
         .map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32());
-    let want: usize = header.shapes.iter().map(|[i, o]| i * o + o).sum();
-    if (bytes.len() - PREFIX - length) != 2 * want {
-        return Err(format!("holds the wrong number of weights for {want}"));
-    }
     let layers = header
         .shapes
         .iter()
