@@ -4,50 +4,92 @@
 //! `generations.csv` says so, and `burnmate match CANDIDATE_RUN --opponent-run
 //! INCUMBENT_RUN --nodes 5000` plays it against the net it started from.
 //!
-//! `cargo run --release --example chess_candidate -- RUN FIRST LAST START EPOCHS OUT GENERATION`
+//! `cargo run --release --example chess_candidate -- RUN FIRST LAST START EPOCHS OUT GENERATION [SETTINGS]`
 //! trains `EPOCHS` passes over generations `FIRST..=LAST` of `RUN`'s positions from
-//! `RUN`'s net of generation `START`, with `RUN`'s learning rate, batch, blend and
-//! seed, and saves it as `OUT`'s net of generation `GENERATION` (`OUT` holds a copy
-//! of `RUN`'s `config.toml`).
+//! `RUN`'s net of generation `START` (or from fresh weights when `START` is `fresh`)
+//! and saves it as `OUT`'s net of generation `GENERATION` (`OUT` holds a copy of
+//! `RUN`'s `config.toml`). Batch and seed are `RUN`'s; `SETTINGS` override the rest:
+//! `--lr X` (the first step's rate), `--final-lr Y` (cosine decay to `Y` over all
+//! steps; default: no decay), `--hidden N` (width of fresh weights), `--result-weight W`.
 
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use burnmate::studies::chess::{data_file, net_file};
 use burnmate::studies::experiment::{Experiment, load_config};
-use burnmate_agents::nnue_trainer::NnueTrainer;
+use burnmate_agents::nnue_trainer::{NnueTrainer, fresh_weights};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+/// Training settings a probe may override (the rate falls along the trainer's
+/// cosine when `final_lr` is set).
+struct Settings {
+    lr: f64,
+    final_lr: Option<f64>,
+    hidden: usize,
+    result_weight: f32,
+}
+
+fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T> {
+    text.parse()
+        .ok()
+        .with_context(|| format!("{what} must be a number, got {text:?}"))
+}
+
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [run, first, last, start, epochs, out, generation] = &args[..] else {
-        bail!("usage: chess_candidate RUN FIRST LAST START EPOCHS OUT GENERATION");
-    };
-    let number = |text: &str, what: &str| -> Result<u32> {
-        text.parse()
-            .with_context(|| format!("{what} must be a number, got {text:?}"))
-    };
-    let (run, out) = (Path::new(run), Path::new(out));
+    if args.len() < 7 || args.len().is_multiple_of(2) {
+        bail!(
+            "usage: chess_candidate RUN FIRST LAST START EPOCHS OUT GENERATION [--lr X] [--final-lr Y] [--hidden N] [--result-weight W]"
+        );
+    }
+    let (run, out) = (Path::new(&args[0]), Path::new(&args[5]));
     let Experiment::Chess(config) = load_config(&run.join("config.toml"))? else {
         bail!("{} is not a chess run", run.display());
     };
+    let mut settings = Settings {
+        lr: config.lr,
+        final_lr: None,
+        hidden: config.hidden,
+        result_weight: config.result_weight,
+    };
+    for pair in args[7..].chunks(2) {
+        let (name, value) = (pair[0].as_str(), pair[1].as_str());
+        match name {
+            "--lr" => settings.lr = number(value, name)?,
+            "--final-lr" => settings.final_lr = Some(number(value, name)?),
+            "--hidden" => settings.hidden = number(value, name)?,
+            "--result-weight" => settings.result_weight = number(value, name)?,
+            _ => bail!("unknown setting {name:?}"),
+        }
+    }
     let mut data = Vec::new();
-    for g in number(first, "FIRST")?..=number(last, "LAST")? {
+    for g in number::<u32>(&args[1], "FIRST")?..=number(&args[2], "LAST")? {
         data.extend(data_file::load(
             &run.join("data").join(format!("gen-{g:03}.bin")),
         )?);
     }
-    let generation = number(generation, "GENERATION")?;
-    let weights = net_file::load(run, number(start, "START")?)?;
+    let generation: u32 = number(&args[6], "GENERATION")?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
+    let weights = match args[3].as_str() {
+        "fresh" => fresh_weights(settings.hidden, &mut rng),
+        start => net_file::load(run, number(start, "START")?)?,
+    };
     let device = config.backend.device()?;
     let mut trainer =
-        NnueTrainer::new(&weights, config.lr, device.autodiff()).map_err(anyhow::Error::msg)?;
+        NnueTrainer::new(&weights, settings.lr, device.autodiff()).map_err(anyhow::Error::msg)?;
+    let passes: u32 = number(&args[4], "EPOCHS")?;
     println!("{} positions", data.len());
-    for epoch in 0..number(epochs, "EPOCHS")? {
-        let loss = trainer.epoch(&data, config.batch, config.result_weight, &mut rng);
-        println!("pass {epoch}: mean loss {loss:.6}");
+    let losses = trainer.train(
+        &data,
+        passes,
+        config.batch,
+        settings.result_weight,
+        settings.final_lr,
+        &mut rng,
+    );
+    for (pass, loss) in losses.iter().enumerate() {
+        println!("pass {pass}: mean loss {loss:.6}");
     }
     net_file::save(out, generation, &trainer.weights())
 }

@@ -11,7 +11,7 @@ use anyhow::Result;
 use burnmate_env::endgame::{Endgame, Match};
 use burnmate_env::environment::Environment;
 use burnmate_env::knight::{KnightGame, KnightOutcome, KnightState};
-use burnmate_env::queen4x4::{Outcome as QueenOutcome, Position, Queen4x4Game};
+use burnmate_env::queen4x4::{Position, Queen4x4Game, Queen4x4Outcome};
 use burnmate_oracle::knight::optimal_from;
 use burnmate_oracle::queen4x4::Queen4x4Solution;
 use burnmate_oracle::tablebase::Tablebase;
@@ -167,7 +167,7 @@ pub fn queen4x4(solution: &Queen4x4Solution) -> Scenario<'static, Queen4x4Game> 
         curriculum: false,
         eval,
         max_steps: QUEEN4X4_MOVE_CAP,
-        is_win: |o| o == QueenOutcome::Checkmate,
+        is_win: |o| o == Queen4x4Outcome::Checkmate,
     }
 }
 

@@ -265,7 +265,7 @@ fn dqn_plays_and_learns_queen4x4_through_the_environment_seam() {
     use crate::episode::{Mode, Play, play_episode};
     use burnmate_encode::queen4x4::Queen4x4Encoding;
     use burnmate_env::environment::{Encoder, Environment};
-    use burnmate_env::queen4x4::{MATE_REWARD, Outcome, Queen4x4Game};
+    use burnmate_env::queen4x4::{MATE_REWARD, Queen4x4Game, Queen4x4Outcome};
 
     let (game, encoder) = (Queen4x4Game, Queen4x4Encoding);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
@@ -291,7 +291,7 @@ fn dqn_plays_and_learns_queen4x4_through_the_environment_seam() {
                 );
                 assert_eq!(
                     step.reward == MATE_REWARD,
-                    step.outcome == Outcome::Checkmate
+                    step.outcome == Queen4x4Outcome::Checkmate
                 );
             },
         );

@@ -61,6 +61,18 @@ pub fn fresh_weights(hidden: usize, rng: &mut impl Rng) -> [LayerWeights; 2] {
     [transformer, output]
 }
 
+/// The rate of step `step` of `steps`: from `start` to `end` along a cosine, or
+/// `start` throughout without an `end`.
+fn cosine_rate(start: f64, end: Option<f64>, step: usize, steps: usize) -> f64 {
+    match end {
+        None => start,
+        Some(end) => {
+            let progress = step as f64 / steps.max(1) as f64;
+            end + 0.5 * (start - end) * (1.0 + (std::f64::consts::PI * progress).cos())
+        }
+    }
+}
+
 /// Dense rows `[n, INPUTS]` of the features `sets` on `device`.
 fn rows<'a>(sets: impl Iterator<Item = &'a [u16]>, n: usize, device: &Device) -> Tensor<2> {
     let mut data = vec![0.0f32; n * INPUTS];
@@ -108,22 +120,43 @@ impl NnueTrainer {
         value
     }
 
-    /// One pass over `data` in minibatches of `batch` in an order drawn from `rng`;
-    /// returns the mean loss of its steps.
-    pub fn epoch(
+    /// `passes` passes over `data` in minibatches of `batch`, each in an order drawn
+    /// from `rng`; the rate of step `i` of `n` falls from the trainer's `lr` to
+    /// `final_lr` along a cosine (constant when `final_lr` is `None`):
+    ///
+    /// ```text
+    /// rate_i = final_lr + ½ (lr - final_lr) (1 + cos(π i / n))
+    /// ```
+    ///
+    /// Returns each pass's mean loss.
+    pub fn train(
         &mut self,
         data: &[Labelled],
+        passes: u32,
         batch: usize,
         lambda: f32,
+        final_lr: Option<f64>,
         rng: &mut impl Rng,
-    ) -> f32 {
-        let mut order: Vec<&Labelled> = data.iter().collect();
-        order.shuffle(rng);
-        let losses: Vec<f32> = order
-            .chunks(batch.max(1))
-            .map(|chunk| self.step(chunk, lambda))
-            .collect();
-        losses.iter().sum::<f32>() / losses.len().max(1) as f32
+    ) -> Vec<f32> {
+        let batch = batch.max(1);
+        let steps_a_pass = data.len().div_ceil(batch).max(1);
+        let steps = steps_a_pass * passes as usize;
+        let start = self.lr;
+        let mut step = 0;
+        let mut means = Vec::new();
+        for _ in 0..passes {
+            let mut order: Vec<&Labelled> = data.iter().collect();
+            order.shuffle(rng);
+            let mut total = 0.0;
+            for chunk in order.chunks(batch) {
+                self.lr = cosine_rate(start, final_lr, step, steps);
+                total += self.step(chunk, lambda);
+                step += 1;
+            }
+            means.push(total / steps_a_pass as f32);
+        }
+        self.lr = start;
+        means
     }
 
     /// Host copies of the weights `[transformer, output]`.
@@ -156,19 +189,29 @@ mod tests {
     }
 
     #[test]
-    fn epochs_fit_a_small_labelled_set() {
+    fn the_rate_falls_along_a_cosine() {
+        assert_eq!(cosine_rate(1e-3, None, 7, 10), 1e-3);
+        assert_eq!(cosine_rate(1e-3, Some(1e-5), 0, 10), 1e-3);
+        assert!((cosine_rate(1e-3, Some(1e-5), 5, 10) - 5.05e-4).abs() < 1e-12);
+        assert!((cosine_rate(1e-3, Some(1e-5), 10, 10) - 1e-5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn passes_fit_a_small_labelled_set() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let data: Vec<Labelled> = (0..64u16)
             .map(|i| sample(&[i, 100 + i], if i % 2 == 0 { 300 } else { -300 }, 0.5))
             .collect();
         let weights = fresh_weights(16, &mut rng);
         let mut trainer = NnueTrainer::new(&weights, 1e-2, Device::flex().autodiff()).unwrap();
-        let first = trainer.epoch(&data, 16, 0.0, &mut rng);
-        let mut last = first;
-        for _ in 0..30 {
-            last = trainer.epoch(&data, 16, 0.0, &mut rng);
-        }
-        assert!(last < first * 0.2, "loss {first} -> {last}");
+        let losses = trainer.train(&data, 31, 16, 0.0, Some(1e-3), &mut rng);
+        assert_eq!(losses.len(), 31);
+        assert!(
+            losses[30] < losses[0] * 0.2,
+            "loss {} -> {}",
+            losses[0],
+            losses[30]
+        );
         assert_eq!(trainer.weights()[0].outputs, 16);
     }
 }

@@ -17,6 +17,6 @@ mod start;
 
 pub use action::{ACTIONS, Action, KING_ACTIONS_START};
 pub use game::{MATE_REWARD, Queen4x4Game};
-pub use position::{Outcome, Position};
+pub use position::{Position, Queen4x4Outcome};
 pub use square::{DIRECTIONS, SIDE, SQUARES, Square};
 pub use start::{SpecError, parse_start, random_start, start_distribution};

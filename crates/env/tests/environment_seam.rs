@@ -3,7 +3,8 @@
 use burnmate_env::environment::Environment;
 use burnmate_env::knight::{ACTIONS as KNIGHT_ACTIONS, KnightGame, KnightState};
 use burnmate_env::queen4x4::{
-    ACTIONS, Action, MATE_REWARD, Outcome, Position, Queen4x4Game, Square, start_distribution,
+    ACTIONS, Action, MATE_REWARD, Position, Queen4x4Game, Queen4x4Outcome, Square,
+    start_distribution,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -22,7 +23,7 @@ fn queen4x4_masks_the_studys_legal_actions_and_pays_one_exactly_for_mate() {
     let game = Queen4x4Game;
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let (mut mates, mut steps) = (0, 0);
-    for position in every_position().filter(|p| p.outcome() == Outcome::Ongoing) {
+    for position in every_position().filter(|p| p.outcome() == Queen4x4Outcome::Ongoing) {
         let mut mask = vec![false; game.actions()];
         game.legal_mask(&position, &mut mask);
         let listed: Vec<usize> = (0..ACTIONS).filter(|&a| mask[a]).collect();
@@ -31,10 +32,10 @@ fn queen4x4_masks_the_studys_legal_actions_and_pays_one_exactly_for_mate() {
             let step = game.step(&position, action, &mut rng);
             let after = position.play(Action::from_index(action));
             assert_eq!(step.outcome, after.outcome());
-            if step.outcome == Outcome::Checkmate {
+            if step.outcome == Queen4x4Outcome::Checkmate {
                 mates += 1;
                 assert_eq!((step.reward, step.state), (MATE_REWARD, after));
-            } else if step.outcome == Outcome::Stalemate {
+            } else if step.outcome == Queen4x4Outcome::Stalemate {
                 assert_eq!((step.reward, step.state), (0.0, after));
             } else {
                 // The black king replied: one step, nothing else moved.

@@ -1,7 +1,7 @@
 //! Exhaustive check of the 4x4 rules against a brute-force generator written from
 //! coordinates alone, over every placement of the three pieces.
 
-use burnmate_env::queen4x4::{ACTIONS, Action, DIRECTIONS, Outcome, Position, Square};
+use burnmate_env::queen4x4::{ACTIONS, Action, DIRECTIONS, Position, Queen4x4Outcome, Square};
 
 type Coord = (i8, i8);
 
@@ -130,13 +130,13 @@ fn outcomes_follow_check_and_mobility() {
             brute_black_moves(&p).is_empty(),
             queen_controls(&p, coord(p.black_king)),
         ) {
-            (false, _) => Outcome::Ongoing,
-            (true, true) => Outcome::Checkmate,
-            (true, false) => Outcome::Stalemate,
+            (false, _) => Queen4x4Outcome::Ongoing,
+            (true, true) => Queen4x4Outcome::Checkmate,
+            (true, false) => Queen4x4Outcome::Stalemate,
         };
         assert_eq!(p.outcome(), expected, "{p}");
-        mates += usize::from(expected == Outcome::Checkmate);
-        stalemates += usize::from(expected == Outcome::Stalemate);
+        mates += usize::from(expected == Queen4x4Outcome::Checkmate);
+        stalemates += usize::from(expected == Queen4x4Outcome::Stalemate);
     }
     assert!(mates > 0 && stalemates > 0);
 }

@@ -9,7 +9,7 @@
 
 use burnmate_env::environment::Outcome as _;
 use burnmate_env::queen4x4::{
-    ACTIONS, Action, Outcome, Position, SQUARES, Square, start_distribution,
+    ACTIONS, Action, Position, Queen4x4Outcome, SQUARES, Square, start_distribution,
 };
 
 const STATES: usize = SQUARES * SQUARES * SQUARES;
@@ -19,7 +19,7 @@ const MAX_SWEEPS: usize = 100_000;
 /// Where one white action leads.
 enum Transition {
     /// The game ends (mate or stalemate).
-    End(Outcome),
+    End(Queen4x4Outcome),
     /// The black king replies uniformly among these positions (state indices).
     Replies(Vec<usize>),
 }
@@ -127,7 +127,7 @@ impl Queen4x4Solution {
             .map(|i| position_of(i).map(|p| transitions(&p)))
             .collect();
         let win_value = |win: &[f64], t: &Transition| match t {
-            Transition::End(o) => f64::from(u8::from(*o == Outcome::Checkmate)),
+            Transition::End(o) => f64::from(u8::from(*o == Queen4x4Outcome::Checkmate)),
             Transition::Replies(next) => mean(win, next),
         };
 
@@ -202,7 +202,7 @@ mod tests {
         let solution = Queen4x4Solution::solve();
         let p = parse_start("Kc3 Qb4 / Ka1").unwrap();
         let after = p.play(Action::from_index(solution.best_action(&p)));
-        assert_eq!(after.outcome(), Outcome::Checkmate);
+        assert_eq!(after.outcome(), Queen4x4Outcome::Checkmate);
         assert_eq!(solution.expected_moves(&p), 1.0);
         assert_eq!(solution.win_probability(&p), 1.0);
     }
@@ -215,7 +215,9 @@ mod tests {
             let mut best_moves = f64::INFINITY;
             for (_, t) in transitions(&p) {
                 let (win, moves) = match &t {
-                    Transition::End(o) => (f64::from(u8::from(*o == Outcome::Checkmate)), 1.0),
+                    Transition::End(o) => {
+                        (f64::from(u8::from(*o == Queen4x4Outcome::Checkmate)), 1.0)
+                    }
                     Transition::Replies(next) => (
                         mean(&solution.win_probability, next),
                         1.0 + mean(&solution.expected_moves, next),

@@ -36,10 +36,19 @@ pub struct ChessConfig {
     /// material values); absent: `epochs`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fresh_epochs: Option<u32>,
+    /// Every candidate starts from fresh weights and trains `fresh_epochs` passes
+    /// (as the zero loops of Stormphrax and Leorik retrain each net on all data),
+    /// instead of going on from the incumbent's weights.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub from_scratch: bool,
     /// Positions a minibatch.
     pub batch: usize,
-    /// Adam's learning rate.
+    /// Adam's learning rate (at a candidate's first step).
     pub lr: f64,
+    /// The rate at a candidate's last step, reached along a cosine over its passes
+    /// (nnue-pytorch and bullet decay theirs); absent: `lr` throughout.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_lr: Option<f64>,
     /// Weight of the game result in the target (the rest is the search score).
     pub result_weight: f32,
     /// Generations of self-play data each training pass sees, the newest ones (more
@@ -75,8 +84,10 @@ impl Default for ChessConfig {
             hidden: 128,
             epochs: 8,
             fresh_epochs: None,
+            from_scratch: false,
             batch: 1_024,
             lr: 1e-3,
+            final_lr: None,
             result_weight: 0.3,
             window: 3,
             gate_games: 40,
@@ -108,6 +119,10 @@ impl ChessConfig {
             "batch must lie in 1..=65536"
         );
         ensure!(self.lr > 0.0, "lr must be positive");
+        ensure!(
+            self.final_lr.is_none_or(|end| end > 0.0 && end <= self.lr),
+            "final_lr must lie in (0, lr]"
+        );
         ensure!(
             (0.0..=1.0).contains(&self.result_weight),
             "result_weight must lie in 0..=1"

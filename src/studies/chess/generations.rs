@@ -1,16 +1,18 @@
 //! The generations loop (the "zero" NNUE loops of Stormphrax and Leorik, on two
 //! cores): generation 0 plays self-play on material values; each later generation
 //! trains a candidate net on the last `window` generations' positions (starting from
-//! the incumbent's weights, or fresh ones the first time), gates it against the
-//! incumbent (it stays only if it scores at least ½: not weaker; or, with
-//! `gate_sprt`, when a sequential test says it is stronger), and the incumbent plays
-//! the next self-play games.
+//! the incumbent's weights, or fresh ones the first time or with `from_scratch`),
+//! gates it against the incumbent (it stays only if it scores at least ½: not
+//! weaker; or, with `gate_sprt`, when a sequential test says it is stronger), and
+//! the incumbent plays the next self-play games.
 //!
 //! ```text
 //! data_0 = self-play(material)
 //! for g = 1 ..= generations:
 //!     candidate_g = train(incumbent's weights, data_{g-window..g-1}), epochs passes
-//!                   (fresh weights and fresh_epochs passes while the incumbent is material)
+//!                   (fresh weights and fresh_epochs passes while the incumbent is
+//!                   material, or always with from_scratch; the rate lr, or falling
+//!                   along a cosine from lr to final_lr over the passes)
 //!     incumbent   = candidate_g if gate(candidate_g, incumbent) >= ½ else incumbent
 //!     data_g      = self-play(incumbent)
 //! ```
@@ -244,8 +246,9 @@ fn play_generation(
 }
 
 /// The candidate of generation `generation`: `config.epochs` passes over `data`
-/// from `start`, or `config.fresh_epochs` from fresh weights while the incumbent
-/// is material; its weights and its first and last epochs' mean losses.
+/// from `start`, or `config.fresh_epochs` from fresh weights without a start (while
+/// the incumbent is material, or always with `from_scratch`), the rate falling from
+/// `lr` to `final_lr` if set; its weights and its first and last epochs' mean losses.
 fn train_candidate(
     start: Option<[LayerWeights; 2]>,
     data: &[Labelled],
@@ -261,9 +264,14 @@ fn train_candidate(
     let start = start.unwrap_or_else(|| fresh_weights(config.hidden, &mut rng));
     let mut trainer = NnueTrainer::new(&start, config.lr, device.clone().autodiff())
         .map_err(anyhow::Error::msg)?;
-    let losses: Vec<f32> = (0..epochs)
-        .map(|_| trainer.epoch(data, config.batch, config.result_weight, &mut rng))
-        .collect();
+    let losses = trainer.train(
+        data,
+        epochs,
+        config.batch,
+        config.result_weight,
+        config.final_lr,
+        &mut rng,
+    );
     let first_last = (losses[0], *losses.last().expect("epochs > 0"));
     Ok((trainer.weights(), first_last))
 }
@@ -284,7 +292,8 @@ fn next_generation(
     for g in generation.saturating_sub(config.window)..generation {
         data.extend(data_file::load(&data_path(run, g))?);
     }
-    let (layers, loss) = train_candidate(holder_layers, &data, config, generation, device)?;
+    let start = holder_layers.filter(|_| !config.from_scratch);
+    let (layers, loss) = train_candidate(start, &data, config, generation, device)?;
     net_file::save(run, generation, &layers)?;
     let candidate = Player::Net(NnueEvaluator::new(&layers).map_err(anyhow::Error::msg)?);
     let settings = GameSettings {

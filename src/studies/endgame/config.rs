@@ -28,10 +28,10 @@ pub enum Exploration {
     Decaying,
 }
 
-/// The defender.
+/// Which defender plays black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
-pub enum Opponent {
+pub enum DefenderKind {
     /// Delays mate longest (tablebase), ties broken at random with the run's seed.
     Perfect,
     /// Uniformly random legal moves.
@@ -40,10 +40,10 @@ pub enum Opponent {
     Stockfish,
 }
 
-/// What values positions for the engine reward.
+/// What values positions for the engine reward (`evaluator` in a config).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
-pub enum Evaluator {
+pub enum RewardSource {
     /// Exact mate distances from the tablebase (default).
     #[default]
     Tablebase,
@@ -94,9 +94,9 @@ pub struct EndgameConfig {
     /// Discount (study: 0.95).
     pub gamma: f64,
     /// `perfect`, `random` or `stockfish`.
-    pub opponent: Opponent,
+    pub opponent: DefenderKind,
     /// `tablebase` or `stockfish`: the source of the engine reward.
-    pub evaluator: Evaluator,
+    pub evaluator: RewardSource,
     /// The UCI engine: a program name on PATH (or /usr/games) or a path.
     pub stockfish: String,
     /// The engine's search depth (study: 15).
@@ -128,8 +128,8 @@ impl Default for EndgameConfig {
             decay: 1.1,
             alpha: 0.05,
             gamma: 0.95,
-            opponent: Opponent::Perfect,
-            evaluator: Evaluator::Tablebase,
+            opponent: DefenderKind::Perfect,
+            evaluator: RewardSource::Tablebase,
             stockfish: "stockfish".into(),
             stockfish_depth: 15,
             max_moves: 50,
@@ -181,7 +181,7 @@ impl EndgameConfig {
 
     /// Whether a run of this config talks to Stockfish.
     pub fn uses_stockfish(&self) -> bool {
-        self.opponent == Opponent::Stockfish || self.evaluator == Evaluator::Stockfish
+        self.opponent == DefenderKind::Stockfish || self.evaluator == RewardSource::Stockfish
     }
 
     /// Applies command-line overrides (`--backend` does not apply: the table needs no device).

@@ -15,7 +15,7 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use crate::output::pgn::fen_of;
 use crate::studies::endgame::config::{
-    EndgameConfig, EndingReply, Evaluator, Opponent, RewardKind,
+    DefenderKind, EndgameConfig, EndingReply, RewardKind, RewardSource,
 };
 use crate::studies::endgame::engine_audit::EngineAudit;
 
@@ -104,12 +104,14 @@ impl<'a> Arena<'a> {
     pub fn value(&self, position: &Chess) -> Result<f64> {
         Ok(match self.config.reward {
             RewardKind::Engine => match (self.config.evaluator, &self.engine) {
-                (Evaluator::Stockfish, Some(engine)) => match self.ask(engine, position)?.score {
-                    Score::Mate(m) => engine_value(Some(m), 0.0, self.config.mate_formula),
-                    Score::Centipawns(cp) => {
-                        engine_value(None, f64::from(cp), self.config.mate_formula)
+                (RewardSource::Stockfish, Some(engine)) => {
+                    match self.ask(engine, position)?.score {
+                        Score::Mate(m) => engine_value(Some(m), 0.0, self.config.mate_formula),
+                        Score::Centipawns(cp) => {
+                            engine_value(None, f64::from(cp), self.config.mate_formula)
+                        }
                     }
-                },
+                }
                 _ => {
                     let mate = mate_in(self.tablebase, position).map(|m| m as i32);
                     engine_value(mate, 0.0, self.config.mate_formula)
@@ -129,12 +131,12 @@ impl<'a> Arena<'a> {
     /// The defender's reply in a black-to-move position.
     pub fn defend(&self, position: &Chess, rng: &mut impl Rng) -> Result<Move> {
         Ok(match self.config.opponent {
-            Opponent::Stockfish => self.engine_move(position)?,
-            Opponent::Random => {
+            DefenderKind::Stockfish => self.engine_move(position)?,
+            DefenderKind::Random => {
                 let moves = position.legal_moves();
                 moves[rng.random_range(0..moves.len())]
             }
-            Opponent::Perfect => self.tablebase.reply(position, rng),
+            DefenderKind::Perfect => self.tablebase.reply(position, rng),
         })
     }
 

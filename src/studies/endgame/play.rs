@@ -15,7 +15,7 @@ use shakmaty::{Chess, Position};
 use crate::output::pgn::fen_of;
 use crate::output::pgn::{game_pgn, write_pgn};
 use crate::run::tablebases::{load_or_build, tablebase_dir};
-use crate::studies::endgame::config::Opponent;
+use crate::studies::endgame::config::DefenderKind;
 use crate::studies::endgame::game::{Arena, MatchResult, mate_in};
 use crate::studies::endgame::starts::start_position;
 use crate::studies::endgame::table_file::load_run;
@@ -125,10 +125,10 @@ pub fn show_game(
 }
 
 /// How a game's record names the defender.
-pub fn opponent_name(opponent: &Opponent) -> &'static str {
+pub fn opponent_name(opponent: &DefenderKind) -> &'static str {
     match opponent {
-        Opponent::Perfect => "perfect defender (tablebase)",
-        Opponent::Random => "random mover",
-        Opponent::Stockfish => "Stockfish",
+        DefenderKind::Perfect => "perfect defender (tablebase)",
+        DefenderKind::Random => "random mover",
+        DefenderKind::Stockfish => "Stockfish",
     }
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::run::grid_dir::GridRecord;
 use crate::studies::endgame::config::{
-    EndgameConfig, Evaluator, Exploration, Opponent, RewardKind,
+    DefenderKind, EndgameConfig, Exploration, RewardKind, RewardSource,
 };
 use crate::studies::endgame::engine_audit::EngineAudit;
 use crate::studies::endgame::starts::SHIPPED_STARTS;
@@ -37,11 +37,11 @@ pub struct StudyPlan {
     pub decay: f64,
     /// The defender.
     #[arg(long, value_enum, default_value = "perfect")]
-    pub opponent: Opponent,
+    pub opponent: DefenderKind,
     /// The engine reward's source: tablebase (exact) or stockfish (the study's).
     #[arg(long, value_enum, default_value = "tablebase")]
     #[serde(default)]
-    pub evaluator: Evaluator,
+    pub evaluator: RewardSource,
 }
 
 /// One run of the grid.

@@ -273,8 +273,8 @@ mod tests {
             runs: 2,
             matches: 200,
             decay: STUDY_DECAY,
-            opponent: crate::studies::endgame::config::Opponent::Stockfish,
-            evaluator: crate::studies::endgame::config::Evaluator::Stockfish,
+            opponent: crate::studies::endgame::config::DefenderKind::Stockfish,
+            evaluator: crate::studies::endgame::config::RewardSource::Stockfish,
         }
     }
 

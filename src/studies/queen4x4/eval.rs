@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use burnmate_agents::luo::LuoAgent;
-use burnmate_env::queen4x4::{Action, Outcome, random_start};
+use burnmate_env::queen4x4::{Action, Queen4x4Outcome, random_start};
 use burnmate_oracle::queen4x4::Queen4x4Solution;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -27,10 +27,10 @@ pub fn evaluate(agent: &mut LuoAgent, games: u64, max_moves: u32, seed: u64) -> 
             let (next, outcome) = position.step(Action::from_index(action), &mut rng);
             moves += 1;
             match outcome {
-                Outcome::Checkmate => wins += 1,
-                Outcome::Stalemate => draws += 1,
-                Outcome::Ongoing if moves == max_moves => capped += 1,
-                Outcome::Ongoing => {
+                Queen4x4Outcome::Checkmate => wins += 1,
+                Queen4x4Outcome::Stalemate => draws += 1,
+                Queen4x4Outcome::Ongoing if moves == max_moves => capped += 1,
+                Queen4x4Outcome::Ongoing => {
                     position = next;
                     continue;
                 }

@@ -5,7 +5,7 @@ use burnmate_env::environment::Outcome as _;
 use std::path::Path;
 
 use anyhow::Result;
-use burnmate_env::queen4x4::{Action, Outcome, Position, parse_start};
+use burnmate_env::queen4x4::{Action, Position, Queen4x4Outcome, parse_start};
 use burnmate_oracle::queen4x4::Queen4x4Solution;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -39,9 +39,9 @@ pub fn play_command(run: &Path, start: &str, seed: u64, max_moves: u32) -> Resul
         let played = move_name(&position, action);
         let (next, outcome) = position.step(Action::from_index(action), &mut rng);
         let reply = match outcome {
-            Outcome::Checkmate => "#  checkmate".to_string(),
-            Outcome::Stalemate => "   stalemate (draw)".to_string(),
-            Outcome::Ongoing => format!(" K{}", next.black_king),
+            Queen4x4Outcome::Checkmate => "#  checkmate".to_string(),
+            Queen4x4Outcome::Stalemate => "   stalemate (draw)".to_string(),
+            Queen4x4Outcome::Ongoing => format!(" K{}", next.black_king),
         };
         say!("{number}. {played}{reply}    (optimal: {best})");
         say!("{next}\n");

@@ -162,7 +162,7 @@ impl Trainer for Queen4x4Trainer<'_> {
                         episode.outcome.name()
                     },
                     epsilon,
-                    won: episode.outcome == burnmate_env::queen4x4::Outcome::Checkmate,
+                    won: episode.outcome == burnmate_env::queen4x4::Queen4x4Outcome::Checkmate,
                 },
                 &[],
             )?;

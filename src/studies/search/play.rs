@@ -12,7 +12,7 @@ use shakmaty::{Color, Position};
 
 use crate::device::backend::BackendChoice;
 use crate::run::tablebases::{load_or_build, tablebase_dir};
-use crate::studies::endgame::config::Opponent;
+use crate::studies::endgame::config::DefenderKind;
 use crate::studies::endgame::game::MatchResult;
 use crate::studies::endgame::play::{opponent_name, refuse_queen4x4_options, show_game};
 use crate::studies::scenario::ENDGAME_MOVE_CAP;
@@ -66,7 +66,7 @@ pub fn play_search_net(request: &PlayRequest, net: &Path) -> Result<()> {
         &result,
         request.pgn,
         &event,
-        opponent_name(&Opponent::Perfect),
+        opponent_name(&DefenderKind::Perfect),
         &request.run.display().to_string(),
     )
 }

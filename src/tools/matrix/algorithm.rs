@@ -9,7 +9,7 @@ use burnmate_env::endgame::Endgame;
 use burnmate_models::OutputActivation;
 use serde::{Deserialize, Serialize};
 
-use crate::studies::endgame::config::{EndgameConfig, Exploration, Opponent, RewardKind};
+use crate::studies::endgame::config::{DefenderKind, EndgameConfig, Exploration, RewardKind};
 use crate::studies::scenario::{ENDGAME_MOVE_CAP, Game};
 use crate::studies::search::settings::self_play_games;
 
@@ -173,7 +173,7 @@ pub fn tabular_config(endgame: Endgame, seed: u64) -> EndgameConfig {
         seed,
         reward: RewardKind::Heuristic,
         exploration: Exploration::Static,
-        opponent: Opponent::Perfect,
+        opponent: DefenderKind::Perfect,
         max_moves: ENDGAME_MOVE_CAP,
         ..EndgameConfig::default()
     }

@@ -4,7 +4,7 @@
 
 use burnmate_encode::queen4x4::Queen4x4Encoding;
 use burnmate_env::environment::{Encoder, Environment, Outcome as _};
-use burnmate_env::queen4x4::{Outcome, Position, Queen4x4Game};
+use burnmate_env::queen4x4::{Position, Queen4x4Game, Queen4x4Outcome};
 use rand::Rng;
 
 use super::agent::{Forward, LuoAgent};
@@ -48,7 +48,7 @@ impl LuoAgent {
         epsilon: f64,
         max_moves: u32,
         rng: &mut impl Rng,
-    ) -> Episode<Outcome> {
+    ) -> Episode<Queen4x4Outcome> {
         self.train_episode_in(
             &Queen4x4Game,
             &Queen4x4Encoding,

@@ -302,7 +302,7 @@ fn training_episodes_end_in_mate_or_stalemate_and_log_the_studys_reward() {
             let expected = match algorithm {
                 TdAlgorithm::Impatient => -f64::from(episode.steps),
                 _ => f64::from(u8::from(
-                    episode.outcome == burnmate_env::queen4x4::Outcome::Checkmate,
+                    episode.outcome == burnmate_env::queen4x4::Queen4x4Outcome::Checkmate,
                 )),
             };
             assert_eq!(episode.reward, expected);
@@ -336,7 +336,10 @@ fn a_move_cap_stops_an_episode_without_an_outcome() {
     );
     let episode = agent.train_episode(start, 1.0, 1, &mut rng);
     assert_eq!(episode.steps, 1);
-    assert_eq!(episode.outcome, burnmate_env::queen4x4::Outcome::Ongoing);
+    assert_eq!(
+        episode.outcome,
+        burnmate_env::queen4x4::Queen4x4Outcome::Ongoing
+    );
 }
 
 #[test]

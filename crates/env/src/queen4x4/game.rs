@@ -3,7 +3,7 @@
 use rand::Rng;
 
 use super::action::{ACTIONS, Action};
-use super::position::{Outcome, Position};
+use super::position::{Position, Queen4x4Outcome};
 use super::start::random_start;
 use crate::environment::{Environment, Step};
 
@@ -18,7 +18,7 @@ pub struct Queen4x4Game;
 
 impl Environment for Queen4x4Game {
     type State = Position;
-    type Outcome = Outcome;
+    type Outcome = Queen4x4Outcome;
 
     fn actions(&self) -> usize {
         ACTIONS
@@ -33,9 +33,9 @@ impl Environment for Queen4x4Game {
         state: &Position,
         action: usize,
         rng: &mut (impl Rng + ?Sized),
-    ) -> Step<Position, Outcome> {
+    ) -> Step<Position, Queen4x4Outcome> {
         let (state, outcome) = state.step(Action::from_index(action), rng);
-        let reward = if outcome == Outcome::Checkmate {
+        let reward = if outcome == Queen4x4Outcome::Checkmate {
             MATE_REWARD
         } else {
             0.0

@@ -4,11 +4,11 @@ use std::fmt;
 
 use super::action::{ACTIONS, Action};
 use super::square::{DIRECTIONS, SIDE, Square};
-use crate::environment::Outcome as EpisodeOutcome;
+use crate::environment::Outcome;
 
 /// How a game stands after white's move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Queen4x4Outcome {
     /// Black has a legal move; the game goes on.
     Ongoing,
     /// Black is in check and has no legal move: white wins.
@@ -17,16 +17,16 @@ pub enum Outcome {
     Stalemate,
 }
 
-impl EpisodeOutcome for Outcome {
+impl Outcome for Queen4x4Outcome {
     fn is_terminal(self) -> bool {
-        self != Outcome::Ongoing
+        self != Queen4x4Outcome::Ongoing
     }
 
     fn name(self) -> &'static str {
         match self {
-            Outcome::Ongoing => "ongoing",
-            Outcome::Checkmate => "checkmate",
-            Outcome::Stalemate => "stalemate",
+            Queen4x4Outcome::Ongoing => "ongoing",
+            Queen4x4Outcome::Checkmate => "checkmate",
+            Queen4x4Outcome::Stalemate => "stalemate",
         }
     }
 }
@@ -93,11 +93,11 @@ impl Position {
     }
 
     /// The outcome with black to move in this position.
-    pub fn outcome(&self) -> Outcome {
+    pub fn outcome(&self) -> Queen4x4Outcome {
         match (self.black_king_moves() == 0, self.black_in_check()) {
-            (false, _) => Outcome::Ongoing,
-            (true, true) => Outcome::Checkmate,
-            (true, false) => Outcome::Stalemate,
+            (false, _) => Queen4x4Outcome::Ongoing,
+            (true, true) => Queen4x4Outcome::Checkmate,
+            (true, false) => Queen4x4Outcome::Stalemate,
         }
     }
 
@@ -211,7 +211,11 @@ impl Position {
     /// the black king replies with a uniformly random legal move. Returns the
     /// position with white to move again (or the final position) and the outcome of
     /// white's move.
-    pub fn step(&self, action: Action, rng: &mut (impl rand::Rng + ?Sized)) -> (Position, Outcome) {
+    pub fn step(
+        &self,
+        action: Action,
+        rng: &mut (impl rand::Rng + ?Sized),
+    ) -> (Position, Queen4x4Outcome) {
         use rand::RngExt;
         let after = self.play(action);
         let outcome = after.outcome();
@@ -225,6 +229,6 @@ impl Position {
             .nth(pick as usize)
             .and_then(Square::from_index)
             .expect("pick < number of moves");
-        (after.play_black(to), Outcome::Ongoing)
+        (after.play_black(to), Queen4x4Outcome::Ongoing)
     }
 }
