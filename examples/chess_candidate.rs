@@ -10,14 +10,16 @@
 //! and saves it as `OUT`'s net of generation `GENERATION` (`OUT` holds a copy of
 //! `RUN`'s `config.toml`). Batch and seed are `RUN`'s; `SETTINGS` override the rest:
 //! `--lr X` (the first step's rate), `--final-lr Y` (cosine decay to `Y` over all
-//! steps; default: no decay), `--hidden N` (width of fresh weights), `--result-weight W`.
+//! steps; default: no decay), `--hidden N` (width of fresh weights), `--result-weight W`;
+//! `--held-out RUN2:FIRST:LAST` prints the net's loss on those generations of `RUN2`
+//! (positions it never trains on) before and after training.
 
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use burnmate::studies::chess::{data_file, net_file};
 use burnmate::studies::experiment::{Experiment, load_config};
-use burnmate_agents::nnue_trainer::{NnueTrainer, fresh_weights};
+use burnmate_agents::nnue_trainer::{Labelled, NnueTrainer, fresh_weights};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -28,6 +30,7 @@ struct Settings {
     final_lr: Option<f64>,
     hidden: usize,
     result_weight: f32,
+    held_out: Option<(String, u32, u32)>,
 }
 
 fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T> {
@@ -36,11 +39,22 @@ fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T> {
         .with_context(|| format!("{what} must be a number, got {text:?}"))
 }
 
+/// The labelled positions of generations `first..=last` of `run`.
+fn generations(run: &Path, first: u32, last: u32) -> Result<Vec<Labelled>> {
+    let mut data = Vec::new();
+    for g in first..=last {
+        data.extend(data_file::load(
+            &run.join("data").join(format!("gen-{g:03}.bin")),
+        )?);
+    }
+    Ok(data)
+}
+
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 7 || args.len().is_multiple_of(2) {
         bail!(
-            "usage: chess_candidate RUN FIRST LAST START EPOCHS OUT GENERATION [--lr X] [--final-lr Y] [--hidden N] [--result-weight W]"
+            "usage: chess_candidate RUN FIRST LAST START EPOCHS OUT GENERATION [--lr X] [--final-lr Y] [--hidden N] [--result-weight W] [--held-out RUN2:FIRST:LAST]"
         );
     }
     let (run, out) = (Path::new(&args[0]), Path::new(&args[5]));
@@ -52,6 +66,7 @@ fn main() -> Result<()> {
         final_lr: None,
         hidden: config.hidden,
         result_weight: config.result_weight,
+        held_out: None,
     };
     for pair in args[7..].chunks(2) {
         let (name, value) = (pair[0].as_str(), pair[1].as_str());
@@ -60,15 +75,21 @@ fn main() -> Result<()> {
             "--final-lr" => settings.final_lr = Some(number(value, name)?),
             "--hidden" => settings.hidden = number(value, name)?,
             "--result-weight" => settings.result_weight = number(value, name)?,
+            "--held-out" => {
+                let parts: Vec<&str> = value.split(':').collect();
+                let [other, first, last] = parts[..] else {
+                    bail!("--held-out takes RUN:FIRST:LAST, got {value:?}");
+                };
+                settings.held_out = Some((
+                    other.to_string(),
+                    number(first, "--held-out FIRST")?,
+                    number(last, "--held-out LAST")?,
+                ));
+            }
             _ => bail!("unknown setting {name:?}"),
         }
     }
-    let mut data = Vec::new();
-    for g in number::<u32>(&args[1], "FIRST")?..=number(&args[2], "LAST")? {
-        data.extend(data_file::load(
-            &run.join("data").join(format!("gen-{g:03}.bin")),
-        )?);
-    }
+    let data = generations(run, number(&args[1], "FIRST")?, number(&args[2], "LAST")?)?;
     let generation: u32 = number(&args[6], "GENERATION")?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
     let weights = match args[3].as_str() {
@@ -78,6 +99,20 @@ fn main() -> Result<()> {
     let device = config.backend.device()?;
     let mut trainer =
         NnueTrainer::new(&weights, settings.lr, device.autodiff()).map_err(anyhow::Error::msg)?;
+    let held_out = match &settings.held_out {
+        Some((other, first, last)) => generations(Path::new(other), *first, *last)?,
+        None => Vec::new(),
+    };
+    let report = |trainer: &NnueTrainer, when: &str| {
+        if !held_out.is_empty() {
+            let loss = trainer.loss(&held_out, 4096, settings.result_weight);
+            println!(
+                "held-out loss {when}: {loss:.6} ({} positions)",
+                held_out.len()
+            );
+        }
+    };
+    report(&trainer, "before");
     let passes: u32 = number(&args[4], "EPOCHS")?;
     println!("{} positions", data.len());
     let losses = trainer.train(
@@ -91,5 +126,6 @@ fn main() -> Result<()> {
     for (pass, loss) in losses.iter().enumerate() {
         println!("pass {pass}: mean loss {loss:.6}");
     }
+    report(&trainer, "after");
     net_file::save(out, generation, &trainer.weights())
 }

@@ -264,4 +264,12 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
         ),
         "gate_games must be a positive even number",
     );
+    assert_one_line_error(
+        &train(
+            &tmp.path().join("bad-rate"),
+            "configs/chess-zero.toml",
+            &["--set", "final_lr=0.01"],
+        ),
+        "final_lr must lie in (0, lr]",
+    );
 }

@@ -73,6 +73,14 @@ fn cosine_rate(start: f64, end: Option<f64>, step: usize, steps: usize) -> f64 {
     }
 }
 
+/// The one value of `tensor`.
+fn scalar(tensor: Tensor<1>) -> f32 {
+    tensor
+        .into_data()
+        .try_into_vec::<f32>()
+        .expect("an f32 loss")[0]
+}
+
 /// Dense rows `[n, INPUTS]` of the features `sets` on `device`.
 fn rows<'a>(sets: impl Iterator<Item = &'a [u16]>, n: usize, device: &Device) -> Tensor<2> {
     let mut data = vec![0.0f32; n * INPUTS];
@@ -99,21 +107,33 @@ impl NnueTrainer {
         })
     }
 
-    /// One Adam step on `batch`; returns its loss.
-    pub fn step(&mut self, batch: &[&Labelled], lambda: f32) -> f32 {
+    /// The mean loss of `batch` as a tensor.
+    fn batch_loss(&self, batch: &[&Labelled], lambda: f32) -> Tensor<1> {
         let n = batch.len();
         let us = rows(batch.iter().map(|s| s.us.as_slice()), n, &self.device);
         let them = rows(batch.iter().map(|s| s.them.as_slice()), n, &self.device);
         let targets: Vec<f32> = batch.iter().map(|s| s.target(lambda)).collect();
         let target = Tensor::<2>::from_data(TensorData::new(targets, [n, 1]), &self.device);
-        let loss = (sigmoid(self.net.forward(us, them)) - target)
+        (sigmoid(self.net.forward(us, them)) - target)
             .powf_scalar(2.0)
-            .mean();
-        let value: f32 = loss
-            .clone()
-            .into_data()
-            .try_into_vec::<f32>()
-            .expect("an f32 loss")[0];
+            .mean()
+    }
+
+    /// The mean loss of the net on `data` (in minibatches of `batch`), no step taken:
+    /// its error on positions it was not trained on.
+    pub fn loss(&self, data: &[Labelled], batch: usize, lambda: f32) -> f32 {
+        let order: Vec<&Labelled> = data.iter().collect();
+        let total: f32 = order
+            .chunks(batch.max(1))
+            .map(|chunk| scalar(self.batch_loss(chunk, lambda)) * chunk.len() as f32)
+            .sum();
+        total / data.len().max(1) as f32
+    }
+
+    /// One Adam step on `batch`; returns its loss.
+    pub fn step(&mut self, batch: &[&Labelled], lambda: f32) -> f32 {
+        let loss = self.batch_loss(batch, lambda);
+        let value = scalar(loss.clone());
         let grads = GradientsParams::from_grads(loss.backward(), &self.net);
         let net = self.net.clone();
         self.net = self.optimizer.step(self.lr, net, grads);
@@ -212,6 +232,10 @@ mod tests {
             losses[0],
             losses[30]
         );
+        // The loss without a step is the mean of the per-position errors.
+        let held_out = trainer.loss(&data, 7, 0.0);
+        assert!((held_out - trainer.loss(&data, 64, 0.0)).abs() < 1e-6);
+        assert!(held_out < losses[0] * 0.2, "{held_out}");
         assert_eq!(trainer.weights()[0].outputs, 16);
     }
 }
