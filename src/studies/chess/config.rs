@@ -41,6 +41,12 @@ pub struct ChessConfig {
     /// instead of going on from the incumbent's weights.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub from_scratch: bool,
+    /// Positions a candidate trains on, whatever its window holds: passes =
+    /// `train_positions / the window's positions`, rounded, at least one (a fixed
+    /// budget, as bullet trains a fixed count of superbatches); absent: `epochs`
+    /// passes (`fresh_epochs` for fresh weights).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub train_positions: Option<u64>,
     /// Positions a minibatch.
     pub batch: usize,
     /// Adam's learning rate (at a candidate's first step).
@@ -85,6 +91,7 @@ impl Default for ChessConfig {
             epochs: 8,
             fresh_epochs: None,
             from_scratch: false,
+            train_positions: None,
             batch: 1_024,
             lr: 1e-3,
             final_lr: None,
@@ -110,6 +117,10 @@ impl ChessConfig {
             "hidden must lie in 1..=4096"
         );
         ensure!(self.epochs > 0, "epochs must be positive");
+        ensure!(
+            self.train_positions != Some(0),
+            "train_positions must be positive"
+        );
         ensure!(
             self.fresh_epochs != Some(0),
             "fresh_epochs must be positive"

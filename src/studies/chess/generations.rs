@@ -11,8 +11,9 @@
 //! for g = 1 ..= generations:
 //!     candidate_g = train(incumbent's weights, data_{g-window..g-1}), epochs passes
 //!                   (fresh weights and fresh_epochs passes while the incumbent is
-//!                   material, or always with from_scratch; the rate lr, or falling
-//!                   along a cosine from lr to final_lr over the passes)
+//!                   material, or always with from_scratch; train_positions / |data|
+//!                   passes when set; the rate lr, or falling along a cosine from lr
+//!                   to final_lr over the passes)
 //!     incumbent   = candidate_g if gate(candidate_g, incumbent) >= ½ else incumbent
 //!     data_g      = self-play(incumbent)
 //! ```
@@ -245,10 +246,20 @@ fn play_generation(
     )
 }
 
-/// The candidate of generation `generation`: `config.epochs` passes over `data`
-/// from `start`, or `config.fresh_epochs` from fresh weights without a start (while
-/// the incumbent is material, or always with `from_scratch`), the rate falling from
-/// `lr` to `final_lr` if set; its weights and its first and last epochs' mean losses.
+/// Passes over `positions` positions: `train_positions / positions` (rounded, at
+/// least one) when set, else `epochs`, or `fresh_epochs` for fresh weights.
+fn passes(config: &ChessConfig, fresh: bool, positions: usize) -> u32 {
+    match config.train_positions {
+        Some(budget) => (budget as f64 / positions.max(1) as f64).round().max(1.0) as u32,
+        None if fresh => config.fresh_epochs.unwrap_or(config.epochs),
+        None => config.epochs,
+    }
+}
+
+/// The candidate of generation `generation`: [`passes`] over `data` from `start`,
+/// or from fresh weights without a start (while the incumbent is material, or
+/// always with `from_scratch`), the rate falling from `lr` to `final_lr` if set;
+/// its weights and its first and last passes' mean losses.
 fn train_candidate(
     start: Option<[LayerWeights; 2]>,
     data: &[Labelled],
@@ -257,10 +268,7 @@ fn train_candidate(
     device: &burn::tensor::Device,
 ) -> Result<([LayerWeights; 2], (f32, f32))> {
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
-    let epochs = match start {
-        Some(_) => config.epochs,
-        None => config.fresh_epochs.unwrap_or(config.epochs),
-    };
+    let epochs = passes(config, start.is_none(), data.len());
     let start = start.unwrap_or_else(|| fresh_weights(config.hidden, &mut rng));
     let mut trainer = NnueTrainer::new(&start, config.lr, device.clone().autodiff())
         .map_err(anyhow::Error::msg)?;
@@ -422,4 +430,28 @@ where
 /// The incumbent after the last finished generation of `run` (0: material values).
 pub fn newest_incumbent(run: &Path) -> Result<u32> {
     Ok(finished(run)?.last().map_or(0, |r| r.incumbent))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_budget_sets_the_passes_whatever_the_data_holds() {
+        let budget = ChessConfig {
+            train_positions: Some(1_200_000),
+            ..ChessConfig::default()
+        };
+        assert_eq!(passes(&budget, true, 39_320), 31);
+        assert_eq!(passes(&budget, false, 300_678), 4);
+        assert_eq!(passes(&budget, true, 1_148_436), 1);
+        assert_eq!(passes(&budget, true, 5_000_000), 1);
+        let fixed = ChessConfig {
+            epochs: 2,
+            fresh_epochs: Some(8),
+            ..ChessConfig::default()
+        };
+        assert_eq!(passes(&fixed, true, 39_320), 8);
+        assert_eq!(passes(&fixed, false, 39_320), 2);
+    }
 }
