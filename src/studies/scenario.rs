@@ -19,7 +19,6 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::studies::endgame::game::mate_in;
 use crate::studies::endgame::starts::{SHIPPED_STARTS, shipped_start};
 use curriculum::retro_curriculum_start;
 
@@ -225,7 +224,7 @@ pub fn endgame<'a>(
     let eval = starts
         .iter()
         .map(|start| {
-            let moves = mate_in(tablebase, start).expect("evaluation starts are won");
+            let moves = tablebase.mate_in(start).expect("evaluation starts are won");
             let optimal = Optimal {
                 win: 1.0,
                 moves: f64::from(moves),

@@ -150,6 +150,14 @@ impl Tablebase {
         Some(verdict(position.turn(), dtm))
     }
 
+    /// Mate distance in white moves of a white-to-move position, if white mates.
+    pub fn mate_in(&self, position: &Chess) -> Option<u32> {
+        match self.probe_position(position) {
+            Some(Verdict::MateInPlies(n)) => Some(n.div_ceil(2)),
+            _ => None,
+        }
+    }
+
     /// The verdict for a position of this endgame or of one its captures lead to;
     /// `None` for any other material (bare kings among them: a draw).
     fn probe_family(&self, position: &Chess) -> Option<Verdict> {

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use burnmate_agents::endgame::{LeastBestQ, engine_value, heuristic_value, win_reward};
 use burnmate_env::endgame::{Endgame, Match, MatchEnd, black_king_region};
 use burnmate_env::endgame_game::Defender;
-use burnmate_oracle::tablebase::{Tablebase, Verdict};
+use burnmate_oracle::tablebase::Tablebase;
 use burnmate_oracle::uci::{Analysis, Score, UciEngine};
 use rand::{Rng, RngExt};
 use shakmaty::uci::UciMove;
@@ -44,14 +44,6 @@ pub struct MatchResult {
     pub reward: f64,
     /// Every move of the match, white's first.
     pub moves: Vec<Move>,
-}
-
-/// Mate distance in white moves of a white-to-move position, if white mates.
-pub fn mate_in(tablebase: &Tablebase, position: &Chess) -> Option<u32> {
-    match tablebase.probe_position(position) {
-        Some(Verdict::MateInPlies(n)) => Some(n.div_ceil(2)),
-        _ => None,
-    }
 }
 
 impl<'a> Arena<'a> {
@@ -113,7 +105,7 @@ impl<'a> Arena<'a> {
                     }
                 }
                 _ => {
-                    let mate = mate_in(self.tablebase, position).map(|m| m as i32);
+                    let mate = self.tablebase.mate_in(position).map(|m| m as i32);
                     engine_value(mate, 0.0, self.config.mate_formula)
                 }
             },

@@ -16,7 +16,7 @@ use crate::output::pgn::fen_of;
 use crate::output::pgn::{game_pgn, write_pgn};
 use crate::run::tablebases::{load_or_build, tablebase_dir};
 use crate::studies::endgame::config::DefenderKind;
-use crate::studies::endgame::game::{Arena, MatchResult, mate_in};
+use crate::studies::endgame::game::{Arena, MatchResult};
 use crate::studies::endgame::starts::start_position;
 use crate::studies::endgame::table_file::load_run;
 use crate::studies::endgame::train::reward_name;
@@ -70,7 +70,7 @@ pub fn show_game(
     black: &str,
     white: &str,
 ) -> Result<()> {
-    let optimal = mate_in(tablebase, start);
+    let optimal = tablebase.mate_in(start);
     say!("start   {}", fen_of(start));
     say!(
         "optimal {}",
@@ -87,7 +87,8 @@ pub fn show_game(
         let verdict = if position.is_checkmate() {
             "mate".to_string()
         } else {
-            mate_in(tablebase, &position)
+            tablebase
+                .mate_in(&position)
                 .map_or("no forced mate".into(), |m| format!("mate in {m} left"))
         };
         say!("{number:>3}. {white:<8} {black:<8} {verdict}");

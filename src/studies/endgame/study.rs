@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::run::grid_dir::{GridDir, RESULTS_FILE, Shard, in_plan_order, merge, read_results};
 use crate::run::tablebases::{load_or_build, tablebase_dir};
-use crate::studies::endgame::game::{Arena, mate_in};
+use crate::studies::endgame::game::Arena;
 use crate::studies::endgame::starts::shipped_start;
 use crate::studies::endgame::study_plan::{CURVE_BUCKET, StudyCell, StudyCellResult, StudyPlan};
 use crate::studies::endgame::study_report::write_report;
@@ -113,7 +113,7 @@ pub fn run_cell(
         cell: *cell,
         solved,
         eval_moves: solved.then_some(eval.mean_moves_won.round() as u32),
-        optimal_moves: mate_in(tablebase, &start),
+        optimal_moves: tablebase.mate_in(&start),
         training_wins,
         wins_per_bucket,
         stockfish: arena.engine.as_ref().map(|_| *arena.audit.borrow()),

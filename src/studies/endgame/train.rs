@@ -21,7 +21,7 @@ use crate::run::progress::{Progress, episode_bar};
 use crate::run::tablebases::{load_or_build, tablebase_dir};
 use crate::studies::endgame::config::{EndgameConfig, Exploration, RewardKind};
 use crate::studies::endgame::engine_audit::EngineAudit;
-use crate::studies::endgame::game::{Arena, MatchResult, mate_in};
+use crate::studies::endgame::game::{Arena, MatchResult};
 use crate::studies::endgame::starts::start_position;
 use crate::studies::endgame::table_file::{load_run, save_table};
 use crate::studies::experiment::{Experiment, to_toml};
@@ -124,7 +124,7 @@ pub fn evaluate(
     games: u64,
     seed: u64,
 ) -> Result<EndgameEval> {
-    let optimal = mate_in(arena.tablebase, start).unwrap_or(0);
+    let optimal = arena.tablebase.mate_in(start).unwrap_or(0);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut won, mut moves) = (0u64, 0u64);
     for _ in 0..games {
@@ -161,7 +161,9 @@ pub fn eval_command(run: &Path, games: u64, seed: u64) -> Result<()> {
         100.0 * eval.win_rate,
         eval.games,
         eval.mean_moves_won,
-        mate_in(&tablebase, &start).map_or("-".into(), |m| m.to_string())
+        tablebase
+            .mate_in(&start)
+            .map_or("-".into(), |m| m.to_string())
     );
     Ok(())
 }
@@ -317,7 +319,7 @@ fn continue_run(
     let config = arena.config;
     let dir = run.dir().to_path_buf();
     let optimal = Optimal {
-        moves_to_mate: mate_in(arena.tablebase, start),
+        moves_to_mate: arena.tablebase.mate_in(start),
     };
     let bar = episode_bar(config.episodes, &config_stem(&dir));
     bar.advance(table.matches);
