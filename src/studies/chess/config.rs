@@ -36,9 +36,10 @@ pub struct ChessConfig {
     /// material values); absent: `epochs`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fresh_epochs: Option<u32>,
-    /// Every candidate starts from fresh weights and trains `fresh_epochs` passes
-    /// (as the zero loops of Stormphrax and Leorik retrain each net on all data),
-    /// instead of going on from the incumbent's weights.
+    /// Every candidate starts from fresh weights (as the zero loops of Stormphrax
+    /// and Leorik retrain each net on all data) instead of going on from the
+    /// incumbent's; its passes are those of fresh weights (`train_positions`, or
+    /// `fresh_epochs`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub from_scratch: bool,
     /// Positions a candidate trains on, whatever its window holds: passes =
