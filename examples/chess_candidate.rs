@@ -19,7 +19,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use burnmate::studies::chess::{data_file, net_file};
 use burnmate::studies::experiment::{Experiment, load_config};
-use burnmate_agents::nnue_trainer::{Labelled, NnueTrainer, fresh_weights};
+use burnmate_agents::nnue_trainer::{NnueTrainer, fresh_weights};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -37,17 +37,6 @@ fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T> {
     text.parse()
         .ok()
         .with_context(|| format!("{what} must be a number, got {text:?}"))
-}
-
-/// The labelled positions of generations `first..=last` of `run`.
-fn generations(run: &Path, first: u32, last: u32) -> Result<Vec<Labelled>> {
-    let mut data = Vec::new();
-    for g in first..=last {
-        data.extend(data_file::load(
-            &run.join("data").join(format!("gen-{g:03}.bin")),
-        )?);
-    }
-    Ok(data)
 }
 
 fn main() -> Result<()> {
@@ -89,7 +78,10 @@ fn main() -> Result<()> {
             _ => bail!("unknown setting {name:?}"),
         }
     }
-    let data = generations(run, number(&args[1], "FIRST")?, number(&args[2], "LAST")?)?;
+    let data = data_file::load_generations(
+        run,
+        number(&args[1], "FIRST")?..number::<u32>(&args[2], "LAST")? + 1,
+    )?;
     let generation: u32 = number(&args[6], "GENERATION")?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
     let weights = match args[3].as_str() {
@@ -100,7 +92,9 @@ fn main() -> Result<()> {
     let mut trainer =
         NnueTrainer::new(&weights, settings.lr, device.autodiff()).map_err(anyhow::Error::msg)?;
     let held_out = match &settings.held_out {
-        Some((other, first, last)) => generations(Path::new(other), *first, *last)?,
+        Some((other, first, last)) => {
+            data_file::load_generations(Path::new(other), *first..*last + 1)?
+        }
         None => Vec::new(),
     };
     let report = |trainer: &NnueTrainer, when: &str| {

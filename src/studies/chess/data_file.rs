@@ -4,7 +4,7 @@
 //! little-endian, after an 8-byte magic and the FNV-1a of the rest, so a torn or
 //! edited file is refused.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use burnmate_agents::nnue_trainer::Labelled;
@@ -84,4 +84,18 @@ pub fn load(path: &Path) -> Result<Vec<Labelled>> {
         });
     }
     Ok(positions)
+}
+
+/// Where `run` keeps generation `generation`'s labelled positions.
+pub fn path(run: &Path, generation: u32) -> PathBuf {
+    run.join("data").join(format!("gen-{generation:03}.bin"))
+}
+
+/// The labelled positions of `run`'s generations `generations`, oldest first.
+pub fn load_generations(run: &Path, generations: std::ops::Range<u32>) -> Result<Vec<Labelled>> {
+    let mut data = Vec::new();
+    for g in generations {
+        data.extend(load(&path(run, g))?);
+    }
+    Ok(data)
 }

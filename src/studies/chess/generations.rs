@@ -296,10 +296,8 @@ fn next_generation(
     device: &burn::tensor::Device,
 ) -> Result<GenerationRow> {
     let (holder, holder_layers) = player(run, previous)?;
-    let mut data = Vec::new();
-    for g in generation.saturating_sub(config.window)..generation {
-        data.extend(data_file::load(&data_path(run, g))?);
-    }
+    let data =
+        data_file::load_generations(run, generation.saturating_sub(config.window)..generation)?;
     let start = holder_layers.filter(|_| !config.from_scratch);
     let (layers, loss) = train_candidate(start, &data, config, generation, device)?;
     net_file::save(run, generation, &layers)?;
@@ -314,7 +312,7 @@ fn next_generation(
     let (gate, accepted) = gate_match(&candidate, &holder, openings, config, &settings);
     let winner = if accepted { &candidate } else { &holder };
     let (positions, outcomes) = play_generation(winner, openings, config, generation);
-    data_file::save(&data_path(run, generation), &positions)?;
+    data_file::save(&data_file::path(run, generation), &positions)?;
     Ok(GenerationRow {
         generation,
         games: config.games,
@@ -326,11 +324,6 @@ fn next_generation(
         incumbent: if accepted { generation } else { previous },
         cpu_seconds: 0.0,
     })
-}
-
-/// Where generation `generation`'s positions live in `run`.
-fn data_path(run: &Path, generation: u32) -> std::path::PathBuf {
-    run.join("data").join(format!("gen-{generation:03}.bin"))
 }
 
 /// Runs (or resumes) the loop of `config` in `run`, training on `device`.
@@ -351,7 +344,7 @@ pub fn run_generations(
             None => {
                 let (player, _) = player(run, 0)?;
                 let (positions, outcomes) = play_generation(&player, &openings, config, 0);
-                data_file::save(&data_path(run, 0), &positions)?;
+                data_file::save(&data_file::path(run, 0), &positions)?;
                 GenerationRow {
                     generation,
                     games: config.games,
