@@ -12,6 +12,7 @@
 
 pub mod compact;
 pub mod config;
+pub mod defence;
 pub mod evaluation;
 pub mod net_file;
 pub mod play;

@@ -9,7 +9,8 @@
 
 use std::collections::HashMap;
 
-use shakmaty::{Chess, Color, File, Move, Position, Rank, Square};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, File, Move, Position, Rank, Square};
 
 use burnmate_env::endgame_game::Defender;
 use rand::{Rng, RngExt};
@@ -218,18 +219,37 @@ impl Tablebase {
     /// white-to-move positions white wins (rejection sampling over the placements;
     /// every position has the same number of placements).
     pub fn random_won_starts(&self, count: usize, rng: &mut (impl Rng + ?Sized)) -> Vec<Chess> {
+        self.random_starts(Side::White, count, rng, |v| {
+            matches!(v, Verdict::MateInPlies(_))
+        })
+    }
+
+    /// `count` positions drawn uniformly, with replacement, from the legal positions
+    /// with `side` to move whose verdict `keep` accepts (rejection sampling over the
+    /// placements, as [`Tablebase::random_won_starts`]).
+    pub fn random_starts(
+        &self,
+        side: Side,
+        count: usize,
+        rng: &mut (impl Rng + ?Sized),
+        keep: impl Fn(Verdict) -> bool,
+    ) -> Vec<Chess> {
         let per_side = placements_per_side(self.endgame);
         let mut starts = Vec::with_capacity(count);
         while starts.len() < count {
             let i = rng.random_range(0..per_side);
-            let placement = placement_at(self.endgame, Side::White, i);
-            if !matches!(self.probe(&placement), Verdict::MateInPlies(_)) {
+            let placement = placement_at(self.endgame, side, i);
+            let verdict = self.probe(&placement);
+            if verdict == Verdict::Illegal || !keep(verdict) {
                 continue;
             }
-            let fen = placement.fen(self.endgame);
+            let fen: Fen = placement
+                .fen(self.endgame)
+                .parse()
+                .expect("a placement's FEN");
             starts.push(
-                burnmate_env::endgame::parse_start(self.endgame, &fen)
-                    .expect("a legal placement parses"),
+                fen.into_position(CastlingMode::Standard)
+                    .expect("a legal placement is a position"),
             );
         }
         starts

@@ -17,8 +17,10 @@ use burnmate_env::endgame_game::{EndgameGame, action_of};
 use burnmate_env::environment::Encoder as _;
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
 use burnmate_oracle::tablebase::Tablebase;
+use rand::{RngExt as _, SeedableRng as _};
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use shakmaty::Position as _;
+use shakmaty::{Chess, Move, Position as _};
 
 use crate::device::backend::BackendChoice;
 use crate::run::tablebases::{load_or_build, tablebase_dir};
@@ -26,6 +28,7 @@ use crate::studies::scenario::evaluation::{
     CurvePoint, Evaluation, Turn, evaluate, evaluate_first,
 };
 use crate::studies::scenario::{Scenario, StartSource};
+use crate::studies::search::defence::{NetDefence, defence_starts, evaluate_defence};
 use crate::studies::search::net_file::{self, SearchNetFile, search_positions};
 use crate::studies::search::settings::evaluation_search;
 use crate::studies::search::training::Trained;
@@ -77,36 +80,46 @@ fn evaluate_raw_policy(
         &EndgameEncoding::of(scenario.env.endgame),
         seed,
         |turns| {
-            let width = SideToMoveEncoding.width();
-            let mut rows = vec![0.0; turns.len() * width];
-            let mut moves = Vec::with_capacity(turns.len());
-            let mut actions = Vec::with_capacity(turns.len());
-            for (turn, row) in turns.iter().zip(rows.chunks_mut(width)) {
-                let position = turn.state.position();
-                SideToMoveEncoding.encode(position, row);
-                let legal = ChessGame.legal_moves(position);
-                actions.push(
-                    legal
-                        .iter()
-                        .map(|&m| ChessGame.action(position, m))
-                        .collect::<Vec<_>>(),
-                );
-                moves.push(legal);
-            }
-            let legal: Vec<&[usize]> = actions.iter().map(Vec::as_slice).collect();
-            net.evaluate_rows(rows, &legal)
+            let positions: Vec<&Chess> = turns.iter().map(|t| t.state.position()).collect();
+            raw_policy_moves(net, &positions)
                 .iter()
-                .zip(turns.iter().zip(&moves))
-                .map(|(evaluation, (turn, moves))| {
-                    let priors = &evaluation.priors;
-                    let best = (0..moves.len())
-                        .max_by(|&a, &b| priors[a].total_cmp(&priors[b]).then(b.cmp(&a)))
-                        .expect("a running match has moves");
-                    action_of(turn.state.position().board(), &moves[best])
-                })
+                .zip(&positions)
+                .map(|(mv, position)| action_of(position.board(), mv))
                 .collect()
         },
     )
+}
+
+/// The most probable legal move of `net` in each of `positions` (either side to
+/// move), all in one forward pass.
+pub fn raw_policy_moves(net: &PolicyValueNet, positions: &[&Chess]) -> Vec<Move> {
+    let width = SideToMoveEncoding.width();
+    let mut rows = vec![0.0; positions.len() * width];
+    let mut moves = Vec::with_capacity(positions.len());
+    let mut actions = Vec::with_capacity(positions.len());
+    for (&position, row) in positions.iter().zip(rows.chunks_mut(width)) {
+        SideToMoveEncoding.encode(position, row);
+        let legal = ChessGame.legal_moves(position);
+        actions.push(
+            legal
+                .iter()
+                .map(|&m| ChessGame.action(position, m))
+                .collect::<Vec<_>>(),
+        );
+        moves.push(legal);
+    }
+    let legal: Vec<&[usize]> = actions.iter().map(Vec::as_slice).collect();
+    net.evaluate_rows(rows, &legal)
+        .iter()
+        .zip(&moves)
+        .map(|(evaluation, moves)| {
+            let priors = &evaluation.priors;
+            let best = (0..moves.len())
+                .max_by(|&a, &b| priors[a].total_cmp(&priors[b]).then(b.cmp(&a)))
+                .expect("a running match has moves");
+            moves[best]
+        })
+        .collect()
 }
 
 /// What a trained search learner did: its training, and its net against the
@@ -124,6 +137,10 @@ pub struct SearchEvaluation {
     pub eval: Evaluation,
     /// The net alone (its most probable move, no search).
     pub raw_policy: Evaluation,
+    /// The net as the defender against the perfect attacker (the lost and drawn
+    /// black-to-move starts of the evaluation's seed, as many lost as evaluation starts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defence: Option<NetDefence>,
     /// The net with its search at each training snapshot and at the end.
     pub curve: Vec<CurvePoint>,
     /// The curriculum level at the end (walks of up to `2 level + 1` un-moves from mate).
@@ -186,6 +203,13 @@ pub fn evaluate_trained(
             .iter()
             .all(|l| l.weight.iter().all(|w| w.is_finite())),
         raw_policy: evaluate_raw_policy(scenario, scenario.eval.len(), net, seed),
+        defence: Some(net_defence(
+            net,
+            &play,
+            scenario.env.defender,
+            scenario.eval.len(),
+            seed,
+        )),
         eval,
         curve,
         curriculum_level: trained.level,
@@ -277,5 +301,80 @@ pub fn eval_command(
         );
     }
     say!("search time {search_seconds:.1} s");
+    report_defence(&net.net, &net.search, &tablebase, starts, seed);
     Ok(())
+}
+
+/// The net as the defender (`burnmate eval NET`'s second half): with its search and
+/// as a raw policy against the perfect attacker, from `starts` lost and
+/// `starts / 4` drawn black-to-move starts, beside a random king; prints each.
+fn report_defence(
+    net: &PolicyValueNet,
+    play: &SearchConfig,
+    tablebase: &Tablebase,
+    starts: usize,
+    seed: u64,
+) {
+    let started = std::time::Instant::now();
+    let defence = net_defence(net, play, tablebase, starts, seed);
+    let seconds = started.elapsed().as_secs_f64();
+    let (lost, drawn) = defence_starts(tablebase, starts, starts.div_ceil(4), seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let random = evaluate_defence(tablebase, &lost, &drawn, seed, |matches| {
+        matches
+            .iter()
+            .map(|m| {
+                let moves = m.position().legal_moves();
+                moves[rng.random_range(0..moves.len())]
+            })
+            .collect()
+    });
+    say!(
+        "as the defender: {} lost and {} drawn black-to-move starts against the perfect attacker",
+        defence.search.lost_games,
+        defence.search.drawn_games
+    );
+    for (label, defence) in [
+        (
+            format!("search ({} simulations)", play.simulations),
+            defence.search,
+        ),
+        ("raw policy".to_string(), defence.raw_policy),
+        ("random king".to_string(), random),
+    ] {
+        say!(
+            "{label:<26} survives {:>5.1} % of the optimal defence (moves {:.2}, optimum {:.2}; optimal in {:.1} %), drawn starts held {:.1} %",
+            100.0 * defence.survival,
+            defence.mean_moves,
+            defence.optimal_moves,
+            100.0 * defence.optimal_share,
+            100.0 * defence.held,
+        );
+    }
+    say!("defence time {seconds:.1} s");
+}
+
+/// `net` as the defender with its search `play` and as a raw policy, from `starts`
+/// lost and `starts / 4` drawn black-to-move starts of the seed.
+fn net_defence(
+    net: &PolicyValueNet,
+    play: &SearchConfig,
+    tablebase: &Tablebase,
+    starts: usize,
+    seed: u64,
+) -> NetDefence {
+    let (lost, drawn) = defence_starts(tablebase, starts, starts.div_ceil(4), seed);
+    let search = evaluate_defence(tablebase, &lost, &drawn, seed, |matches| {
+        let positions: Vec<Chess> = matches.iter().map(|m| m.position().clone()).collect();
+        let earlier: Vec<&[u64]> = matches.iter().map(|m| m.history()).collect();
+        search_positions(net, play, &positions, &earlier)
+            .iter()
+            .map(|result| result.best())
+            .collect()
+    });
+    let raw_policy = evaluate_defence(tablebase, &lost, &drawn, seed, |matches| {
+        let positions: Vec<&Chess> = matches.iter().map(|m| m.position()).collect();
+        raw_policy_moves(net, &positions)
+    });
+    NetDefence { search, raw_policy }
 }

@@ -25,6 +25,7 @@ use crate::studies::endgame::game::Arena;
 use crate::studies::scenario::curriculum::Curriculum;
 use crate::studies::scenario::evaluation::{CurvePoint, Evaluation, evaluate_each};
 use crate::studies::scenario::{Game, Scenario};
+use crate::studies::search::defence::NetDefence;
 use crate::studies::search::evaluation::SearchEvaluation;
 use crate::tools::matrix::algorithm::{
     Algorithm, HIDDEN, actor_critic_config, dqn_config, exploration, tabular_config, td_config,
@@ -70,6 +71,9 @@ pub struct CellResult {
     /// The search learner's network alone (its most probable move, no search).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_policy: Option<Evaluation>,
+    /// The search learner's net as the defender against the perfect attacker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defence: Option<NetDefence>,
     /// The search learner's evaluation (with its search) at snapshots taken during
     /// training and at the end, against training time.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -96,6 +100,7 @@ impl CellResult {
             diverged: search.diverged,
             eval: search.eval,
             raw_policy: Some(search.raw_policy),
+            defence: search.defence,
             curve: search.curve,
             curriculum_level: search.curriculum_level,
             frontier_plies: search.frontier_plies,
@@ -190,6 +195,7 @@ pub fn run_neural<E: Environment, X: Encoder<E::State>>(
         diverged,
         eval,
         raw_policy: None,
+        defence: None,
         curve: Vec::new(),
         curriculum_level: scenario.curriculum.then(|| curriculum.level()),
         frontier_plies: None,
@@ -231,6 +237,7 @@ pub fn run_tabular<X: Encoder<burnmate_env::endgame::Match>>(
         diverged: false,
         eval,
         raw_policy: None,
+        defence: None,
         curve: Vec::new(),
         curriculum_level: scenario.curriculum.then(|| curriculum.level()),
         frontier_plies: None,

@@ -20,6 +20,7 @@ use super::game::{self, Game, StartSource};
 use super::report::{Closeness, mean_sd, row};
 use super::*;
 use crate::studies::scenario::evaluation::{Evaluation, evaluate, evaluate_each};
+use crate::studies::search::defence::{Defence, NetDefence};
 
 #[test]
 fn the_tablebase_player_scores_the_endgame_optimum_exactly() {
@@ -194,6 +195,7 @@ fn result(seed: u64, win_rate: f64, moves: Option<f64>) -> CellResult {
             optimal_moves: 5.8,
         },
         raw_policy: None,
+        defence: None,
         curve: Vec::new(),
         curriculum_level: None,
         frontier_plies: None,
@@ -287,6 +289,15 @@ fn search_rows_give_ratios_over_the_optimum_and_the_first_time_at_99_percent() {
         optimal_win_rate: 1.0,
         optimal_moves: 5.0,
     };
+    let defence = |survival: f64, held: f64| Defence {
+        lost_games: 100,
+        survival,
+        optimal_share: 0.5,
+        mean_moves: 6.0,
+        optimal_moves: 6.5,
+        drawn_games: 25,
+        held,
+    };
     let cell = |seed: u64, final_moves: f64, curve: &[(f64, f64)]| CellResult {
         cell: Cell {
             game: Game::Endgame(Endgame::Kqk),
@@ -298,6 +309,10 @@ fn search_rows_give_ratios_over_the_optimum_and_the_first_time_at_99_percent() {
         diverged: false,
         eval: eval(1.0, final_moves),
         raw_policy: Some(eval(0.8, 7.0)),
+        defence: Some(NetDefence {
+            search: defence(0.90 + 0.04 * seed as f64, 1.0),
+            raw_policy: defence(0.8, 0.5),
+        }),
         curve: curve
             .iter()
             .map(|&(seconds, rate)| CurvePoint {
@@ -327,6 +342,11 @@ fn search_rows_give_ratios_over_the_optimum_and_the_first_time_at_99_percent() {
     let md = search_markdown(&rows);
     assert!(
         md.contains("| kqk | 2 | 100 | 100.0 ± 0.0 % | 1.300 ± 0.141x | 80.0 ± 0.0 % | 1.400 ± 0.000x | 40-41 | 20 s, not reached |"),
+        "{md}"
+    );
+    // As the defender: survival 0.90 and 0.94 (sd 0.028), held 1.0, raw 0.8 and 0.5.
+    assert!(
+        md.contains("| kqk | 2 | 92.0 ± 2.8 % | 100.0 ± 0.0 % | 80.0 ± 0.0 % | 50.0 ± 0.0 % |"),
         "{md}"
     );
     // No search-learner cell, no table.
