@@ -11,6 +11,7 @@
 //! Adam with PyTorch's defaults; minibatches in a seeded order; the inputs go to the
 //! device as dense 0/1 rows (768 a perspective).
 
+use burn::module::Module as _;
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::sigmoid;
 use burn::tensor::{Device, Tensor, TensorData};
@@ -107,14 +108,14 @@ impl NnueTrainer {
         })
     }
 
-    /// The mean loss of `batch` as a tensor.
-    fn batch_loss(&self, batch: &[&Labelled], lambda: f32) -> Tensor<1> {
+    /// The mean loss of `net` (on `device`) on `batch` as a tensor.
+    fn batch_loss(net: &Nnue, device: &Device, batch: &[&Labelled], lambda: f32) -> Tensor<1> {
         let n = batch.len();
-        let us = rows(batch.iter().map(|s| s.us.as_slice()), n, &self.device);
-        let them = rows(batch.iter().map(|s| s.them.as_slice()), n, &self.device);
+        let us = rows(batch.iter().map(|s| s.us.as_slice()), n, device);
+        let them = rows(batch.iter().map(|s| s.them.as_slice()), n, device);
         let targets: Vec<f32> = batch.iter().map(|s| s.target(lambda)).collect();
-        let target = Tensor::<2>::from_data(TensorData::new(targets, [n, 1]), &self.device);
-        (sigmoid(self.net.forward(us, them)) - target)
+        let target = Tensor::<2>::from_data(TensorData::new(targets, [n, 1]), device);
+        (sigmoid(net.forward(us, them)) - target)
             .powf_scalar(2.0)
             .mean()
     }
@@ -122,17 +123,22 @@ impl NnueTrainer {
     /// The mean loss of the net on `data` (in minibatches of `batch`), no step taken:
     /// its error on positions it was not trained on.
     pub fn loss(&self, data: &[Labelled], batch: usize, lambda: f32) -> f32 {
+        // Without autodiff: no graph is kept for a backward pass that never comes.
+        let net = self.net.valid();
+        let device = net.transformer.weight.device();
         let order: Vec<&Labelled> = data.iter().collect();
         let total: f32 = order
             .chunks(batch.max(1))
-            .map(|chunk| scalar(self.batch_loss(chunk, lambda)) * chunk.len() as f32)
+            .map(|chunk| {
+                scalar(Self::batch_loss(&net, &device, chunk, lambda)) * chunk.len() as f32
+            })
             .sum();
         total / data.len().max(1) as f32
     }
 
     /// One Adam step on `batch`; returns its loss.
     pub fn step(&mut self, batch: &[&Labelled], lambda: f32) -> f32 {
-        let loss = self.batch_loss(batch, lambda);
+        let loss = Self::batch_loss(&self.net, &self.device, batch, lambda);
         let value = scalar(loss.clone());
         let grads = GradientsParams::from_grads(loss.backward(), &self.net);
         let net = self.net.clone();
