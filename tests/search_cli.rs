@@ -107,6 +107,17 @@ fn a_killed_search_run_resumes_to_the_bytes_of_an_uninterrupted_one_and_serves_i
     let evaluation = evaluation_without_times(&whole);
     assert_eq!(evaluation["eval"]["games"], 20);
     assert_eq!(evaluation["games"], 120);
+    // As the defender: as many lost starts as won ones, a quarter as many drawn.
+    let defence = &evaluation["defence"]["search"];
+    assert_eq!(
+        (
+            defence["lost_games"].as_u64(),
+            defence["drawn_games"].as_u64()
+        ),
+        (Some(20), Some(5))
+    );
+    let survival = defence["survival"].as_f64().unwrap();
+    assert!(survival > 0.0 && survival <= 1.0, "{evaluation}");
     assert!(
         evaluation["frontier_plies"].as_f64().unwrap() >= 1.0,
         "{evaluation}"
@@ -123,7 +134,8 @@ fn a_killed_search_run_resumes_to_the_bytes_of_an_uninterrupted_one_and_serves_i
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains("search (8 simulations)"),
+        stdout(&out).contains("search (8 simulations)")
+            && stdout(&out).contains("as the defender: 5 lost and 2 drawn"),
         "{}",
         stdout(&out)
     );
