@@ -11,7 +11,7 @@
 use burnmate_env::endgame::{Match, MatchEnd};
 use burnmate_env::endgame_game::Defender as _;
 use burnmate_oracle::tablebase::{Side, Tablebase, Verdict};
-use rand::SeedableRng;
+use rand::{Rng, RngExt as _, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, Move, Position as _};
@@ -79,6 +79,20 @@ pub fn defence_starts(
         }
     }
     (lost, held)
+}
+
+/// A king that plays uniformly random legal moves with `rng` (the floor a defender
+/// is measured against).
+pub fn random_king(rng: &mut impl Rng) -> impl FnMut(&[&Match]) -> Vec<Move> + '_ {
+    move |matches| {
+        matches
+            .iter()
+            .map(|m| {
+                let moves = m.position().legal_moves();
+                moves[rng.random_range(0..moves.len())]
+            })
+            .collect()
+    }
 }
 
 /// One defence game in progress.
@@ -188,7 +202,6 @@ pub fn evaluate_defence(
 mod tests {
     use super::*;
     use burnmate_env::endgame::Endgame;
-    use rand::RngExt as _;
 
     fn kqk() -> Tablebase {
         Tablebase::solve(Endgame::Kqk)
@@ -217,15 +230,7 @@ mod tests {
         let tb = kqk();
         let (lost, drawn) = defence_starts(&tb, 60, 20, 3);
         let mut rng = ChaCha8Rng::seed_from_u64(9);
-        let random = evaluate_defence(&tb, &lost, &drawn, 3, |matches| {
-            matches
-                .iter()
-                .map(|m| {
-                    let moves = m.position().legal_moves();
-                    moves[rng.random_range(0..moves.len())]
-                })
-                .collect()
-        });
+        let random = evaluate_defence(&tb, &lost, &drawn, 3, random_king(&mut rng));
         // Pinned: the same starts and choices on any machine. A random king still
         // survives 82 % of the optimal defence (the attacker needs its moves to
         // herd it) but gives away 12 of 20 drawn starts.

@@ -17,7 +17,7 @@ use burnmate_env::endgame_game::{EndgameGame, action_of};
 use burnmate_env::environment::Encoder as _;
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
 use burnmate_oracle::tablebase::Tablebase;
-use rand::{RngExt as _, SeedableRng as _};
+use rand::SeedableRng as _;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position as _};
@@ -28,7 +28,7 @@ use crate::studies::scenario::evaluation::{
     CurvePoint, Evaluation, Turn, evaluate, evaluate_first,
 };
 use crate::studies::scenario::{Scenario, StartSource};
-use crate::studies::search::defence::{NetDefence, defence_starts, evaluate_defence};
+use crate::studies::search::defence::{NetDefence, defence_starts, evaluate_defence, random_king};
 use crate::studies::search::net_file::{self, SearchNetFile, search_positions};
 use crate::studies::search::settings::evaluation_search;
 use crate::studies::search::training::Trained;
@@ -203,13 +203,12 @@ pub fn evaluate_trained(
             .iter()
             .all(|l| l.weight.iter().all(|w| w.is_finite())),
         raw_policy: evaluate_raw_policy(scenario, scenario.eval.len(), net, seed),
-        defence: Some(net_defence(
-            net,
-            &play,
-            scenario.env.defender,
-            scenario.eval.len(),
-            seed,
-        )),
+        defence: Some({
+            let starts = scenario.eval.len();
+            let tablebase = scenario.env.defender;
+            let (lost, drawn) = defence_starts(tablebase, starts, starts.div_ceil(4), seed);
+            net_defence(net, &play, tablebase, &lost, &drawn, seed)
+        }),
         eval,
         curve,
         curriculum_level: trained.level,
@@ -315,20 +314,12 @@ fn report_defence(
     starts: usize,
     seed: u64,
 ) {
-    let started = std::time::Instant::now();
-    let defence = net_defence(net, play, tablebase, starts, seed);
-    let seconds = started.elapsed().as_secs_f64();
     let (lost, drawn) = defence_starts(tablebase, starts, starts.div_ceil(4), seed);
+    let started = std::time::Instant::now();
+    let defence = net_defence(net, play, tablebase, &lost, &drawn, seed);
+    let seconds = started.elapsed().as_secs_f64();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let random = evaluate_defence(tablebase, &lost, &drawn, seed, |matches| {
-        matches
-            .iter()
-            .map(|m| {
-                let moves = m.position().legal_moves();
-                moves[rng.random_range(0..moves.len())]
-            })
-            .collect()
-    });
+    let random = evaluate_defence(tablebase, &lost, &drawn, seed, random_king(&mut rng));
     say!(
         "as the defender: {} lost and {} drawn black-to-move starts against the perfect attacker",
         defence.search.lost_games,
@@ -354,17 +345,17 @@ fn report_defence(
     say!("defence time {seconds:.1} s");
 }
 
-/// `net` as the defender with its search `play` and as a raw policy, from `starts`
-/// lost and `starts / 4` drawn black-to-move starts of the seed.
+/// `net` as the defender with its search `play` and as a raw policy, from the `lost`
+/// and `drawn` black-to-move starts.
 fn net_defence(
     net: &PolicyValueNet,
     play: &SearchConfig,
     tablebase: &Tablebase,
-    starts: usize,
+    lost: &[Chess],
+    drawn: &[Chess],
     seed: u64,
 ) -> NetDefence {
-    let (lost, drawn) = defence_starts(tablebase, starts, starts.div_ceil(4), seed);
-    let search = evaluate_defence(tablebase, &lost, &drawn, seed, |matches| {
+    let search = evaluate_defence(tablebase, lost, drawn, seed, |matches| {
         let positions: Vec<Chess> = matches.iter().map(|m| m.position().clone()).collect();
         let earlier: Vec<&[u64]> = matches.iter().map(|m| m.history()).collect();
         search_positions(net, play, &positions, &earlier)
@@ -372,7 +363,7 @@ fn net_defence(
             .map(|result| result.best())
             .collect()
     });
-    let raw_policy = evaluate_defence(tablebase, &lost, &drawn, seed, |matches| {
+    let raw_policy = evaluate_defence(tablebase, lost, drawn, seed, |matches| {
         let positions: Vec<&Chess> = matches.iter().map(|m| m.position()).collect();
         raw_policy_moves(net, &positions)
     });
