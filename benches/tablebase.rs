@@ -3,8 +3,8 @@
 //! entry), probe throughput, `solve`'s
 //! placement counts, and the endgame study's environment step (a legal move played in
 //! a match, with its end checks). The solver uses every core it is given: run under `taskset -c 0` for
-//! one core. The external anchor, syzygy1/tb's `rtbgen -g` on the same machine, is
-//! run by hand (benches/README.md).
+//! one core. The external anchor, syzygy1/tb's `rtbgen -g` on the same machine, runs
+//! beside `burnmate solve` in `benches/anchors/rtbgen.sh` (it needs a checkout of syzygy1/tb).
 
 #[path = "common/timing.rs"]
 mod timing;
