@@ -12,7 +12,9 @@
 //! `--lr X` (the first step's rate), `--final-lr Y` (cosine decay to `Y` over all
 //! steps; default: no decay), `--hidden N` (width of fresh weights), `--result-weight W`;
 //! `--held-out RUN2:FIRST:LAST` prints the net's loss on those generations of `RUN2`
-//! (positions it never trains on) before and after training.
+//! (positions it never trains on) before and after training; `--sample N` trains on
+//! N positions drawn uniformly (without replacement) from those generations instead
+//! of all of them.
 
 use std::path::Path;
 
@@ -21,6 +23,7 @@ use burnmate::studies::chess::{data_file, net_file};
 use burnmate::studies::experiment::{Experiment, load_config};
 use burnmate_agents::nnue_trainer::{NnueTrainer, fresh_weights};
 use rand::SeedableRng;
+use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 /// Training settings a probe may override (the rate falls along the trainer's
@@ -31,6 +34,7 @@ struct Settings {
     hidden: usize,
     result_weight: f32,
     held_out: Option<(String, u32, u32)>,
+    sample: Option<usize>,
 }
 
 fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T> {
@@ -43,7 +47,7 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 7 || args.len().is_multiple_of(2) {
         bail!(
-            "usage: chess_candidate RUN FIRST LAST START EPOCHS OUT GENERATION [--lr X] [--final-lr Y] [--hidden N] [--result-weight W] [--held-out RUN2:FIRST:LAST]"
+            "usage: chess_candidate RUN FIRST LAST START EPOCHS OUT GENERATION [--lr X] [--final-lr Y] [--hidden N] [--result-weight W] [--held-out RUN2:FIRST:LAST] [--sample N]"
         );
     }
     let (run, out) = (Path::new(&args[0]), Path::new(&args[5]));
@@ -56,6 +60,7 @@ fn main() -> Result<()> {
         hidden: config.hidden,
         result_weight: config.result_weight,
         held_out: None,
+        sample: None,
     };
     for pair in args[7..].chunks(2) {
         let (name, value) = (pair[0].as_str(), pair[1].as_str());
@@ -64,6 +69,7 @@ fn main() -> Result<()> {
             "--final-lr" => settings.final_lr = Some(number(value, name)?),
             "--hidden" => settings.hidden = number(value, name)?,
             "--result-weight" => settings.result_weight = number(value, name)?,
+            "--sample" => settings.sample = Some(number(value, name)?),
             "--held-out" => {
                 let parts: Vec<&str> = value.split(':').collect();
                 let [other, first, last] = parts[..] else {
@@ -78,11 +84,16 @@ fn main() -> Result<()> {
             _ => bail!("unknown setting {name:?}"),
         }
     }
-    let data = data_file::load_generations(
+    let mut data = data_file::load_generations(
         run,
         number(&args[1], "FIRST")?..number::<u32>(&args[2], "LAST")? + 1,
     )?;
     let generation: u32 = number(&args[6], "GENERATION")?;
+    if let Some(sample) = settings.sample {
+        let mut draw = ChaCha8Rng::seed_from_u64(config.seed ^ 0x5a4d_91e5 ^ u64::from(generation));
+        data.shuffle(&mut draw);
+        data.truncate(sample);
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
     let weights = match args[3].as_str() {
         "fresh" => fresh_weights(settings.hidden, &mut rng),

@@ -33,7 +33,8 @@ const UNCOUNTED_WITH_LOSING_CAPTURE: u8 = 254;
 /// Count of a position that can never be lost (a capture draws or wins; no move).
 const NEVER_LOST: u8 = 253;
 
-fn color_index(color: Color) -> usize {
+/// A side's index in per-side arrays: white 0, black 1.
+pub(super) fn color_index(color: Color) -> usize {
     match color {
         Color::White => 0,
         Color::Black => 1,

@@ -14,7 +14,7 @@
 use shakmaty::{Color, Role};
 
 use super::index::{Indexer, KING_PAIRS};
-use super::retrograde::{Captures, Rules, Sets, bit, in_parallel, king_slot};
+use super::retrograde::{Captures, Rules, Sets, bit, color_index, in_parallel, king_slot};
 use super::{Dtm, DtmTable, ILLEGAL};
 
 /// The value a legal position's moves give it: its captures' summary `caps` and
@@ -67,6 +67,9 @@ pub(super) fn inconsistent(table: &DtmTable, subtables: &[Option<&DtmTable>]) ->
                 let mut sets: Sets = pieces;
                 sets.toggle(Color::White, Role::King, bit(squares[0]));
                 sets.toggle(Color::Black, Role::King, bit(squares[1]));
+                // Each king attacked or not: one side's check is the other's illegality.
+                let attacked = |color: Color| sets.attacks(squares[king_slot(color)], !color);
+                let attacked = [attacked(Color::White), attacked(Color::Black)];
                 for turn in [Color::White, Color::Black] {
                     let at = if turn == Color::White {
                         i
@@ -74,14 +77,14 @@ pub(super) fn inconsistent(table: &DtmTable, subtables: &[Option<&DtmTable>]) ->
                         per_side + i
                     };
                     let stored = table.values[at];
-                    let legal = canonical && !sets.attacks(squares[king_slot(!turn)], turn);
+                    let legal = canonical && !attacked[color_index(!turn)];
                     if !legal {
                         if stored != ILLEGAL {
                             wrong.push(at as u32);
                         }
                         continue;
                     }
-                    let in_check = sets.attacks(squares[king_slot(turn)], !turn);
+                    let in_check = attacked[color_index(turn)];
                     let caps = rules.captures(turn, &squares, &sets, in_check);
                     rules.quiet_children(turn, i, &squares, &sets, &mut children);
                     let other = if turn == Color::White { per_side } else { 0 };
