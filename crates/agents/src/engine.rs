@@ -2,17 +2,19 @@
 //! chess-engine world builds one (chessprogramming.org's pages on each idea):
 //! iterative deepening with aspiration windows, principal-variation search, a
 //! transposition table, move ordering (table move, MVV-LVA captures, killers,
-//! history), null-move pruning, late-move reductions, check extension, quiescence,
+//! history, losing captures last by static exchange), null-move pruning, late-move reductions, check extension, quiescence,
 //! mate scores that stay correct through the table, draws by repetition and the
 //! fifty-move rule, and limits by depth, nodes, time or a stop flag.
 //!
 //! Each concern is one file: [`score`] (centipawns and mates), [`table`] (the
 //! transposition table), [`ordering`] (killers, history, capture order),
+//! [`exchange`] (static exchange evaluation of a capture),
 //! [`evaluate`] (the [`evaluate::Evaluator`] seam, material as generation 0),
 //! [`nnue`] (the efficiently updatable net, incrementally on the host),
 //! [`limits`] (when a search stops) and [`search`] (the loop).
 
 pub mod evaluate;
+pub mod exchange;
 pub mod limits;
 pub mod nnue;
 pub mod ordering;

@@ -2,7 +2,8 @@
 //! captures and promotions by most valuable victim / least valuable attacker, then
 //! the two killer moves of the ply (quiet moves that cut off a sibling), then quiet
 //! moves by their history (the depth² bonus of every cutoff they caused, minus a
-//! malus for quiet moves tried before a cutoff; gravity keeps it within ±16,384).
+//! malus for quiet moves tried before a cutoff; gravity keeps it within ±16,384),
+//! and last the captures that likely lose material.
 
 use shakmaty::{Color, Move};
 
@@ -16,6 +17,7 @@ pub const MAX_PLY: usize = MAX_DEPTH as usize + 64;
 const TABLE_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 26;
+const LOSING_CAPTURE: i32 = -(1 << 28);
 const HISTORY_MAX: i32 = 16_384;
 
 /// Killers and history of one search (kept across its iterations).
@@ -50,14 +52,23 @@ impl Ordering {
         &mut self.history[side as usize][from][usize::from(m.to())]
     }
 
-    /// Sorts `moves` best first for a node at `ply` whose table move is `table_move`.
-    pub fn sort(&self, moves: &mut [Move], side: Color, ply: usize, table_move: u16) {
+    /// Sorts `moves` best first for a node at `ply` whose table move is `table_move`;
+    /// the captures and promotions `losing` names go last.
+    pub fn sort(
+        &self,
+        moves: &mut [Move],
+        side: Color,
+        ply: usize,
+        table_move: u16,
+        losing: impl Fn(&Move) -> bool,
+    ) {
         let killers = self.killers[ply.min(MAX_PLY)];
         let key = |m: &Move| -> i32 {
             if is_packed(m, table_move) {
                 TABLE_MOVE
             } else if !is_quiet(m) {
-                CAPTURE + mvv_lva(m)
+                let order = if losing(m) { LOSING_CAPTURE } else { CAPTURE };
+                order + mvv_lva(m)
             } else if killers[0] == Some(*m) {
                 KILLER + 1
             } else if killers[1] == Some(*m) {

@@ -13,7 +13,8 @@
 //!   null move (off by default): off the PV, not in check, depth >= 3, eval(s) >= β, own pieces
 //!     besides pawns: -search(s passed, depth - 1 - R, -β, -β + 1) >= β -> cut
 //!     (R = 3 + depth / 6)
-//!   moves in order (table move, captures MVV-LVA, killers, history):
+//!   moves in order (table move, captures MVV-LVA, killers, history, captures
+//!   that lose their exchange):
 //!     off the PV, not in check, depth <= 3: a quiet move without check after the
 //!     first is skipped when eval(s) + 100 + 100 depth <= α or it is later than
 //!     the (3 + 2 depth²)-th (futility and late-move pruning);
@@ -23,8 +24,7 @@
 //!     raise α
 //!   a cutoff rewards a quiet move (killer, history); the result goes to the table
 //! quiescence(s, α, β): in check every evasion, else stand pat on eval(s) and try
-//!   promotions and the captures that do not likely lose material (MVV-LVA; a
-//!   capture by a more valuable piece of a defended one is skipped)
+//!   promotions and the captures whose static exchange does not lose (MVV-LVA)
 //! ```
 //! Iterations from depth 1; from depth 4 each starts in a ±25 cp window around the
 //! last score, widened (doubling) on a fail. The answer is the deepest finished
@@ -37,6 +37,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Position};
 
 use super::evaluate::{Evaluator, piece_value};
+use super::exchange::loses_material;
 use super::limits::{Budget, Limits};
 use super::ordering::{MAX_PLY, Ordering, is_quiet, mvv_lva};
 use super::score::{INFINITE, MATE, from_table, is_mate, mated_at, to_table};
@@ -70,6 +71,11 @@ pub struct Features {
     /// give no check are skipped after the first when the evaluation plus
     /// 100 + 100 depth cp cannot reach α, and after the 3 + 2 depth²-th in any case.
     pub futility: bool,
+    /// Static exchange evaluation ([`super::exchange`]): quiescence skips the
+    /// captures whose exchange loses material, and the main search tries them after
+    /// the quiet moves (off: quiescence skips a capture by a more valuable piece of a
+    /// defended one, and every capture comes before the quiet moves).
+    pub exchange: bool,
 }
 
 impl Default for Features {
@@ -83,13 +89,14 @@ impl Default for Features {
             check_extension: true,
             reverse_futility: true,
             futility: true,
+            exchange: true,
         }
     }
 }
 
 impl Features {
     /// The name of each switch, in field order (`burnmate uci --with/--without NAME,..`).
-    pub const NAMES: [&str; 8] = [
+    pub const NAMES: [&str; 9] = [
         "table",
         "null-move",
         "late-move-reductions",
@@ -98,6 +105,7 @@ impl Features {
         "check-extension",
         "reverse-futility",
         "futility",
+        "see",
     ];
 
     /// The default rules with those `on` names switched on and those `off` names
@@ -125,6 +133,7 @@ impl Features {
             "check-extension" => &mut self.check_extension,
             "reverse-futility" => &mut self.reverse_futility,
             "futility" => &mut self.futility,
+            "see" => &mut self.exchange,
             _ => {
                 return Err(format!(
                     "no search rule named {name:?} (known: {})",
@@ -489,8 +498,11 @@ impl<E: Evaluator> Run<'_, E> {
             return if in_check { mated_at(ply as u32) } else { 0 };
         }
         let table_move = entry.map_or(0, |e| e.best);
+        let exchange = self.features.exchange;
         self.ordering
-            .sort(&mut moves, position.turn(), ply, table_move);
+            .sort(&mut moves, position.turn(), ply, table_move, |m| {
+                exchange && loses_material(position, m)
+            });
         let original_alpha = alpha;
         let (mut best, mut best_move) = (-INFINITE, None);
         let mut quiets_tried: Vec<Move> = Vec::new();
@@ -616,14 +628,17 @@ impl<E: Evaluator> Run<'_, E> {
                 return stand;
             }
             alpha = alpha.max(stand);
-            // Captures that likely lose material (a more valuable piece takes a
-            // defended one) are skipped: without it an untrained net's quiescence
-            // grows the whole capture tree.
+            // Captures that likely lose material (their exchange loses; without
+            // `exchange`, a more valuable piece takes a defended one) are skipped:
+            // without it an untrained net's quiescence grows the whole capture tree.
             let board = position.board();
             let mut tactical: Vec<Move> = position
                 .capture_moves()
                 .into_iter()
                 .filter(|m| {
+                    if self.features.exchange {
+                        return !loses_material(position, m);
+                    }
                     let victim = m.capture().map_or(0, piece_value);
                     victim >= piece_value(m.role())
                         || board

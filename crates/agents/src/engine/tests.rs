@@ -75,22 +75,25 @@ fn rule_flipped(name: &str) -> Features {
 const MORPHY: &str = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
 
 #[test]
-fn a_quiet_sacrifice_before_a_quiet_mate_is_found_with_every_rule_on_or_off() {
+fn a_quiet_sacrifice_before_a_quiet_mate_is_found_with_each_rule_flipped_but_null_move() {
     // Ra6 is a late quiet move, reduced; black's null move after it can reach
     // quiescence, blind to the quiet b7#. Before quiescence skipped losing captures
-    // that hid Ra6 up to depth 9; now only null move (off by default) without the
-    // table (whose move ordering lets the re-search happen) still misses it at
-    // depth 6.
+    // that hid Ra6 up to depth 9. Now null move (off by default) misses it at depth
+    // 6, with the table or without: the captures that lose their exchange (Rxa7) go
+    // after the quiet moves, so Ra6 is late enough to be reduced (with null move on,
+    // switching off the reductions or the exchange ordering finds it again).
     let all = Features::default();
-    let mut s = searcher().with_features(Features {
-        table: false,
-        null_move: true,
-        ..all
-    });
-    assert_eq!(best(&mut s, MORPHY, 6).0, "b6a7");
+    for table in [true, false] {
+        let mut s = searcher().with_features(Features {
+            table,
+            null_move: true,
+            ..all
+        });
+        assert_eq!(best(&mut s, MORPHY, 6).0, "b6a7");
+    }
     let others = Features::NAMES
         .into_iter()
-        .filter(|&name| name != "check-extension");
+        .filter(|&name| name != "check-extension" && name != "null-move");
     for features in std::iter::once(all).chain(others.map(rule_flipped)) {
         let mut s = searcher().with_features(features);
         assert_eq!(
@@ -290,4 +293,44 @@ fn gives_check_without_playing_agrees_with_playing_the_move() {
         moves > 3_000 && checks > 30,
         "{moves} moves, {checks} checks"
     );
+}
+
+#[test]
+fn static_exchange_is_the_material_the_exchange_on_the_square_wins() {
+    // (FEN, the capture or promotion, centipawns it wins after the exchange)
+    let cases = [
+        // A pawn takes an undefended pawn, and a knight defended by a pawn.
+        ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 100),
+        ("4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5", 200),
+        // The queen takes a pawn a pawn defends.
+        ("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", -800),
+        // A rook takes a pawn a rook defends: lost alone, won with a rook behind it
+        // (the x-ray joins once the first rook has left the file).
+        ("3rk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5", -400),
+        ("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100),
+        // The king recaptures the queen, unless the square is defended.
+        ("8/8/8/8/8/4k3/Q2p4/7K w - - 0 1", "a2d2", -800),
+        ("8/8/8/8/8/4k3/Q2p4/3R3K w - - 0 1", "a2d2", 100),
+        // Promotions: capturing a knight, capturing a rook, onto a square a rook holds.
+        ("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8q", 1100),
+        ("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8q", 1300),
+        ("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", -100),
+        // En passant, alone and recaptured.
+        ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 100),
+        ("4k3/2p5/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 0),
+    ];
+    for (fen, uci, wins) in cases {
+        let position = position(fen);
+        let mv = uci.parse::<UciMove>().unwrap().to_move(&position).unwrap();
+        assert_eq!(
+            exchange::static_exchange(&position, &mv),
+            wins,
+            "{fen} {uci}"
+        );
+        assert_eq!(
+            exchange::loses_material(&position, &mv),
+            wins < 0,
+            "{fen} {uci}"
+        );
+    }
 }
