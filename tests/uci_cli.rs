@@ -419,7 +419,7 @@ fn a_search_answers_isready_and_ends_at_stop_or_quit() {
 
 /// The shipped nets (`assets/nets/`): each file's FNV-1a, a position of its ending
 /// and the move its search plays there with 128 simulations.
-const SHIPPED_NETS: [(&str, u64, &str, &str); 3] = [
+const SHIPPED_NETS: [(&str, u64, &str, &str); 4] = [
     (
         "assets/nets/kqk.bmnet",
         0x540d_4077_925f_478d,
@@ -436,6 +436,12 @@ const SHIPPED_NETS: [(&str, u64, &str, &str); 3] = [
         "assets/nets/kbbk.bmnet",
         0x8ac7_f6b5_7f98_4e49,
         "8/8/8/4k3/8/8/8/KBB5 w - - 0 1",
+        "a1b2",
+    ),
+    (
+        "assets/nets/kbnk.bmnet",
+        0xa216_2b92_36b7_97b0,
+        "8/8/8/4k3/8/8/8/KBN5 w - - 0 1",
         "a1b2",
     ),
 ];
