@@ -224,7 +224,7 @@ enum Command {
         with: Vec<String>,
         /// Chess runs and builtin:material: rules of the engine-grade search to switch
         /// off (comma-separated: table, late-move-reductions, pvs, aspiration,
-        /// check-extension, reverse-futility, futility), to measure what each is worth
+        /// check-extension, reverse-futility, futility, see), to measure what each is worth
         /// in a match.
         #[arg(long, value_delimiter = ',')]
         without: Vec<String>,
