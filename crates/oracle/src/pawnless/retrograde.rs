@@ -95,6 +95,12 @@ impl Sets {
             .intersects(by)
     }
 
+    /// Per side (white, black), whether its king on `squares` is attacked: one side's
+    /// check is the other side's illegality to move.
+    pub(super) fn kings_attacked(&self, squares: &Squares) -> [bool; 2] {
+        [Color::White, Color::Black].map(|color| self.attacks(squares[king_slot(color)], !color))
+    }
+
     /// Every square `by` attacks.
     fn attack_map(&self, by: Color) -> Bitboard {
         let occupied = self.occupied();
@@ -521,10 +527,7 @@ impl Table<'_, '_> {
                 sets.toggle(Color::White, Role::King, bit(squares[0]));
                 sets.toggle(Color::Black, Role::King, bit(squares[1]));
                 // Each king attacked or not: one side's check is the other's illegality.
-                let attacked = [
-                    sets.attacks(squares[king_slot(Color::White)], Color::Black),
-                    sets.attacks(squares[king_slot(Color::Black)], Color::White),
-                ];
+                let attacked = sets.kings_attacked(&squares);
                 for turn in [Color::White, Color::Black] {
                     let at = self.half(turn) + i;
                     if attacked[color_index(!turn)] {

@@ -14,7 +14,7 @@
 use shakmaty::{Color, Role};
 
 use super::index::{Indexer, KING_PAIRS};
-use super::retrograde::{Captures, Rules, Sets, bit, color_index, in_parallel, king_slot};
+use super::retrograde::{Captures, Rules, Sets, bit, color_index, in_parallel};
 use super::{Dtm, DtmTable, ILLEGAL};
 
 /// The value a legal position's moves give it: its captures' summary `caps` and
@@ -67,9 +67,7 @@ pub(super) fn inconsistent(table: &DtmTable, subtables: &[Option<&DtmTable>]) ->
                 let mut sets: Sets = pieces;
                 sets.toggle(Color::White, Role::King, bit(squares[0]));
                 sets.toggle(Color::Black, Role::King, bit(squares[1]));
-                // Each king attacked or not: one side's check is the other's illegality.
-                let attacked = |color: Color| sets.attacks(squares[king_slot(color)], !color);
-                let attacked = [attacked(Color::White), attacked(Color::Black)];
+                let attacked = sets.kings_attacked(&squares);
                 for turn in [Color::White, Color::Black] {
                     let at = if turn == Color::White {
                         i
