@@ -20,7 +20,9 @@
 use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
 
-use shakmaty::attacks::{attacks, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use shakmaty::attacks::{
+    attacks, between, bishop_attacks, king_attacks, knight_attacks, ray, rook_attacks,
+};
 use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
 use super::index::{Indexer, KING_PAIRS, Squares};
@@ -84,21 +86,57 @@ impl Sets {
         self.by_color[0] | self.by_color[1]
     }
 
-    /// Whether `by` attacks `target`.
-    pub(super) fn attacks(&self, target: u8, by: Color) -> bool {
+    /// The pieces of `by` that attack `target`.
+    fn attackers(&self, target: u8, by: Color) -> Bitboard {
         let (t, occupied) = (square(target), self.occupied());
-        let by = self.by_color[color_index(by)];
         ((knight_attacks(t) & self.knights)
             | (king_attacks(t) & self.kings)
             | (bishop_attacks(t, occupied) & self.diagonal)
             | (rook_attacks(t, occupied) & self.straight))
-            .intersects(by)
+            & self.by_color[color_index(by)]
+    }
+
+    /// Whether `by` attacks `target`.
+    pub(super) fn attacks(&self, target: u8, by: Color) -> bool {
+        self.attackers(target, by).any()
     }
 
     /// Per side (white, black), whether its king on `squares` is attacked: one side's
     /// check is the other side's illegality to move.
     pub(super) fn kings_attacked(&self, squares: &Squares) -> [bool; 2] {
         [Color::White, Color::Black].map(|color| self.attacks(squares[king_slot(color)], !color))
+    }
+
+    /// The rule for the moves of `color`'s pieces but its king (on `king`;
+    /// `in_check`: whether it is attacked).
+    pub(super) fn guard(&self, king: u8, color: Color, in_check: bool) -> KingGuard {
+        let k = square(king);
+        let enemy = self.by_color[color_index(!color)];
+        let snipers = ((rook_attacks(k, Bitboard::EMPTY) & self.straight)
+            | (bishop_attacks(k, Bitboard::EMPTY) & self.diagonal))
+            & enemy;
+        let occupied = self.occupied();
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(k, sniper) & occupied;
+            if !blockers.more_than_one() {
+                pinned |= blockers & self.by_color[color_index(color)];
+            }
+        }
+        let evasions = if !in_check {
+            Bitboard::FULL
+        } else {
+            let checkers = self.attackers(king, !color);
+            match checkers.single_square() {
+                Some(checker) => between(k, checker).with(checker),
+                None => Bitboard::EMPTY,
+            }
+        };
+        KingGuard {
+            king: k,
+            pinned,
+            evasions,
+        }
     }
 
     /// Every square `by` attacks.
@@ -120,6 +158,34 @@ impl Sets {
             }
         }
         map
+    }
+}
+
+/// What a side's pieces but its king may do, its king as it stands: a legal move
+/// lands on `evasions` (every square out of check; in check by one piece, the
+/// checker's square or one between it and the king; none in double check), and a
+/// pinned piece stays on its line with the king.
+#[derive(Clone, Copy)]
+pub(super) struct KingGuard {
+    king: Square,
+    pinned: Bitboard,
+    evasions: Bitboard,
+}
+
+impl KingGuard {
+    /// Whether the king is in check.
+    pub(super) fn in_check(&self) -> bool {
+        self.evasions != Bitboard::FULL
+    }
+
+    /// The squares among `targets` the piece on `from` may move to.
+    fn allowed(&self, from: Square, targets: Bitboard) -> Bitboard {
+        let targets = targets & self.evasions;
+        if self.pinned.contains(from) {
+            targets & ray(self.king, from)
+        } else {
+            targets
+        }
     }
 }
 
@@ -190,7 +256,7 @@ impl Rules<'_> {
         turn: Color,
         squares: &Squares,
         sets: &Sets,
-        in_check: bool,
+        guard: &KingGuard,
     ) -> Captures {
         let mut found = Captures::default();
         let occupied = sets.occupied();
@@ -207,12 +273,12 @@ impl Rules<'_> {
                 let (c_color, c_role) = self.pieces[c];
                 after.toggle(c_color, c_role, bit(to));
                 after.toggle(color, role, from | bit(to));
-                let king = if slot == king_slot(turn) {
-                    to
+                let legal = if slot == king_slot(turn) {
+                    !after.attacks(to, !turn)
                 } else {
-                    squares[king_slot(turn)]
+                    guard.allowed(square(squares[slot]), bit(to)).any()
                 };
-                if after.attacks(king, !turn) {
+                if !legal {
                     continue;
                 }
                 found.any_move = true;
@@ -234,52 +300,38 @@ impl Rules<'_> {
                 }
             }
         }
-        if in_check && !found.any_move {
-            let king = squares[king_slot(turn)];
+        if guard.in_check() && !found.any_move {
             found.any_move = self.slots_of(turn).any(|slot| {
                 let quiet = self.reach(slot, squares, occupied) & !occupied;
-                let safe = self.safe_targets(slot, squares[slot], quiet, king, !turn, sets);
-                safe.any()
+                self.safe_targets(slot, squares[slot], quiet, !turn, sets, guard)
+                    .any()
             });
         }
         found
     }
 
-    /// The squares among `targets` that the piece in `slot` (of `color`) may stand on
-    /// with its own king (at `king`, or on the target itself for a king) safe from
-    /// `enemy`, the rest of the position as in `sets`. A king's squares are those
-    /// `enemy` does not attack with the king lifted; another piece's need a test each
-    /// only when the rest of the position attacks its king.
-    #[allow(clippy::too_many_arguments)]
+    /// The squares among `targets` that the piece in `slot` (of `color`, on `from`)
+    /// may move to with its own king safe from `enemy`, the rest of the position as in
+    /// `sets`: a king's are those `enemy` does not attack with the king lifted,
+    /// another piece's those its `guard` allows.
     fn safe_targets(
         &self,
         slot: usize,
         from: u8,
         targets: Bitboard,
-        king: u8,
         enemy: Color,
         sets: &Sets,
+        guard: &KingGuard,
     ) -> Bitboard {
         let (color, role) = self.pieces[slot];
+        if role != Role::King {
+            return guard.allowed(square(from), targets);
+        }
+        // A capture would take the attacker off: only quiet targets are asked.
+        debug_assert!(!targets.intersects(sets.by_color[color_index(enemy)]));
         let mut without = *sets;
         without.toggle(color, role, bit(from));
-        if role == Role::King {
-            // A capture would take the attacker off: only quiet targets are asked.
-            debug_assert!(!targets.intersects(sets.by_color[color_index(enemy)]));
-            return targets & !without.attack_map(enemy);
-        }
-        if !without.attacks(king, enemy) {
-            return targets;
-        }
-        let mut safe = Bitboard::EMPTY;
-        for to in targets {
-            let mut after = without;
-            after.toggle(color, role, Bitboard::from_square(to));
-            if !after.attacks(king, enemy) {
-                safe.add(to);
-            }
-        }
-        safe
+        targets & !without.attack_map(enemy)
     }
 
     /// The squares among `froms` the piece in `slot` (of `by`, now on `at`) may have
@@ -319,12 +371,12 @@ impl Rules<'_> {
         turn: Color,
         squares: &'s Squares,
         sets: &'s Sets,
+        guard: &'s KingGuard,
     ) -> impl Iterator<Item = (usize, Bitboard)> + 's {
         let occupied = sets.occupied();
-        let king = squares[king_slot(turn)];
         self.slots_of(turn).map(move |slot| {
             let targets = self.reach(slot, squares, occupied) & !occupied;
-            let safe = self.safe_targets(slot, squares[slot], targets, king, !turn, sets);
+            let safe = self.safe_targets(slot, squares[slot], targets, !turn, sets, guard);
             (slot, safe)
         })
     }
@@ -337,10 +389,11 @@ impl Rules<'_> {
         i: usize,
         squares: &Squares,
         sets: &Sets,
+        guard: &KingGuard,
         out: &mut Vec<usize>,
     ) {
         out.clear();
-        for (slot, safe) in self.quiet_targets(turn, squares, sets) {
+        for (slot, safe) in self.quiet_targets(turn, squares, sets, guard) {
             for to in safe {
                 out.push(self.indexer.index_after_move(i, squares, slot, to as u8));
             }
@@ -352,9 +405,11 @@ impl Rules<'_> {
     fn children(&self, turn: Color, i: usize, squares: &Squares, scratch: &mut Vec<usize>) -> u8 {
         let sets = self.sets(squares);
         let dedupe = Indexer::symmetric_about(squares[king_slot(!turn)]);
+        let king = squares[king_slot(turn)];
+        let guard = sets.guard(king, turn, sets.attacks(king, !turn));
         scratch.clear();
         let mut count = 0u8;
-        for (slot, safe) in self.quiet_targets(turn, squares, &sets) {
+        for (slot, safe) in self.quiet_targets(turn, squares, &sets, &guard) {
             if dedupe {
                 for to in safe {
                     scratch.push(self.indexer.index_after_move(i, squares, slot, to as u8));
@@ -555,7 +610,8 @@ impl Table<'_, '_> {
         scheduled: &mut Scheduled,
         mated: &mut Vec<u32>,
     ) {
-        let captures = self.rules.captures(turn, squares, sets, in_check);
+        let guard = sets.guard(squares[king_slot(turn)], turn, in_check);
+        let captures = self.rules.captures(turn, squares, sets, &guard);
         if in_check && !captures.any_move {
             self.values[at].store(stored(0), Relaxed);
             mated.push(at as u32);
