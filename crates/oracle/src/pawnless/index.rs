@@ -204,6 +204,7 @@ impl Indexer {
     /// when the white king ends strictly inside its triangle (the stored orientation
     /// stays), a change of one 6-bit field when a piece moves and nothing can change
     /// the orientation or order, else the index computed afresh.
+    #[inline]
     pub fn index_after_move(&self, i: usize, squares: &Squares, slot: usize, to: u8) -> usize {
         let tables = king_tables();
         let pair = i % KING_PAIRS;
