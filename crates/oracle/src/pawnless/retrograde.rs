@@ -109,7 +109,7 @@ impl Sets {
 
     /// The rule for the moves of `color`'s pieces but its king (on `king`;
     /// `in_check`: whether it is attacked).
-    pub(super) fn guard(&self, king: u8, color: Color, in_check: bool) -> KingGuard {
+    fn guard(&self, king: u8, color: Color, in_check: bool) -> KingGuard {
         let k = square(king);
         let enemy = self.by_color[color_index(!color)];
         let snipers = ((rook_attacks(k, Bitboard::EMPTY) & self.straight)
@@ -166,7 +166,7 @@ impl Sets {
 /// checker's square or one between it and the king; none in double check), and a
 /// pinned piece stays on its line with the king.
 #[derive(Clone, Copy)]
-pub(super) struct KingGuard {
+struct KingGuard {
     king: Square,
     pinned: Bitboard,
     evasions: Bitboard,
@@ -174,7 +174,7 @@ pub(super) struct KingGuard {
 
 impl KingGuard {
     /// Whether the king is in check.
-    pub(super) fn in_check(&self) -> bool {
+    fn in_check(&self) -> bool {
         self.evasions != Bitboard::FULL
     }
 
@@ -197,6 +197,17 @@ pub(super) struct Rules<'a> {
     pub(super) indexer: Indexer,
     /// Per slot, the table after that piece is captured (kings: none).
     pub(super) subtables: &'a [Option<&'a DtmTable>],
+}
+
+/// The side to move of a legal position, with what its pieces may do: computed once
+/// a position for its captures and its quiet moves.
+pub(super) struct Mover<'a> {
+    turn: Color,
+    squares: &'a Squares,
+    sets: &'a Sets,
+    guard: KingGuard,
+    /// Per slot of `turn`'s pieces, the squares it attacks (empty for the other side's).
+    reach: [Bitboard; MAX_PIECES],
 }
 
 /// What a position's captures lead to.
@@ -249,22 +260,45 @@ impl Rules<'_> {
         (0..self.slots()).filter(move |&s| self.pieces[s].0 == color)
     }
 
-    /// `turn`'s captures in a legal position (and, in check, whether any move is legal:
-    /// a legal capture, else the first legal move that does not capture).
-    pub(super) fn captures(
+    /// `turn` to move in the legal position `squares` (its pieces `sets`; `in_check`:
+    /// whether its king is attacked).
+    pub(super) fn mover<'a>(
         &self,
         turn: Color,
-        squares: &Squares,
-        sets: &Sets,
-        guard: &KingGuard,
-    ) -> Captures {
-        let mut found = Captures::default();
+        squares: &'a Squares,
+        sets: &'a Sets,
+        in_check: bool,
+    ) -> Mover<'a> {
         let occupied = sets.occupied();
+        let mut reach = [Bitboard::EMPTY; MAX_PIECES];
+        for slot in self.slots_of(turn) {
+            reach[slot] = self.reach(slot, squares, occupied);
+        }
+        Mover {
+            turn,
+            squares,
+            sets,
+            guard: sets.guard(squares[king_slot(turn)], turn, in_check),
+            reach,
+        }
+    }
+
+    /// `turn`'s captures in a legal position (and, in check, whether any move is legal:
+    /// a legal capture, else the first legal move that does not capture).
+    pub(super) fn captures(&self, mover: &Mover) -> Captures {
+        let Mover {
+            turn,
+            squares,
+            sets,
+            guard,
+            ..
+        } = *mover;
+        let mut found = Captures::default();
         let enemy = sets.by_color[color_index(!turn)];
         for slot in self.slots_of(turn) {
             let (color, role) = self.pieces[slot];
             let from = bit(squares[slot]);
-            for to in self.reach(slot, squares, occupied) & enemy {
+            for to in mover.reach[slot] & enemy {
                 let to = to as u8;
                 let mut after = *sets;
                 let c = (2..self.slots())
@@ -301,11 +335,7 @@ impl Rules<'_> {
             }
         }
         if guard.in_check() && !found.any_move {
-            found.any_move = self.slots_of(turn).any(|slot| {
-                let quiet = self.reach(slot, squares, occupied) & !occupied;
-                self.safe_targets(slot, squares[slot], quiet, !turn, sets, guard)
-                    .any()
-            });
+            found.any_move = self.quiet_targets(mover).any(|(_, safe)| safe.any());
         }
         found
     }
@@ -368,34 +398,32 @@ impl Rules<'_> {
     /// after.
     fn quiet_targets<'s>(
         &'s self,
-        turn: Color,
-        squares: &'s Squares,
-        sets: &'s Sets,
-        guard: &'s KingGuard,
+        mover: &'s Mover,
     ) -> impl Iterator<Item = (usize, Bitboard)> + 's {
+        let Mover {
+            turn,
+            squares,
+            sets,
+            ..
+        } = *mover;
         let occupied = sets.occupied();
         self.slots_of(turn).map(move |slot| {
-            let targets = self.reach(slot, squares, occupied) & !occupied;
-            let safe = self.safe_targets(slot, squares[slot], targets, !turn, sets, guard);
+            let targets = mover.reach[slot] & !occupied;
+            let safe = self.safe_targets(slot, squares[slot], targets, !turn, sets, &mover.guard);
             (slot, safe)
         })
     }
 
     /// The stored children (of the other side's half) of every move of `turn` that
     /// does not capture, in the position of stored index `i` (of its half).
-    pub(super) fn quiet_children(
-        &self,
-        turn: Color,
-        i: usize,
-        squares: &Squares,
-        sets: &Sets,
-        guard: &KingGuard,
-        out: &mut Vec<usize>,
-    ) {
+    pub(super) fn quiet_children(&self, i: usize, mover: &Mover, out: &mut Vec<usize>) {
         out.clear();
-        for (slot, safe) in self.quiet_targets(turn, squares, sets, guard) {
+        for (slot, safe) in self.quiet_targets(mover) {
             for to in safe {
-                out.push(self.indexer.index_after_move(i, squares, slot, to as u8));
+                out.push(
+                    self.indexer
+                        .index_after_move(i, mover.squares, slot, to as u8),
+                );
             }
         }
     }
@@ -405,11 +433,11 @@ impl Rules<'_> {
     fn children(&self, turn: Color, i: usize, squares: &Squares, scratch: &mut Vec<usize>) -> u8 {
         let sets = self.sets(squares);
         let dedupe = Indexer::symmetric_about(squares[king_slot(!turn)]);
-        let king = squares[king_slot(turn)];
-        let guard = sets.guard(king, turn, sets.attacks(king, !turn));
+        let in_check = sets.attacks(squares[king_slot(turn)], !turn);
+        let mover = self.mover(turn, squares, &sets, in_check);
         scratch.clear();
         let mut count = 0u8;
-        for (slot, safe) in self.quiet_targets(turn, squares, &sets, &guard) {
+        for (slot, safe) in self.quiet_targets(&mover) {
             if dedupe {
                 for to in safe {
                     scratch.push(self.indexer.index_after_move(i, squares, slot, to as u8));
@@ -610,8 +638,9 @@ impl Table<'_, '_> {
         scheduled: &mut Scheduled,
         mated: &mut Vec<u32>,
     ) {
-        let guard = sets.guard(squares[king_slot(turn)], turn, in_check);
-        let captures = self.rules.captures(turn, squares, sets, &guard);
+        let captures = self
+            .rules
+            .captures(&self.rules.mover(turn, squares, sets, in_check));
         if in_check && !captures.any_move {
             self.values[at].store(stored(0), Relaxed);
             mated.push(at as u32);

@@ -14,7 +14,7 @@
 use shakmaty::{Color, Role};
 
 use super::index::{Indexer, KING_PAIRS};
-use super::retrograde::{Captures, Rules, Sets, bit, color_index, in_parallel, king_slot};
+use super::retrograde::{Captures, Rules, Sets, bit, color_index, in_parallel};
 use super::{Dtm, DtmTable, ILLEGAL};
 
 /// The value a legal position's moves give it: its captures' summary `caps` and
@@ -83,9 +83,9 @@ pub(super) fn inconsistent(table: &DtmTable, subtables: &[Option<&DtmTable>]) ->
                         continue;
                     }
                     let in_check = attacked[color_index(turn)];
-                    let guard = sets.guard(squares[king_slot(turn)], turn, in_check);
-                    let caps = rules.captures(turn, &squares, &sets, &guard);
-                    rules.quiet_children(turn, i, &squares, &sets, &guard, &mut children);
+                    let mover = rules.mover(turn, &squares, &sets, in_check);
+                    let caps = rules.captures(&mover);
+                    rules.quiet_children(i, &mover, &mut children);
                     let other = if turn == Color::White { per_side } else { 0 };
                     values.clear();
                     values.extend(
