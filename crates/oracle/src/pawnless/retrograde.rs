@@ -296,18 +296,17 @@ impl Rules<'_> {
         let mut found = Captures::default();
         let enemy = sets.by_color[color_index(!turn)];
         for slot in self.slots_of(turn) {
-            let (color, role) = self.pieces[slot];
-            let from = bit(squares[slot]);
             for to in mover.reach[slot] & enemy {
                 let to = to as u8;
-                let mut after = *sets;
                 let c = (2..self.slots())
                     .find(|&s| squares[s] == to)
                     .expect("an enemy piece");
-                let (c_color, c_role) = self.pieces[c];
-                after.toggle(c_color, c_role, bit(to));
-                after.toggle(color, role, from | bit(to));
                 let legal = if slot == king_slot(turn) {
+                    // The king's square after the capture, the captured piece gone.
+                    let mut after = *sets;
+                    let (c_color, c_role) = self.pieces[c];
+                    after.toggle(c_color, c_role, bit(to));
+                    after.toggle(turn, Role::King, bit(squares[slot]) | bit(to));
                     !after.attacks(to, !turn)
                 } else {
                     guard.allowed(square(squares[slot]), bit(to)).any()
