@@ -1,9 +1,9 @@
 //! The efficiently updatable net on the host, for the search: the feature
 //! transformer's sums (accumulators) for both perspectives are kept on a stack, one
-//! entry a ply; a move copies the top entry and adds or subtracts the 2-4 columns it
-//! changes (a quiet move: its piece off `from`, onto `to`; a capture also takes the
-//! victim off; castling moves king and rook; en passant takes the pawn beside),
-//! instead of summing all 32 pieces' columns again. Same weights, same sums as
+//! entry a ply; a move writes the next entry in one pass, the entry below plus or
+//! minus the 2-4 columns it changes (a quiet move: its piece off `from`, onto `to`; a
+//! capture also takes the victim off; castling moves king and rook; en passant takes
+//! the pawn beside), instead of summing all 32 pieces' columns again. Same weights, same sums as
 //! [`burnmate_models::Nnue`]'s forward pass (within f32 rounding):
 //!
 //! ```text
@@ -65,16 +65,44 @@ impl NnueEvaluator {
         &mut self.stack[self.depth * width..(self.depth + 1) * width]
     }
 
-    /// Adds (`sign` 1) or removes (-1) `piece` on `square` in both accumulators.
-    fn change(&mut self, piece: Piece, square: Square, sign: f32) {
-        let hidden = self.hidden;
+    /// The accumulators of the ply below the top, changed by `changes` (each a piece
+    /// on a square added, sign 1, or removed, -1), written on top in one pass: each
+    /// sum is the one below plus the changes' columns in their order (the same sums,
+    /// bit for bit, as copying and then adding the columns one after another).
+    fn update(&mut self, changes: &[(Piece, Square, f32)]) {
+        let (hidden, width) = (self.hidden, 2 * self.hidden);
+        let (below, top) = self.stack.split_at_mut(self.depth * width);
+        let below = &below[(self.depth - 1) * width..];
         for (side, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
-            let f = feature(perspective, piece, square);
-            let (stack, weights) = (&mut self.stack, &self.transformer);
-            let start = self.depth * 2 * hidden + side * hidden;
-            let column = &weights[f * hidden..(f + 1) * hidden];
-            for (acc, w) in stack[start..start + hidden].iter_mut().zip(column) {
-                *acc += sign * w;
+            let column = |&(piece, square, sign): &(Piece, Square, f32)| {
+                let f = feature(perspective, piece, square);
+                (&self.transformer[f * hidden..(f + 1) * hidden], sign)
+            };
+            let src = &below[side * hidden..(side + 1) * hidden];
+            let dst = &mut top[side * hidden..(side + 1) * hidden];
+            match changes {
+                [] => dst.copy_from_slice(src),
+                [a, b] => {
+                    let ((a, sa), (b, sb)) = (column(a), column(b));
+                    for (((d, s), a), b) in dst.iter_mut().zip(src).zip(a).zip(b) {
+                        *d = *s + sa * a + sb * b;
+                    }
+                }
+                [a, b, c] => {
+                    let ((a, sa), (b, sb), (c, sc)) = (column(a), column(b), column(c));
+                    let columns = a.iter().zip(b).zip(c);
+                    for ((d, s), ((a, b), c)) in dst.iter_mut().zip(src).zip(columns) {
+                        *d = *s + sa * a + sb * b + sc * c;
+                    }
+                }
+                [a, b, c, e] => {
+                    let [(a, sa), (b, sb), (c, sc), (e, se)] = [a, b, c, e].map(column);
+                    let columns = a.iter().zip(b).zip(c).zip(e);
+                    for ((d, s), (((a, b), c), e)) in dst.iter_mut().zip(src).zip(columns) {
+                        *d = *s + sa * a + sb * b + sc * c + se * e;
+                    }
+                }
+                _ => unreachable!("a move changes 2-4 pieces' squares"),
             }
         }
     }
@@ -89,10 +117,7 @@ impl NnueEvaluator {
             Color::Black => (black, white),
         };
         let (w_us, w_them) = self.output.split_at(self.hidden);
-        let dot = |acc: &[f32], w: &[f32]| -> f32 {
-            acc.iter().zip(w).map(|(a, w)| a.clamp(0.0, 1.0) * w).sum()
-        };
-        self.output_bias + dot(us, w_us) + dot(them, w_them)
+        self.output_bias + dot_clamped(us, w_us) + dot_clamped(them, w_them)
     }
 
     /// The net's output for `position` from the accumulators on top of the stack
@@ -128,17 +153,15 @@ impl Evaluator for NnueEvaluator {
     }
 
     fn push(&mut self, position: &Chess, mv: Option<&Move>) {
-        let width = 2 * self.hidden;
-        let next = (self.depth + 2) * width;
+        let next = (self.depth + 2) * 2 * self.hidden;
         if self.stack.len() < next {
             self.stack.resize(next, 0.0);
         }
-        self.stack.copy_within(
-            self.depth * width..(self.depth + 1) * width,
-            (self.depth + 1) * width,
-        );
         self.depth += 1;
-        let Some(mv) = mv else { return };
+        let Some(mv) = mv else {
+            self.update(&[]);
+            return;
+        };
         let us = position.turn();
         let piece = |color, role| Piece { color, role };
         match *mv {
@@ -149,33 +172,38 @@ impl Evaluator for NnueEvaluator {
                 to,
                 promotion,
             } => {
-                self.change(piece(us, role), from, -1.0);
-                if let Some(victim) = capture {
-                    self.change(piece(!us, victim), to, -1.0);
+                let arrives = (piece(us, promotion.unwrap_or(role)), to, 1.0);
+                let leaves = (piece(us, role), from, -1.0);
+                match capture {
+                    Some(victim) => self.update(&[leaves, (piece(!us, victim), to, -1.0), arrives]),
+                    None => self.update(&[leaves, arrives]),
                 }
-                self.change(piece(us, promotion.unwrap_or(role)), to, 1.0);
             }
             Move::EnPassant { from, to } => {
-                self.change(piece(us, Role::Pawn), from, -1.0);
-                self.change(piece(us, Role::Pawn), to, 1.0);
                 let taken = Square::from_coords(to.file(), from.rank());
-                self.change(piece(!us, Role::Pawn), taken, -1.0);
+                self.update(&[
+                    (piece(us, Role::Pawn), from, -1.0),
+                    (piece(us, Role::Pawn), to, 1.0),
+                    (piece(!us, Role::Pawn), taken, -1.0),
+                ]);
             }
             Move::Castle { king, rook } => {
                 let side = mv.castling_side().expect("a castling move");
                 let rank = king.rank();
-                self.change(piece(us, Role::King), king, -1.0);
-                self.change(piece(us, Role::Rook), rook, -1.0);
-                self.change(
-                    piece(us, Role::King),
-                    Square::from_coords(side.king_to_file(), rank),
-                    1.0,
-                );
-                self.change(
-                    piece(us, Role::Rook),
-                    Square::from_coords(side.rook_to_file(), rank),
-                    1.0,
-                );
+                self.update(&[
+                    (piece(us, Role::King), king, -1.0),
+                    (piece(us, Role::Rook), rook, -1.0),
+                    (
+                        piece(us, Role::King),
+                        Square::from_coords(side.king_to_file(), rank),
+                        1.0,
+                    ),
+                    (
+                        piece(us, Role::Rook),
+                        Square::from_coords(side.rook_to_file(), rank),
+                        1.0,
+                    ),
+                ]);
             }
             Move::Put { .. } => unreachable!("no drops in chess"),
         }
@@ -183,5 +211,47 @@ impl Evaluator for NnueEvaluator {
 
     fn pop(&mut self) {
         self.depth -= 1;
+    }
+}
+
+/// Lanes of [`dot_clamped`]'s partial sums: a fixed order the compiler can keep in
+/// vector registers (a plain sum of floats must add one term after another), so the
+/// same bits on any x86-64 CPU.
+const LANES: usize = 16;
+
+/// `sum clamp(acc_i, 0, 1) w_i`, summed in [`LANES`] partial sums (term `i` in lane
+/// `i mod LANES`, the terms past the last full block of lanes after them), the lanes
+/// then added in order.
+fn dot_clamped(acc: &[f32], w: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; LANES];
+    let blocks = acc.chunks_exact(LANES).zip(w.chunks_exact(LANES));
+    for (a, w) in blocks {
+        for ((lane, a), w) in lanes.iter_mut().zip(a).zip(w) {
+            *lane += a.clamp(0.0, 1.0) * w;
+        }
+    }
+    let tail = acc.len() - acc.len() % LANES;
+    let rest = acc[tail..].iter().zip(&w[tail..]);
+    let lanes_sum = lanes.iter().sum::<f32>();
+    rest.fold(lanes_sum, |sum, (a, w)| sum + a.clamp(0.0, 1.0) * w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dot_clamped;
+
+    #[test]
+    fn the_clamped_dot_product_sums_every_term_in_its_lanes() {
+        // 16 lanes of (0.5 x 2) and 3 tail terms: a clamped 2.0 x 1, a clamped -1 x 5,
+        // 0.25 x 4.
+        let mut acc = vec![0.5f32; 16];
+        let mut w = vec![2.0f32; 16];
+        acc.extend([2.0, -1.0, 0.25]);
+        w.extend([1.0, 5.0, 4.0]);
+        assert_eq!(dot_clamped(&acc, &w), 16.0 + 1.0 + 0.0 + 1.0);
+        let acc: Vec<f32> = (0..130).map(|i| (i as f32 * 0.37).sin() * 1.5).collect();
+        let w: Vec<f32> = (0..130).map(|i| (i as f32 * 0.11).cos()).collect();
+        let plain: f32 = acc.iter().zip(&w).map(|(a, w)| a.clamp(0.0, 1.0) * w).sum();
+        assert!((dot_clamped(&acc, &w) - plain).abs() < 1e-5);
     }
 }
