@@ -8,8 +8,21 @@
 //! loss   = mean over a minibatch of (sigmoid(out) - target)²
 //! ```
 //!
-//! Adam with PyTorch's defaults; minibatches in a seeded order; the inputs go to the
-//! device as dense 0/1 rows (768 a perspective).
+//! Adam with PyTorch's defaults; minibatches in a seeded order. The feature
+//! transformer runs on the host as a sparse layer (bullet's sparse affine op): its
+//! sums add the weight rows of a position's 2-32 set features of 768, and its weight
+//! gradient adds each row's gradient to the rows of its set features; the device
+//! computes the rest (clamp, output layer, loss) and its gradients by autodiff:
+//!
+//! ```text
+//! s_p      = b1 + sum of W1's rows f set from p's side       (host)
+//! out      = w2 . [clamp(s_us, 0, 1), clamp(s_them, 0, 1)] + b2   (device)
+//! dL/dW1_f = sum over positions and sides with f set of dL/ds_p   (host)
+//! dL/db1   = sum over positions and sides of dL/ds_p
+//! ```
+//!
+//! The dense product `[batch, 768] x [768, hidden]` it replaces costs 768 multiply-adds
+//! an output where a position sets at most 32 (`benches/README.md`).
 
 use burn::module::Module as _;
 use burn::optim::{GradientsParams, ModuleOptimizer};
@@ -76,21 +89,88 @@ fn cosine_rate(start: f64, end: Option<f64>, step: usize, steps: usize) -> f64 {
 
 /// The one value of `tensor`.
 fn scalar(tensor: Tensor<1>) -> f32 {
+    host(tensor)[0]
+}
+
+/// The host values of `tensor`.
+fn host<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
     tensor
         .into_data()
         .try_into_vec::<f32>()
-        .expect("an f32 loss")[0]
+        .expect("f32 values")
 }
 
-/// Dense rows `[n, INPUTS]` of the features `sets` on `device`.
-fn rows<'a>(sets: impl Iterator<Item = &'a [u16]>, n: usize, device: &Device) -> Tensor<2> {
-    let mut data = vec![0.0f32; n * INPUTS];
-    for (row, set) in data.chunks_mut(INPUTS).zip(sets) {
-        for &f in set {
-            row[usize::from(f)] = 1.0;
+/// The feature transformer's weights on the host, copied from the net once a step.
+struct HostTransformer {
+    /// `[INPUTS, hidden]` row-major: row `f` is feature `f`'s column of `W1`.
+    weight: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+impl HostTransformer {
+    fn of(net: &Nnue) -> HostTransformer {
+        let bias = net
+            .transformer
+            .bias
+            .as_ref()
+            .expect("the transformer has a bias");
+        HostTransformer {
+            weight: host(net.transformer.weight.val()),
+            bias: host(bias.val()),
         }
     }
-    Tensor::from_data(TensorData::new(data, [n, INPUTS]), device)
+
+    /// `b1` plus the rows of each position's set features `sets`, `[n, hidden]`.
+    fn sums<'a>(&self, sets: impl Iterator<Item = &'a [u16]>) -> Vec<f32> {
+        let hidden = self.bias.len();
+        let mut sums = Vec::new();
+        for set in sets {
+            let start = sums.len();
+            sums.extend_from_slice(&self.bias);
+            let row = &mut sums[start..];
+            for &f in set {
+                let column = &self.weight[usize::from(f) * hidden..][..hidden];
+                for (s, w) in row.iter_mut().zip(column) {
+                    *s += w;
+                }
+            }
+        }
+        sums
+    }
+}
+
+/// The transformer's gradients `(dW1 [INPUTS, hidden], db1 [hidden])` from the sums'
+/// gradients `[n, hidden]` of each side's positions `(sets, gradients)`: each row's
+/// gradient added to the rows of its set features and to the bias, in the order of
+/// the sides, the positions and their features.
+fn transformer_gradients<'a>(
+    hidden: usize,
+    sides: [(Vec<&'a [u16]>, Vec<f32>); 2],
+) -> (Vec<f32>, Vec<f32>) {
+    let mut weight = vec![0.0f32; INPUTS * hidden];
+    let mut bias = vec![0.0f32; hidden];
+    for (sets, gradients) in &sides {
+        for (set, gradient) in sets.iter().zip(gradients.chunks_exact(hidden)) {
+            for &f in *set {
+                let row = &mut weight[usize::from(f) * hidden..][..hidden];
+                for (w, g) in row.iter_mut().zip(gradient) {
+                    *w += g;
+                }
+            }
+            for (b, g) in bias.iter_mut().zip(gradient) {
+                *b += g;
+            }
+        }
+    }
+    (weight, bias)
+}
+
+/// The side to move's and the other side's set features of `batch`.
+fn feature_sets<'a>(batch: &[&'a Labelled]) -> [Vec<&'a [u16]>; 2] {
+    [
+        batch.iter().map(|s| s.us.as_slice()).collect(),
+        batch.iter().map(|s| s.them.as_slice()).collect(),
+    ]
 }
 
 impl NnueTrainer {
@@ -108,16 +188,28 @@ impl NnueTrainer {
         })
     }
 
-    /// The mean loss of `net` (on `device`) on `batch` as a tensor.
-    fn batch_loss(net: &Nnue, device: &Device, batch: &[&Labelled], lambda: f32) -> Tensor<1> {
+    /// The mean loss of `net` (on `device`) on `batch` as a tensor, with the
+    /// transformer's sums of each side (tracked for their gradients with `track`).
+    fn batch_loss(
+        net: &Nnue,
+        device: &Device,
+        batch: &[&Labelled],
+        lambda: f32,
+        track: bool,
+    ) -> (Tensor<1>, [Tensor<2>; 2]) {
         let n = batch.len();
-        let us = rows(batch.iter().map(|s| s.us.as_slice()), n, device);
-        let them = rows(batch.iter().map(|s| s.them.as_slice()), n, device);
+        let transformer = HostTransformer::of(net);
+        let hidden = transformer.bias.len();
+        let [us, them] = feature_sets(batch).map(|sets| {
+            let sums = transformer.sums(sets.into_iter());
+            let sums = Tensor::<2>::from_data(TensorData::new(sums, [n, hidden]), device);
+            if track { sums.require_grad() } else { sums }
+        });
         let targets: Vec<f32> = batch.iter().map(|s| s.target(lambda)).collect();
         let target = Tensor::<2>::from_data(TensorData::new(targets, [n, 1]), device);
-        (sigmoid(net.forward(us, them)) - target)
-            .powf_scalar(2.0)
-            .mean()
+        let out = net.forward_from_sums(us.clone(), them.clone());
+        let loss = (sigmoid(out) - target).powf_scalar(2.0).mean();
+        (loss, [us, them])
     }
 
     /// The mean loss of the net on `data` (in minibatches of `batch`), no step taken:
@@ -130,7 +222,7 @@ impl NnueTrainer {
         let total: f32 = order
             .chunks(batch.max(1))
             .map(|chunk| {
-                scalar(Self::batch_loss(&net, &device, chunk, lambda)) * chunk.len() as f32
+                scalar(Self::batch_loss(&net, &device, chunk, lambda, false).0) * chunk.len() as f32
             })
             .sum();
         total / data.len().max(1) as f32
@@ -138,11 +230,26 @@ impl NnueTrainer {
 
     /// One Adam step on `batch`; returns its loss.
     pub fn step(&mut self, batch: &[&Labelled], lambda: f32) -> f32 {
-        let loss = Self::batch_loss(&self.net, &self.device, batch, lambda);
+        let (loss, sums) = Self::batch_loss(&self.net, &self.device, batch, lambda, true);
         let value = scalar(loss.clone());
-        let grads = GradientsParams::from_grads(loss.backward(), &self.net);
+        let grads = loss.backward();
+        let [us, them] = sums.map(|s| host(s.grad(&grads).expect("the sums are tracked")));
+        let [us_sets, them_sets] = feature_sets(batch);
+        let hidden = self.net.output.weight.dims()[0] / 2;
+        let (weight, bias) = transformer_gradients(hidden, [(us_sets, us), (them_sets, them)]);
+        let mut params = GradientsParams::from_grads(grads, &self.net);
+        let inner = self.device.clone().inner();
+        let transformer = &self.net.transformer;
+        let weight = TensorData::new(weight, [INPUTS, hidden]);
+        params.register(
+            transformer.weight.id,
+            Tensor::<2>::from_data(weight, &inner),
+        );
+        let bias_id = transformer.bias.as_ref().expect("a bias").id;
+        let bias = TensorData::new(bias, [hidden]);
+        params.register(bias_id, Tensor::<1>::from_data(bias, &inner));
         let net = self.net.clone();
-        self.net = self.optimizer.step(self.lr, net, grads);
+        self.net = self.optimizer.step(self.lr, net, params);
         value
     }
 
@@ -220,6 +327,84 @@ mod tests {
         assert_eq!(cosine_rate(1e-3, Some(1e-5), 0, 10), 1e-3);
         assert!((cosine_rate(1e-3, Some(1e-5), 5, 10) - 5.05e-4).abs() < 1e-12);
         assert!((cosine_rate(1e-3, Some(1e-5), 10, 10) - 1e-5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_host_transformer_gives_the_dense_forward_pass_and_its_gradients() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let weights = fresh_weights(8, &mut rng);
+        let device = Device::flex().autodiff();
+        let net = Nnue::from_weights(&weights, &device).unwrap();
+        let data = [
+            sample(&[0, 5, 700], 120, 1.0),
+            sample(&[5], -40, 0.0),
+            sample(&[3, 64, 65, 66, 400], 0, 0.5),
+        ];
+        let batch: Vec<&Labelled> = data.iter().collect();
+        // The reference: dense 0/1 rows through burn's autodiff.
+        let dense = |sets: Vec<&[u16]>| {
+            let mut rows = vec![0.0f32; sets.len() * INPUTS];
+            for (row, set) in rows.chunks_mut(INPUTS).zip(sets) {
+                for &f in set {
+                    row[usize::from(f)] = 1.0;
+                }
+            }
+            Tensor::<2>::from_data(TensorData::new(rows, [3, INPUTS]), &device)
+        };
+        let [us, them] = feature_sets(&batch).map(dense);
+        let targets: Vec<f32> = data.iter().map(|s| s.target(0.3)).collect();
+        let target = Tensor::<2>::from_data(TensorData::new(targets, [3, 1]), &device);
+        let expected = (sigmoid(net.forward(us, them)) - target)
+            .powf_scalar(2.0)
+            .mean();
+        let grads = expected.backward();
+        let expected_weight = host(net.transformer.weight.val().grad(&grads).unwrap());
+        let bias = net.transformer.bias.as_ref().unwrap();
+        let expected_bias = host(bias.val().grad(&grads).unwrap());
+        let expected_output = host(net.output.weight.val().grad(&grads).unwrap());
+        // The trainer's: host sums, device head, host scatter.
+        let (loss, sums) = NnueTrainer::batch_loss(&net, &device, &batch, 0.3, true);
+        let grads = loss.backward();
+        assert!((scalar(loss) - scalar(expected)).abs() < 1e-7);
+        let [g_us, g_them] = sums.map(|s| host(s.grad(&grads).unwrap()));
+        let [us_sets, them_sets] = feature_sets(&batch);
+        let (weight, bias) = transformer_gradients(8, [(us_sets, g_us), (them_sets, g_them)]);
+        let gap = |a: &[f32], b: &[f32]| {
+            assert_eq!(a.len(), b.len());
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0.0f32, f32::max)
+        };
+        assert!(expected_weight.iter().any(|&g| g.abs() > 1e-4));
+        assert!(
+            gap(&weight, &expected_weight) < 1e-7,
+            "{}",
+            gap(&weight, &expected_weight)
+        );
+        assert!(gap(&bias, &expected_bias) < 1e-7);
+        let output = host(net.output.weight.val().grad(&grads).unwrap());
+        assert!(gap(&output, &expected_output) < 1e-7);
+    }
+
+    #[test]
+    fn a_step_moves_the_columns_of_the_features_it_saw_and_no_other() {
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let weights = fresh_weights(8, &mut rng);
+        let mut trainer = NnueTrainer::new(&weights, 1e-2, Device::flex().autodiff()).unwrap();
+        let data = [sample(&[10, 20], 300, 1.0), sample(&[20, 30], -300, 0.0)];
+        trainer.step(&data.iter().collect::<Vec<_>>(), 0.3);
+        let after = trainer.weights();
+        let column = |w: &LayerWeights, f: usize| w.weight[f * 8..(f + 1) * 8].to_vec();
+        // `sample` sets f and (f + 384) mod 768: columns 10, 20, 30, 394, 404, 414 move.
+        for f in [10, 20, 30, 394, 404, 414] {
+            assert_ne!(column(&after[0], f), column(&weights[0], f), "feature {f}");
+        }
+        for f in [0, 11, 383, 767] {
+            assert_eq!(column(&after[0], f), column(&weights[0], f), "feature {f}");
+        }
+        assert_ne!(after[0].bias, weights[0].bias);
+        assert_ne!(after[1].weight, weights[1].weight);
     }
 
     #[test]

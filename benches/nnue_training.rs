@@ -1,0 +1,102 @@
+//! The full-chess learner's training step on one core: one Adam step of the
+//! efficiently updatable net (768 -> 128 x 2 -> 1) on a minibatch of 1024 positions
+//! from random games. `NnueTrainer`'s step (the feature transformer on the host as a
+//! sparse layer: its sums and its weight gradient touch only the rows of the set
+//! features) beside, in the same run, the same step with the transformer as burn's
+//! dense product of 0/1 rows (what the trainer did before: `[1024, 768] x [768, 128]`
+//! and its weight gradient, a perspective).
+
+#[path = "common/timing.rs"]
+mod timing;
+
+use burn::optim::GradientsParams;
+use burn::tensor::activation::sigmoid;
+use burn::tensor::{Device, Tensor, TensorData};
+use burnmate_agents::nnue_trainer::{Labelled, NnueTrainer, fresh_weights};
+use burnmate_agents::optim::pytorch_adam;
+use burnmate_encode::nnue::{INPUTS, active};
+use burnmate_models::Nnue;
+use rand::seq::IndexedRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::{Chess, Position};
+
+use timing::{HEADER, measure};
+
+/// Positions a minibatch (`configs/chess-zero.toml`).
+const BATCH: usize = 1024;
+/// Feature-transformer width a perspective (`configs/chess-zero.toml`).
+const HIDDEN: usize = 128;
+/// The result's weight in the target (`configs/chess-zero.toml`).
+const LAMBDA: f32 = 0.3;
+
+/// `n` positions from random games (0-80 random plies from the start), labelled with
+/// arbitrary scores: a step costs the same whatever the labels.
+fn positions(n: usize, rng: &mut ChaCha8Rng) -> Vec<Labelled> {
+    (0..n)
+        .map(|_| {
+            let mut position = Chess::default();
+            for _ in 0..rng.random_range(0..80) {
+                let moves = position.legal_moves();
+                let Some(m) = moves.choose(rng) else { break };
+                position.play_unchecked(*m);
+            }
+            let set = |side| active(position.board(), side).map(|f| f as u16).collect();
+            Labelled {
+                us: set(position.turn()),
+                them: set(!position.turn()),
+                score: rng.random_range(-500..500),
+                result: 0.5,
+            }
+        })
+        .collect()
+}
+
+/// Dense 0/1 rows `[n, INPUTS]` of one perspective's features.
+fn dense(sets: impl Iterator<Item = Vec<u16>>, device: &Device) -> Tensor<2> {
+    let mut rows = vec![0.0f32; BATCH * INPUTS];
+    for (row, set) in rows.chunks_mut(INPUTS).zip(sets) {
+        for f in set {
+            row[usize::from(f)] = 1.0;
+        }
+    }
+    Tensor::from_data(TensorData::new(rows, [BATCH, INPUTS]), device)
+}
+
+fn main() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let data = positions(BATCH, &mut rng);
+    let weights = fresh_weights(HIDDEN, &mut rng);
+    let device = Device::flex().autodiff();
+    let pieces: usize = data.iter().map(|p| p.us.len()).sum();
+    println!(
+        "{BATCH} positions, {:.1} pieces a position on average\n",
+        pieces as f64 / BATCH as f64
+    );
+    println!("{HEADER}");
+    let mut net = Nnue::from_weights(&weights, &device).expect("fresh weights fit");
+    let mut adam = pytorch_adam();
+    let targets: Vec<f32> = data.iter().map(|p| p.target(LAMBDA)).collect();
+    measure(
+        "Adam step, burn's dense first layer (before)",
+        BATCH as u64,
+        || {
+            let us = dense(data.iter().map(|p| p.us.clone()), &device);
+            let them = dense(data.iter().map(|p| p.them.clone()), &device);
+            let target =
+                Tensor::<2>::from_data(TensorData::new(targets.clone(), [BATCH, 1]), &device);
+            let loss = (sigmoid(net.forward(us, them)) - target)
+                .powf_scalar(2.0)
+                .mean();
+            let grads = GradientsParams::from_grads(loss.backward(), &net);
+            net = adam.step(1e-3, net.clone(), grads);
+        },
+    );
+    let mut trainer = NnueTrainer::new(&weights, 1e-3, device).expect("fresh weights fit");
+    let mut order = ChaCha8Rng::seed_from_u64(2);
+    measure(
+        "Adam step, NnueTrainer (host sparse first layer)",
+        BATCH as u64,
+        || trainer.train(&data, 1, BATCH, LAMBDA, None, &mut order),
+    );
+}
