@@ -12,12 +12,13 @@
 //! transformer runs on the host as a sparse layer (bullet's sparse affine op): its
 //! sums add the weight rows of a position's 2-32 set features of 768, and its weight
 //! gradient adds each row's gradient to the rows of its set features; the device
-//! computes the rest (clamp, output layer, loss) and its gradients by autodiff:
+//! computes the output layer and the loss and their gradients by autodiff:
 //!
 //! ```text
-//! s_p      = b1 + sum of W1's rows f set from p's side       (host)
-//! out      = w2 . [clamp(s_us, 0, 1), clamp(s_them, 0, 1)] + b2   (device)
-//! dL/dW1_f = sum over positions and sides with f set of dL/ds_p   (host)
+//! s_p      = b1 + sum of W1's rows f set from p's side, a_p = clamp(s_p, 0, 1)  (host)
+//! out      = w2 . [a_us, a_them] + b2                                     (device)
+//! dL/ds_p  = dL/da_p where 0 <= s_p <= 1, else 0                          (host)
+//! dL/dW1_f = sum over positions and sides with f set of dL/ds_p
 //! dL/db1   = sum over positions and sides of dL/ds_p
 //! ```
 //!
@@ -120,15 +121,17 @@ impl HostTransformer {
         }
     }
 
-    /// `b1` plus the rows of each position's set features `sets`, `[n, hidden]`.
-    fn sums<'a>(&self, sets: impl Iterator<Item = &'a [u16]>) -> Vec<f32> {
+    /// `b1` plus the rows of each position's set features, for the side to move's
+    /// `us` and the other side's `them`: `[n, 2 hidden]`, each position's two sums
+    /// side by side.
+    fn sums(&self, us: &[&[u16]], them: &[&[u16]]) -> Vec<f32> {
         let hidden = self.bias.len();
-        let mut sums = Vec::new();
-        for set in sets {
-            let start = sums.len();
-            sums.extend_from_slice(&self.bias);
-            let row = &mut sums[start..];
-            for &f in set {
+        let mut sums = vec![0.0f32; 2 * hidden * us.len()];
+        let halves = sums.chunks_exact_mut(hidden);
+        let sets = us.iter().zip(them).flat_map(|(us, them)| [us, them]);
+        for (row, set) in halves.zip(sets) {
+            row.copy_from_slice(&self.bias);
+            for &f in *set {
                 let column = &self.weight[usize::from(f) * hidden..][..hidden];
                 for (s, w) in row.iter_mut().zip(column) {
                     *s += w;
@@ -139,27 +142,37 @@ impl HostTransformer {
     }
 }
 
-/// The transformer's gradients `(dW1 [INPUTS, hidden], db1 [hidden])` from the sums'
-/// gradients `[n, hidden]` of each side's positions `(sets, gradients)`: each row's
-/// gradient added to the rows of its set features and to the bias, in the order of
-/// the sides, the positions and their features.
-fn transformer_gradients<'a>(
+/// The transformer's gradients `(dW1 [INPUTS, hidden], db1 [hidden])` from the
+/// activations' gradients `[n, 2 hidden]` and the sums they clamped (same shape) of
+/// the positions whose set features are `us` and `them`: each half row's gradient,
+/// zero where its sum was clamped, added to the rows of its set features and to the
+/// bias, position after position, the side to move first.
+fn transformer_gradients(
     hidden: usize,
-    sides: [(Vec<&'a [u16]>, Vec<f32>); 2],
+    us: &[&[u16]],
+    them: &[&[u16]],
+    sums: &[f32],
+    activation_gradients: &[f32],
 ) -> (Vec<f32>, Vec<f32>) {
     let mut weight = vec![0.0f32; INPUTS * hidden];
     let mut bias = vec![0.0f32; hidden];
-    for (sets, gradients) in &sides {
-        for (set, gradient) in sets.iter().zip(gradients.chunks_exact(hidden)) {
-            for &f in *set {
-                let row = &mut weight[usize::from(f) * hidden..][..hidden];
-                for (w, g) in row.iter_mut().zip(gradient) {
-                    *w += g;
-                }
+    let mut gradient = vec![0.0f32; hidden];
+    let halves = sums
+        .chunks_exact(hidden)
+        .zip(activation_gradients.chunks_exact(hidden));
+    let sets = us.iter().zip(them).flat_map(|(us, them)| [us, them]);
+    for ((sum, upstream), set) in halves.zip(sets) {
+        for ((g, s), u) in gradient.iter_mut().zip(sum).zip(upstream) {
+            *g = if (0.0..=1.0).contains(s) { *u } else { 0.0 };
+        }
+        for &f in *set {
+            let row = &mut weight[usize::from(f) * hidden..][..hidden];
+            for (w, g) in row.iter_mut().zip(&gradient) {
+                *w += g;
             }
-            for (b, g) in bias.iter_mut().zip(gradient) {
-                *b += g;
-            }
+        }
+        for (b, g) in bias.iter_mut().zip(&gradient) {
+            *b += g;
         }
     }
     (weight, bias)
@@ -189,27 +202,32 @@ impl NnueTrainer {
     }
 
     /// The mean loss of `net` (on `device`) on `batch` as a tensor, with the
-    /// transformer's sums of each side (tracked for their gradients with `track`).
+    /// transformer's sums (host, `[n, 2 hidden]`) and the activations they clamp to
+    /// (tracked for their gradient with `track`).
     fn batch_loss(
         net: &Nnue,
         device: &Device,
         batch: &[&Labelled],
         lambda: f32,
         track: bool,
-    ) -> (Tensor<1>, [Tensor<2>; 2]) {
+    ) -> (Tensor<1>, Vec<f32>, Tensor<2>) {
         let n = batch.len();
         let transformer = HostTransformer::of(net);
         let hidden = transformer.bias.len();
-        let [us, them] = feature_sets(batch).map(|sets| {
-            let sums = transformer.sums(sets.into_iter());
-            let sums = Tensor::<2>::from_data(TensorData::new(sums, [n, hidden]), device);
-            if track { sums.require_grad() } else { sums }
-        });
+        let [us, them] = feature_sets(batch);
+        let sums = transformer.sums(&us, &them);
+        let clamped = sums.iter().map(|s| s.clamp(0.0, 1.0)).collect();
+        let activations = Tensor::<2>::from_data(TensorData::new(clamped, [n, 2 * hidden]), device);
+        let activations = if track {
+            activations.require_grad()
+        } else {
+            activations
+        };
         let targets: Vec<f32> = batch.iter().map(|s| s.target(lambda)).collect();
         let target = Tensor::<2>::from_data(TensorData::new(targets, [n, 1]), device);
-        let out = net.forward_from_sums(us.clone(), them.clone());
+        let out = net.head(activations.clone());
         let loss = (sigmoid(out) - target).powf_scalar(2.0).mean();
-        (loss, [us, them])
+        (loss, sums, activations)
     }
 
     /// The mean loss of the net on `data` (in minibatches of `batch`), no step taken:
@@ -230,13 +248,18 @@ impl NnueTrainer {
 
     /// One Adam step on `batch`; returns its loss.
     pub fn step(&mut self, batch: &[&Labelled], lambda: f32) -> f32 {
-        let (loss, sums) = Self::batch_loss(&self.net, &self.device, batch, lambda, true);
+        let (loss, sums, activations) =
+            Self::batch_loss(&self.net, &self.device, batch, lambda, true);
         let value = scalar(loss.clone());
         let grads = loss.backward();
-        let [us, them] = sums.map(|s| host(s.grad(&grads).expect("the sums are tracked")));
-        let [us_sets, them_sets] = feature_sets(batch);
-        let hidden = self.net.output.weight.dims()[0] / 2;
-        let (weight, bias) = transformer_gradients(hidden, [(us_sets, us), (them_sets, them)]);
+        let upstream = host(
+            activations
+                .grad(&grads)
+                .expect("the activations are tracked"),
+        );
+        let [us, them] = feature_sets(batch);
+        let hidden = sums.len() / (2 * batch.len());
+        let (weight, bias) = transformer_gradients(hidden, &us, &them, &sums, &upstream);
         let mut params = GradientsParams::from_grads(grads, &self.net);
         let inner = self.device.clone().inner();
         let transformer = &self.net.transformer;
@@ -363,12 +386,12 @@ mod tests {
         let expected_bias = host(bias.val().grad(&grads).unwrap());
         let expected_output = host(net.output.weight.val().grad(&grads).unwrap());
         // The trainer's: host sums, device head, host scatter.
-        let (loss, sums) = NnueTrainer::batch_loss(&net, &device, &batch, 0.3, true);
+        let (loss, sums, activations) = NnueTrainer::batch_loss(&net, &device, &batch, 0.3, true);
         let grads = loss.backward();
         assert!((scalar(loss) - scalar(expected)).abs() < 1e-7);
-        let [g_us, g_them] = sums.map(|s| host(s.grad(&grads).unwrap()));
+        let upstream = host(activations.grad(&grads).unwrap());
         let [us_sets, them_sets] = feature_sets(&batch);
-        let (weight, bias) = transformer_gradients(8, [(us_sets, g_us), (them_sets, g_them)]);
+        let (weight, bias) = transformer_gradients(8, &us_sets, &them_sets, &sums, &upstream);
         let gap = |a: &[f32], b: &[f32]| {
             assert_eq!(a.len(), b.len());
             a.iter()

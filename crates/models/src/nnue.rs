@@ -57,16 +57,15 @@ impl Nnue {
     /// Outputs `[batch, 1]` for the side to move's rows `us` and the other side's
     /// rows `them` (`[batch, inputs]` each).
     pub fn forward(&self, us: Tensor<2>, them: Tensor<2>) -> Tensor<2> {
-        let sums = |x| crate::fixed_order::forward(&self.transformer, x);
-        self.forward_from_sums(sums(us), sums(them))
+        let side = |x| crate::fixed_order::forward(&self.transformer, x).clamp(0.0, 1.0);
+        self.head(Tensor::cat(vec![side(us), side(them)], 1))
     }
 
-    /// Outputs `[batch, 1]` from the feature transformer's sums `W1 x + b1` of each
-    /// perspective (`[batch, hidden]` each), computed elsewhere (a trainer that sums
-    /// the set inputs' columns itself).
-    pub fn forward_from_sums(&self, us: Tensor<2>, them: Tensor<2>) -> Tensor<2> {
-        let hidden = Tensor::cat(vec![us.clamp(0.0, 1.0), them.clamp(0.0, 1.0)], 1);
-        crate::fixed_order::forward(&self.output, hidden)
+    /// Outputs `[batch, 1]` from the clamped transformer sums of both perspectives,
+    /// `[clamp(W1 x_us + b1, 0, 1), clamp(W1 x_them + b1, 0, 1)]` (`[batch, 2 hidden]`),
+    /// computed elsewhere (a trainer that sums the set inputs' columns itself).
+    pub fn head(&self, activations: Tensor<2>) -> Tensor<2> {
+        crate::fixed_order::forward(&self.output, activations)
     }
 
     /// Host copies `[transformer, output]`.
