@@ -21,6 +21,7 @@ pub mod ordering;
 pub mod score;
 pub mod search;
 pub mod table;
+pub mod tactical;
 
 #[cfg(test)]
 mod nnue_tests;

@@ -19,6 +19,8 @@ const CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 26;
 const LOSING_CAPTURE: i32 = -(1 << 28);
 const HISTORY_MAX: i32 = 16_384;
+/// The most legal moves a chess position has (218; shakmaty's move lists hold 270).
+const MAX_MOVES: usize = 270;
 
 /// Killers and history of one search (kept across its iterations).
 pub struct Ordering {
@@ -39,6 +41,27 @@ impl Default for Ordering {
 pub fn mvv_lva(m: &Move) -> i32 {
     let victim = m.capture().map_or(0, piece_value) + m.promotion().map_or(0, piece_value);
     victim * 8 - piece_value(m.role()) / 100
+}
+
+/// Sorts `moves` by `key`, highest first, moves of equal keys in their order (a
+/// stable sort, each key computed once): an insertion sort on the stack, as a node's
+/// few dozen moves need no allocation.
+pub fn sort_descending(moves: &mut [Move], key: impl Fn(&Move) -> i32) {
+    let mut keys = [0i32; MAX_MOVES];
+    for (k, m) in keys.iter_mut().zip(moves.iter()) {
+        *k = key(m);
+    }
+    for i in 1..moves.len() {
+        let (k, m) = (keys[i], moves[i]);
+        let mut j = i;
+        while j > 0 && keys[j - 1] < k {
+            keys[j] = keys[j - 1];
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+        moves[j] = m;
+    }
 }
 
 /// Whether `m` is quiet (neither a capture nor a promotion).
@@ -78,7 +101,7 @@ impl Ordering {
                 self.history[side as usize][from][usize::from(m.to())]
             }
         };
-        moves.sort_by_cached_key(|m| std::cmp::Reverse(key(m)));
+        sort_descending(moves, key);
     }
 
     /// A quiet move `m` cut off at `ply` and `depth`, after the quiet moves `tried`.
@@ -96,5 +119,22 @@ impl Ordering {
         for other in tried {
             update(self.history_slot(side, other), -bonus);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn the_insertion_sort_orders_as_a_stable_sort_by_descending_key() {
+        let mut moves: Vec<Move> = Chess::default().legal_moves().into_iter().collect();
+        let key =
+            |m: &Move| i32::from(u8::from(m.to())) % 5 - i32::from(u8::from(m.from().unwrap())) % 3;
+        let mut expected = moves.clone();
+        expected.sort_by_key(|m| std::cmp::Reverse(key(m)));
+        sort_descending(&mut moves, key);
+        assert_eq!(moves, expected);
     }
 }

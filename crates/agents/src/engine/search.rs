@@ -34,14 +34,15 @@ use std::time::Duration;
 
 use shakmaty::attacks::attacks;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Position};
+use shakmaty::{Bitboard, Chess, EnPassantMode, Move, MoveList, Position};
 
 use super::evaluate::{Evaluator, piece_value};
 use super::exchange::loses_material;
 use super::limits::{Budget, Limits};
-use super::ordering::{MAX_PLY, Ordering, is_quiet, mvv_lva};
+use super::ordering::{MAX_PLY, Ordering, is_quiet, mvv_lva, sort_descending};
 use super::score::{INFINITE, MATE, from_table, is_mate, mated_at, to_table};
 use super::table::{Bound, Entry, Table, pack};
+use super::tactical::tactical_moves;
 
 /// Which parts of the search are on (all but null move by default, see
 /// [`Features::null_move`]); switching one off changes
@@ -489,10 +490,10 @@ impl<E: Evaluator> Run<'_, E> {
                 return if is_mate(score) { beta } else { score };
             }
         }
-        let mut moves: Vec<Move> = if ply == 0 {
-            self.root_moves.clone()
+        let mut moves: MoveList = if ply == 0 {
+            self.root_moves.iter().copied().collect()
         } else {
-            position.legal_moves().into_iter().collect()
+            position.legal_moves()
         };
         if moves.is_empty() {
             return if in_check { mated_at(ply as u32) } else { 0 };
@@ -505,7 +506,7 @@ impl<E: Evaluator> Run<'_, E> {
             });
         let original_alpha = alpha;
         let (mut best, mut best_move) = (-INFINITE, None);
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried = MoveList::new();
         // Futility and late-move pruning near the leaves (off the PV, not in check).
         let prunes_quiets =
             self.features.futility && depth <= 3 && eval.is_some() && !is_mate(alpha);
@@ -616,8 +617,8 @@ impl<E: Evaluator> Run<'_, E> {
             return self.evaluator.evaluate(position);
         }
         let in_check = position.is_check();
-        let (mut best, mut moves): (i32, Vec<Move>) = if in_check {
-            let evasions: Vec<Move> = position.legal_moves().into_iter().collect();
+        let (mut best, mut moves) = if in_check {
+            let evasions = position.legal_moves();
             if evasions.is_empty() {
                 return mated_at(ply as u32);
             }
@@ -632,29 +633,23 @@ impl<E: Evaluator> Run<'_, E> {
             // `exchange`, a more valuable piece takes a defended one) are skipped:
             // without it an untrained net's quiescence grows the whole capture tree.
             let board = position.board();
-            let mut tactical: Vec<Move> = position
-                .capture_moves()
-                .into_iter()
-                .filter(|m| {
-                    if self.features.exchange {
-                        return !loses_material(position, m);
-                    }
-                    let victim = m.capture().map_or(0, piece_value);
-                    victim >= piece_value(m.role())
-                        || board
-                            .attacks_to(m.to(), !position.turn(), board.occupied())
-                            .is_empty()
-                })
-                .collect();
-            tactical.extend(
-                position
-                    .promotion_moves()
-                    .into_iter()
-                    .filter(|m| !m.is_capture()),
-            );
+            let mut tactical = tactical_moves(position);
+            tactical.retain(|m| {
+                if !m.is_capture() {
+                    return true;
+                }
+                if self.features.exchange {
+                    return !loses_material(position, m);
+                }
+                let victim = m.capture().map_or(0, piece_value);
+                victim >= piece_value(m.role())
+                    || board
+                        .attacks_to(m.to(), !position.turn(), board.occupied())
+                        .is_empty()
+            });
             (stand, tactical)
         };
-        moves.sort_by_cached_key(|m| std::cmp::Reverse(mvv_lva(m)));
+        sort_descending(&mut moves, mvv_lva);
         for mv in &moves {
             let mut child = position.clone();
             child.play_unchecked(*mv);
