@@ -26,10 +26,10 @@ fn pins(position: &Chess, king: Square) -> Vec<(Square, Bitboard)> {
     let mut pinned = Vec::new();
     for sniper in snipers {
         let blockers = between(king, sniper) & board.occupied();
-        if let Some(piece) = blockers.single_square() {
-            if us.contains(piece) {
-                pinned.push((piece, ray(king, sniper)));
-            }
+        if let Some(piece) = blockers.single_square()
+            && us.contains(piece)
+        {
+            pinned.push((piece, ray(king, sniper)));
         }
     }
     pinned
@@ -83,10 +83,12 @@ pub fn tactical_moves(position: &Chess) -> MoveList {
                 push_pawn_move(&mut moves, from, to, board.role_at(to));
             }
             let to = from.offset(if turn.is_white() { 8 } else { -8 });
-            if let Some(to) = to.filter(|to| matches!(to.rank(), Rank::First | Rank::Eighth)) {
-                if !occupied.contains(to) && allowed.contains(to) {
-                    push_pawn_move(&mut moves, from, to, None);
-                }
+            let last = |to: &Square| matches!(to.rank(), Rank::First | Rank::Eighth);
+            if let Some(to) = to.filter(last)
+                && !occupied.contains(to)
+                && allowed.contains(to)
+            {
+                push_pawn_move(&mut moves, from, to, None);
             }
         } else {
             let piece = Piece { color: turn, role };
