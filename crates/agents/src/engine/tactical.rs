@@ -16,20 +16,21 @@ use shakmaty::{Bitboard, Chess, Move, MoveList, Piece, Position, Rank, Role, Squ
 /// Promotion pieces, in shakmaty's order.
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
-/// Our pieces pinned to our king on `king`, each with the line it may move along.
-fn pins(position: &Chess, king: Square) -> Vec<(Square, Bitboard)> {
+/// Our pieces pinned to our king on `king` (each may move only along the line
+/// through the king and itself, which holds its pinner).
+fn pinned(position: &Chess, king: Square) -> Bitboard {
     let board = position.board();
     let (us, them) = (position.us(), position.them());
     let snipers = (rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()
         | bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens())
         & them;
-    let mut pinned = Vec::new();
+    let mut pinned = Bitboard::EMPTY;
     for sniper in snipers {
         let blockers = between(king, sniper) & board.occupied();
         if let Some(piece) = blockers.single_square()
             && us.contains(piece)
         {
-            pinned.push((piece, ray(king, sniper)));
+            pinned.add(piece);
         }
     }
     pinned
@@ -67,12 +68,13 @@ pub fn tactical_moves(position: &Chess) -> MoveList {
     let turn = position.turn();
     let (us, them, occupied) = (position.us(), position.them(), board.occupied());
     let king = board.king_of(turn).expect("a king in chess");
-    let pinned = pins(position, king);
+    let pinned = pinned(position, king);
     let line_of = |from: Square| {
-        pinned
-            .iter()
-            .find(|&&(piece, _)| piece == from)
-            .map_or(Bitboard::FULL, |&(_, line)| line)
+        if pinned.contains(from) {
+            ray(king, from)
+        } else {
+            Bitboard::FULL
+        }
     };
     let mut moves = MoveList::new();
     for from in us & !board.kings() {
