@@ -4,9 +4,10 @@
 // cargo run --release --example elo_curve -- OUT.svg SECONDS=MATCH_DIR ...
 //
 // Each MATCH_DIR is a finished `burnmate match` (a ladder or one UCI_Elo level, so
-// its summary.json has a rating); SECONDS is the net's training time. The chart
-// draws the rating and its 95 % interval's ends against training minutes.
-
+// its summary.json has a rating); SECONDS is the net's training time (CPU seconds of
+// the run's generations.csv for a chess run). The chart draws, for each run the
+// matches name (two seeds are two runs), the rating and its 95 % interval's ends
+// against training hours.
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
@@ -40,7 +41,8 @@ pub fn read_point(seconds: f64, dir: &Path) -> Result<Point> {
     })
 }
 
-/// The markdown table and the SVG chart of `points` (in training order).
+/// The markdown table and the SVG chart of `points` (in training order): one
+/// rating line and two interval lines for each run.
 pub fn render(points: &[Point]) -> (String, String) {
     let mut table = String::from("| training | run | rating (95 %) |\n|---:|---|---:|\n");
     let shown = |v: f64| {
@@ -52,27 +54,43 @@ pub fn render(points: &[Point]) -> (String, String) {
     };
     for p in points {
         table += &format!(
-            "| {:.1} min | {} | {} [{}, {}] |\n",
-            p.seconds / 60.0,
+            "| {:.2} h | {} | {} [{}, {}] |\n",
+            p.seconds / 3600.0,
             p.run,
             shown(p.rating[0]),
             shown(p.rating[1]),
             shown(p.rating[2])
         );
     }
-    let line = |name: &str, k: usize| Series {
-        name: name.into(),
+    let mut runs: Vec<&str> = Vec::new();
+    for p in points {
+        if !runs.contains(&p.run.as_str()) {
+            runs.push(&p.run);
+        }
+    }
+    let line = |run: &str, name: String, k: usize| Series {
+        name,
         points: points
             .iter()
-            .filter(|p| p.rating[k].is_finite())
-            .map(|p| (p.seconds / 60.0, p.rating[k]))
+            .filter(|p| p.run == run && p.rating[k].is_finite())
+            .map(|p| (p.seconds / 3600.0, p.rating[k]))
             .collect(),
     };
+    let series: Vec<Series> = runs
+        .iter()
+        .flat_map(|run| {
+            [
+                line(run, run.to_string(), 0),
+                line(run, format!("{run}: 95 % low"), 1),
+                line(run, format!("{run}: 95 % high"), 2),
+            ]
+        })
+        .collect();
     let chart = line_chart(
         "Elo against training time",
-        "training (minutes)",
+        "training (CPU-hours)",
         "rating on Stockfish's UCI_Elo scale",
-        &[line("rating", 0), line("95 % low", 1), line("95 % high", 2)],
+        &series,
     );
     (table, chart)
 }

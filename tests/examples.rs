@@ -123,15 +123,15 @@ mod elo_curve {
         assert!(late.rating[2].is_nan(), "an unbounded end stays unknown");
         let (table, chart) = render(&[early, late]);
         assert!(
-            table.contains("| 0.7 min | burnmate early | 1290 [1223, 1358] |"),
+            table.contains("| 0.01 h | burnmate early | 1290 [1223, 1358] |"),
             "{table}"
         );
         assert!(
-            table.contains("| 10.0 min | burnmate late | 1612 [1540, unbounded] |"),
+            table.contains("| 0.17 h | burnmate late | 1612 [1540, unbounded] |"),
             "{table}"
         );
         assert!(
-            chart.starts_with("<svg") && chart.contains("95 % low"),
+            chart.starts_with("<svg") && chart.contains("burnmate late: 95 % low"),
             "{chart}"
         );
         let bad = summary("none", "null");

@@ -22,6 +22,10 @@ const LEFT: f64 = 70.0;
 const RIGHT: f64 = 20.0;
 const TOP: f64 = 40.0;
 const BOTTOM: f64 = 50.0;
+/// Width of one legend entry.
+const LEGEND_ENTRY: f64 = 160.0;
+/// Height of one legend row.
+const LEGEND_ROW: f64 = 14.0;
 const COLOURS: [&str; 6] = [
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
 ];
@@ -67,9 +71,17 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
     let (x_ticks, y_ticks) = (bounds(series, |p| p.0), bounds(series, |p| p.1));
     let (x0, x1) = (x_ticks.start(), x_ticks.end());
     let (y0, y1) = (y_ticks.start(), y_ticks.end());
-    let (pw, ph) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
+    // The legend's rows stand above the plot frame, so it never hides a line.
+    let per_row = (((WIDTH - LEFT - RIGHT) / LEGEND_ENTRY) as usize).max(1);
+    let rows = if series.len() > 1 {
+        series.len().div_ceil(per_row)
+    } else {
+        1
+    };
+    let top = TOP + LEGEND_ROW * (rows - 1) as f64;
+    let (pw, ph) = (WIDTH - LEFT - RIGHT, HEIGHT - top - BOTTOM);
     let sx = |x: f64| LEFT + (x - x0) / (x1 - x0) * pw;
-    let sy = |y: f64| TOP + ph - (y - y0) / (y1 - y0) * ph;
+    let sy = |y: f64| top + ph - (y - y0) / (y1 - y0) * ph;
     let mut svg = String::new();
     let _ = write!(
         svg,
@@ -84,15 +96,15 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
     );
     let _ = write!(
         svg,
-        r#"<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="none" stroke="black"/>"#
+        r#"<rect x="{LEFT}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="black"/>"#
     );
     for &xv in &x_ticks.values {
         let _ = write!(
             svg,
-            r##"<line x1="{x}" y1="{TOP}" x2="{x}" y2="{b}" stroke="#ddd"/><text x="{x}" y="{ty}" text-anchor="middle">{l}</text>"##,
+            r##"<line x1="{x}" y1="{top}" x2="{x}" y2="{b}" stroke="#ddd"/><text x="{x}" y="{ty}" text-anchor="middle">{l}</text>"##,
             x = sx(xv),
-            b = TOP + ph,
-            ty = TOP + ph + 16.0,
+            b = top + ph,
+            ty = top + ph + 16.0,
             l = x_ticks.label(xv)
         );
     }
@@ -118,7 +130,7 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
         svg,
         r#"<text x="16" y="{y}" text-anchor="middle" transform="rotate(-90 16 {y})">{}</text>"#,
         escape(y_label),
-        y = TOP + ph / 2.0
+        y = top + ph / 2.0
     );
     for (i, s) in series.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
@@ -133,8 +145,9 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
             points.join(" ")
         );
         if series.len() > 1 {
-            // One row above the plot frame, so the legend never hides a line.
-            let (lx, ly) = (LEFT + 160.0 * i as f64, TOP - 8.0);
+            let (row, column) = (i / per_row, i % per_row);
+            let lx = LEFT + LEGEND_ENTRY * column as f64;
+            let ly = TOP - 8.0 + LEGEND_ROW * row as f64;
             let _ = write!(
                 svg,
                 r#"<line x1="{lx}" y1="{ly}" x2="{b}" y2="{ly}" stroke="{colour}" stroke-width="2"/><text x="{t}" y="{ty}">{}</text>"#,
@@ -282,6 +295,28 @@ mod tests {
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
         assert_eq!(svg.matches("<polyline").count(), 2);
         assert!(svg.contains("t &amp; u") && svg.contains("a&lt;b"));
+    }
+
+    #[test]
+    fn a_legend_too_wide_for_one_row_wraps_and_lowers_the_frame() {
+        let series: Vec<Series> = (0..6)
+            .map(|i| Series {
+                name: format!("s{i}"),
+                points: vec![(0.0, 0.0), (1.0, f64::from(i))],
+            })
+            .collect();
+        let svg = line_chart("t", "x", "y", &series);
+        // Three entries of 160 px fit the 630 px frame: s3 starts the second row.
+        assert!(
+            svg.contains(r#"<line x1="70" y1="32" x2="90" y2="32""#),
+            "{svg}"
+        );
+        assert!(
+            svg.contains(r#"<line x1="70" y1="46" x2="90" y2="46""#),
+            "{svg}"
+        );
+        let frame = format!(r#"<rect x="{LEFT}" y="54" width="630" height="316""#);
+        assert!(svg.contains(&frame), "{svg}");
     }
 
     #[test]
