@@ -1,13 +1,13 @@
 // A learner's Elo against its training time: the ratings `burnmate match` fitted for
 // nets trained for different times, as a markdown table and an SVG chart.
 //
-// cargo run --release --example elo_curve -- OUT.svg SECONDS=MATCH_DIR ...
+// cargo run --release --example elo_curve -- OUT.svg [SERIES:]SECONDS=MATCH_DIR ...
 //
 // Each MATCH_DIR is a finished `burnmate match` (a ladder or one UCI_Elo level, so
 // its summary.json has a rating); SECONDS is the net's training time (CPU seconds of
-// the run's generations.csv for a chess run). The chart draws, for each run the
-// matches name (two seeds are two runs), the rating and its 95 % interval's ends
-// against training hours.
+// the run's generations.csv for a chess run); SERIES names the line the point
+// belongs to (e.g. `seed0`, `seed1`; default `rating`). The chart draws, for each
+// series, the rating and its 95 % interval's ends against training hours.
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
@@ -16,6 +16,8 @@ use burnmate::output::plot::{Series, line_chart};
 /// One net's rating: training seconds, rating, 95 % interval.
 #[derive(Debug, PartialEq)]
 pub struct Point {
+    /// The line the point belongs to.
+    pub series: String,
     /// Training time in seconds.
     pub seconds: f64,
     /// The fitted rating and its interval's ends.
@@ -24,8 +26,8 @@ pub struct Point {
     pub run: String,
 }
 
-/// The rating `burnmate match` wrote in `dir/summary.json`.
-pub fn read_point(seconds: f64, dir: &Path) -> Result<Point> {
+/// The rating `burnmate match` wrote in `dir/summary.json`, a point of `series`.
+pub fn read_point(series: &str, seconds: f64, dir: &Path) -> Result<Point> {
     let path = dir.join("summary.json");
     let text = std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
     let summary: serde_json::Value = serde_json::from_str(&text)?;
@@ -35,6 +37,7 @@ pub fn read_point(seconds: f64, dir: &Path) -> Result<Point> {
         .with_context(|| format!("{}: no fitted rating", path.display()))?;
     let number = |i: usize| rating[i].as_f64().unwrap_or(f64::NAN);
     Ok(Point {
+        series: series.to_string(),
         seconds,
         rating: [number(0), number(1), number(2)],
         run: summary["run"].as_str().unwrap_or("").to_string(),
@@ -42,9 +45,10 @@ pub fn read_point(seconds: f64, dir: &Path) -> Result<Point> {
 }
 
 /// The markdown table and the SVG chart of `points` (in training order): one
-/// rating line and two interval lines for each run.
+/// rating line and two interval lines for each series.
 pub fn render(points: &[Point]) -> (String, String) {
-    let mut table = String::from("| training | run | rating (95 %) |\n|---:|---|---:|\n");
+    let mut table =
+        String::from("| series | training | run | rating (95 %) |\n|---|---:|---|---:|\n");
     let shown = |v: f64| {
         if v.is_finite() {
             format!("{v:.0}")
@@ -54,7 +58,8 @@ pub fn render(points: &[Point]) -> (String, String) {
     };
     for p in points {
         table += &format!(
-            "| {:.2} h | {} | {} [{}, {}] |\n",
+            "| {} | {:.2} h | {} | {} [{}, {}] |\n",
+            p.series,
             p.seconds / 3600.0,
             p.run,
             shown(p.rating[0]),
@@ -62,27 +67,27 @@ pub fn render(points: &[Point]) -> (String, String) {
             shown(p.rating[2])
         );
     }
-    let mut runs: Vec<&str> = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
     for p in points {
-        if !runs.contains(&p.run.as_str()) {
-            runs.push(&p.run);
+        if !names.contains(&p.series.as_str()) {
+            names.push(&p.series);
         }
     }
-    let line = |run: &str, name: String, k: usize| Series {
+    let line = |series: &str, name: String, k: usize| Series {
         name,
         points: points
             .iter()
-            .filter(|p| p.run == run && p.rating[k].is_finite())
+            .filter(|p| p.series == series && p.rating[k].is_finite())
             .map(|p| (p.seconds / 3600.0, p.rating[k]))
             .collect(),
     };
-    let series: Vec<Series> = runs
+    let series: Vec<Series> = names
         .iter()
-        .flat_map(|run| {
+        .flat_map(|name| {
             [
-                line(run, run.to_string(), 0),
-                line(run, format!("{run}: 95 % low"), 1),
-                line(run, format!("{run}: 95 % high"), 2),
+                line(name, name.to_string(), 0),
+                line(name, format!("{name}: 95 % low"), 1),
+                line(name, format!("{name}: 95 % high"), 2),
             ]
         })
         .collect();
@@ -99,15 +104,19 @@ pub fn render(points: &[Point]) -> (String, String) {
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((out, pairs)) = args.split_first() else {
-        bail!("usage: elo_curve OUT.svg SECONDS=MATCH_DIR ...");
+        bail!("usage: elo_curve OUT.svg [SERIES:]SECONDS=MATCH_DIR ...");
     };
     let points = pairs
         .iter()
         .map(|pair| {
-            let (seconds, dir) = pair
+            let (point, dir) = pair
                 .split_once('=')
-                .with_context(|| format!("'{pair}': expected SECONDS=MATCH_DIR"))?;
-            read_point(seconds.parse()?, Path::new(dir))
+                .with_context(|| format!("'{pair}': expected [SERIES:]SECONDS=MATCH_DIR"))?;
+            let (series, seconds) = point.split_once(':').unwrap_or(("rating", point));
+            let seconds = seconds
+                .parse()
+                .with_context(|| format!("'{pair}': {seconds:?} is not a number of seconds"))?;
+            read_point(series, seconds, Path::new(dir))
         })
         .collect::<Result<Vec<_>>>()?;
     let (table, chart) = render(&points);

@@ -117,25 +117,26 @@ mod elo_curve {
             std::fs::write(match_dir.join("summary.json"), text).unwrap();
             match_dir
         };
-        let early = read_point(42.0, &summary("early", "[1290.4, 1223.0, 1358.0]")).unwrap();
-        let late = read_point(600.0, &summary("late", "[1611.6, 1540.2, null]")).unwrap();
+        let early =
+            read_point("seed0", 42.0, &summary("early", "[1290.4, 1223.0, 1358.0]")).unwrap();
+        let late = read_point("seed1", 600.0, &summary("late", "[1611.6, 1540.2, null]")).unwrap();
         assert_eq!(early.rating, [1290.4, 1223.0, 1358.0]);
         assert!(late.rating[2].is_nan(), "an unbounded end stays unknown");
         let (table, chart) = render(&[early, late]);
         assert!(
-            table.contains("| 0.01 h | burnmate early | 1290 [1223, 1358] |"),
+            table.contains("| seed0 | 0.01 h | burnmate early | 1290 [1223, 1358] |"),
             "{table}"
         );
         assert!(
-            table.contains("| 0.17 h | burnmate late | 1612 [1540, unbounded] |"),
+            table.contains("| seed1 | 0.17 h | burnmate late | 1612 [1540, unbounded] |"),
             "{table}"
         );
         assert!(
-            chart.starts_with("<svg") && chart.contains("burnmate late: 95 % low"),
+            chart.starts_with("<svg") && chart.contains("seed1: 95 % low"),
             "{chart}"
         );
         let bad = summary("none", "null");
-        let err = read_point(1.0, &bad).unwrap_err().to_string();
+        let err = read_point("rating", 1.0, &bad).unwrap_err().to_string();
         assert!(err.ends_with("summary.json: no fitted rating"), "{err}");
         std::fs::remove_dir_all(dir).unwrap();
     }
