@@ -8,6 +8,7 @@
 // the run's generations.csv for a chess run); SERIES names the line the point
 // belongs to (e.g. `seed0`, `seed1`; default `rating`). The chart draws, for each
 // series, the rating and its 95 % interval's ends against training hours.
+
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};

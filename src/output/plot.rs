@@ -73,11 +73,7 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
     let (y0, y1) = (y_ticks.start(), y_ticks.end());
     // The legend's rows stand above the plot frame, so it never hides a line.
     let per_row = (((WIDTH - LEFT - RIGHT) / LEGEND_ENTRY) as usize).max(1);
-    let rows = if series.len() > 1 {
-        series.len().div_ceil(per_row)
-    } else {
-        1
-    };
+    let rows = series.len().div_ceil(per_row).max(1);
     let top = TOP + LEGEND_ROW * (rows - 1) as f64;
     let (pw, ph) = (WIDTH - LEFT - RIGHT, HEIGHT - top - BOTTOM);
     let sx = |x: f64| LEFT + (x - x0) / (x1 - x0) * pw;
