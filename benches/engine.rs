@@ -84,7 +84,7 @@ fn main() {
         &positions,
     );
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let nnue = NnueEvaluator::new(&fresh_weights(128, &mut rng)).unwrap();
+    let nnue = NnueEvaluator::new(&fresh_weights(128, 1, &mut rng)).unwrap();
     bench_engine(
         "engine, NNUE 768-128x2-1, 16 openings x 100k nodes (nodes)",
         &nnue,

@@ -66,7 +66,7 @@ fn dense(sets: impl Iterator<Item = Vec<u16>>, device: &Device) -> Tensor<2> {
 fn main() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let data = positions(BATCH, &mut rng);
-    let weights = fresh_weights(HIDDEN, &mut rng);
+    let weights = fresh_weights(HIDDEN, 1, &mut rng);
     let device = Device::flex().autodiff();
     let pieces: usize = data.iter().map(|p| p.us.len()).sum();
     println!(
@@ -85,7 +85,7 @@ fn main() {
             let them = dense(data.iter().map(|p| p.them.clone()), &device);
             let target =
                 Tensor::<2>::from_data(TensorData::new(targets.clone(), [BATCH, 1]), &device);
-            let loss = (sigmoid(net.forward(us, them)) - target)
+            let loss = (sigmoid(net.forward(us, them, &[0; BATCH])) - target)
                 .powf_scalar(2.0)
                 .mean();
             let grads = GradientsParams::from_grads(loss.backward(), &net);

@@ -10,7 +10,8 @@
 //! and saves it as `OUT`'s net of generation `GENERATION` (`OUT` holds a copy of
 //! `RUN`'s `config.toml`). Batch and seed are `RUN`'s; `SETTINGS` override the rest:
 //! `--lr X` (the first step's rate), `--final-lr Y` (cosine decay to `Y` over all
-//! steps; default: no decay), `--hidden N` (width of fresh weights), `--result-weight W`;
+//! steps; default: no decay), `--hidden N` (width of fresh weights), `--output-buckets B`
+//! (material buckets of fresh weights' output), `--result-weight W`;
 //! `--held-out RUN2:FIRST:LAST` prints the net's loss on those generations of `RUN2`
 //! (positions it never trains on) before and after training; `--sample N` trains on
 //! N positions drawn uniformly (without replacement) from those generations instead
@@ -32,6 +33,7 @@ struct Settings {
     lr: f64,
     final_lr: Option<f64>,
     hidden: usize,
+    output_buckets: usize,
     result_weight: f32,
     held_out: Option<(String, u32, u32)>,
     sample: Option<usize>,
@@ -47,7 +49,7 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 7 || args.len().is_multiple_of(2) {
         bail!(
-            "usage: chess_candidate RUN FIRST LAST START EPOCHS OUT GENERATION [--lr X] [--final-lr Y] [--hidden N] [--result-weight W] [--held-out RUN2:FIRST:LAST] [--sample N]"
+            "usage: chess_candidate RUN FIRST LAST START EPOCHS OUT GENERATION [--lr X] [--final-lr Y] [--hidden N] [--output-buckets B] [--result-weight W] [--held-out RUN2:FIRST:LAST] [--sample N]"
         );
     }
     let (run, out) = (Path::new(&args[0]), Path::new(&args[5]));
@@ -58,6 +60,7 @@ fn main() -> Result<()> {
         lr: config.lr,
         final_lr: None,
         hidden: config.hidden,
+        output_buckets: config.output_buckets,
         result_weight: config.result_weight,
         held_out: None,
         sample: None,
@@ -68,6 +71,7 @@ fn main() -> Result<()> {
             "--lr" => settings.lr = number(value, name)?,
             "--final-lr" => settings.final_lr = Some(number(value, name)?),
             "--hidden" => settings.hidden = number(value, name)?,
+            "--output-buckets" => settings.output_buckets = number(value, name)?,
             "--result-weight" => settings.result_weight = number(value, name)?,
             "--sample" => settings.sample = Some(number(value, name)?),
             "--held-out" => {
@@ -96,7 +100,7 @@ fn main() -> Result<()> {
     }
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
     let weights = match args[3].as_str() {
-        "fresh" => fresh_weights(settings.hidden, &mut rng),
+        "fresh" => fresh_weights(settings.hidden, settings.output_buckets, &mut rng),
         start => net_file::load(run, number(start, "START")?)?,
     };
     let device = config.backend.device()?;

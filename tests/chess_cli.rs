@@ -64,6 +64,13 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
     ] {
         assert!(whole.join(file).is_file(), "{file}");
     }
+    // The shipped config's net: 8 hidden a side (set above), 8 material buckets out.
+    let net = fs::read_to_string(whole.join("gen-001.net.json")).unwrap();
+    assert!(
+        net.contains(r#""inputs":16,"outputs":8"#),
+        "{}",
+        &net[..200.min(net.len())]
+    );
 
     // Killed after generation 0's line: resume ends with the uninterrupted run's files.
     let killed = tmp.path().join("killed");
@@ -274,5 +281,13 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
             &["--set", "final_lr=0.01"],
         ),
         "final_lr must lie in (0, lr]",
+    );
+    assert_one_line_error(
+        &train(
+            &tmp.path().join("bad-buckets"),
+            "configs/chess-zero.toml",
+            &["--set", "output_buckets=0"],
+        ),
+        "output_buckets must lie in 1..=32",
     );
 }

@@ -16,7 +16,7 @@
 //!
 //! ```text
 //! s_p      = b1 + sum of W1's rows f set from p's side, a_p = clamp(s_p, 0, 1)  (host)
-//! out      = w2 . [a_us, a_them] + b2                                     (device)
+//! out      = W2[k] . [a_us, a_them] + b2[k], k the material's bucket      (device)
 //! dL/ds_p  = dL/da_p where 0 <= s_p <= 1, else 0                          (host)
 //! dL/dW1_f = sum over positions and sides with f set of dL/ds_p
 //! dL/db1   = sum over positions and sides of dL/ds_p
@@ -29,7 +29,7 @@ use burn::module::Module as _;
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::sigmoid;
 use burn::tensor::{Device, Tensor, TensorData};
-use burnmate_encode::nnue::INPUTS;
+use burnmate_encode::nnue::{INPUTS, output_bucket};
 use burnmate_models::{LayerWeights, Nnue};
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -69,10 +69,11 @@ pub struct NnueTrainer {
     lr: f64,
 }
 
-/// Fresh weights for a `768 -> hidden` x 2 -> 1 net (PyTorch's default ranges).
-pub fn fresh_weights(hidden: usize, rng: &mut impl Rng) -> [LayerWeights; 2] {
+/// Fresh weights for a `768 -> hidden` x 2 -> `buckets` net (PyTorch's default
+/// ranges).
+pub fn fresh_weights(hidden: usize, buckets: usize, rng: &mut impl Rng) -> [LayerWeights; 2] {
     let transformer = uniform_layers(&[INPUTS, hidden], rng).remove(0);
-    let output = uniform_layers(&[2 * hidden, 1], rng).remove(0);
+    let output = uniform_layers(&[2 * hidden, buckets], rng).remove(0);
     [transformer, output]
 }
 
@@ -225,7 +226,12 @@ impl NnueTrainer {
         };
         let targets: Vec<f32> = batch.iter().map(|s| s.target(lambda)).collect();
         let target = Tensor::<2>::from_data(TensorData::new(targets, [n, 1]), device);
-        let out = net.head(activations.clone());
+        // A position sets one feature a piece: its material picks the bucket.
+        let buckets: Vec<usize> = batch
+            .iter()
+            .map(|s| output_bucket(s.us.len(), net.buckets()))
+            .collect();
+        let out = net.head(activations.clone(), &buckets);
         let loss = (sigmoid(out) - target).powf_scalar(2.0).mean();
         (loss, sums, activations)
     }
@@ -355,14 +361,18 @@ mod tests {
     #[test]
     fn the_host_transformer_gives_the_dense_forward_pass_and_its_gradients() {
         let mut rng = ChaCha8Rng::seed_from_u64(9);
-        let weights = fresh_weights(8, &mut rng);
+        // Eight material buckets: 2-5 pieces use bucket 0, 14 pieces bucket 3.
+        let weights = fresh_weights(8, 8, &mut rng);
         let device = Device::flex().autodiff();
         let net = Nnue::from_weights(&weights, &device).unwrap();
+        let fourteen: Vec<u16> = (0..14).map(|i| 50 * i + 7).collect();
         let data = [
             sample(&[0, 5, 700], 120, 1.0),
             sample(&[5], -40, 0.0),
             sample(&[3, 64, 65, 66, 400], 0, 0.5),
+            sample(&fourteen, 250, 1.0),
         ];
+        let buckets = [0, 0, 0, 3];
         let batch: Vec<&Labelled> = data.iter().collect();
         // The reference: dense 0/1 rows through burn's autodiff.
         let dense = |sets: Vec<&[u16]>| {
@@ -372,12 +382,12 @@ mod tests {
                     row[usize::from(f)] = 1.0;
                 }
             }
-            Tensor::<2>::from_data(TensorData::new(rows, [3, INPUTS]), &device)
+            Tensor::<2>::from_data(TensorData::new(rows, [4, INPUTS]), &device)
         };
         let [us, them] = feature_sets(&batch).map(dense);
         let targets: Vec<f32> = data.iter().map(|s| s.target(0.3)).collect();
-        let target = Tensor::<2>::from_data(TensorData::new(targets, [3, 1]), &device);
-        let expected = (sigmoid(net.forward(us, them)) - target)
+        let target = Tensor::<2>::from_data(TensorData::new(targets, [4, 1]), &device);
+        let expected = (sigmoid(net.forward(us, them, &buckets)) - target)
             .powf_scalar(2.0)
             .mean();
         let grads = expected.backward();
@@ -408,12 +418,20 @@ mod tests {
         assert!(gap(&bias, &expected_bias) < 1e-7);
         let output = host(net.output.weight.val().grad(&grads).unwrap());
         assert!(gap(&output, &expected_output) < 1e-7);
+        // `[16 inputs, 8 buckets]`: only buckets 0 and 3 were used, so only their
+        // columns have a gradient.
+        let column_moves = |k: usize| output.iter().skip(k).step_by(8).any(|&g| g != 0.0);
+        let moved: Vec<bool> = (0..8).map(column_moves).collect();
+        assert_eq!(
+            moved,
+            [true, false, false, true, false, false, false, false]
+        );
     }
 
     #[test]
     fn a_step_moves_the_columns_of_the_features_it_saw_and_no_other() {
         let mut rng = ChaCha8Rng::seed_from_u64(4);
-        let weights = fresh_weights(8, &mut rng);
+        let weights = fresh_weights(8, 1, &mut rng);
         let mut trainer = NnueTrainer::new(&weights, 1e-2, Device::flex().autodiff()).unwrap();
         let data = [sample(&[10, 20], 300, 1.0), sample(&[20, 30], -300, 0.0)];
         trainer.step(&data.iter().collect::<Vec<_>>(), 0.3);
@@ -436,7 +454,7 @@ mod tests {
         let data: Vec<Labelled> = (0..64u16)
             .map(|i| sample(&[i, 100 + i], if i % 2 == 0 { 300 } else { -300 }, 0.5))
             .collect();
-        let weights = fresh_weights(16, &mut rng);
+        let weights = fresh_weights(16, 1, &mut rng);
         let mut trainer = NnueTrainer::new(&weights, 1e-2, Device::flex().autodiff()).unwrap();
         let losses = trainer.train(&data, 31, 16, 0.0, Some(1e-3), &mut rng);
         assert_eq!(losses.len(), 31);

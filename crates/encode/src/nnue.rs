@@ -7,11 +7,26 @@
 //! feature(p, piece, square) = 384 [piece is not p's] + 64 (role - 1) + square'
 //! square' = square for white's perspective, square ^ 56 (rank mirrored) for black's
 //! ```
+//!
+//! A net may keep several output layers (buckets) and use the one of a position's
+//! material, as bullet's `MaterialCount` does: the pieces on the board, kings
+//! included, pick the bucket:
+//!
+//! ```text
+//! bucket(pieces, B) = (pieces - 2) / ceil(32 / B)      B = 8: 2-5 pieces -> 0, 30-32 -> 7
+//! ```
 
 use shakmaty::{Board, Color, Piece, Square};
 
 /// Features per perspective.
 pub const INPUTS: usize = 768;
+
+/// The output bucket of a position with `pieces` pieces (kings included) among
+/// `buckets` (at least one; more than 32 are never chosen).
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    let per_bucket = 32usize.div_ceil(buckets.max(1));
+    (pieces.saturating_sub(2) / per_bucket).min(buckets.max(1) - 1)
+}
 
 /// The feature of `piece` on `square` from `perspective`'s side.
 pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
@@ -40,6 +55,18 @@ pub fn write_row(board: &Board, perspective: Color, row: &mut [f32]) {
 mod tests {
     use super::*;
     use shakmaty::{Chess, Position, Role};
+
+    #[test]
+    fn the_material_picks_the_output_bucket() {
+        let eight: Vec<usize> = [2, 5, 6, 17, 29, 30, 32]
+            .map(|n| output_bucket(n, 8))
+            .to_vec();
+        assert_eq!(eight, [0, 0, 1, 3, 6, 7, 7]);
+        assert_eq!(output_bucket(32, 1), 0);
+        assert_eq!(output_bucket(2, 1), 0);
+        // 32 / 3 rounds up to 11 pieces a bucket.
+        assert_eq!([12, 13, 24, 32].map(|n| output_bucket(n, 3)), [0, 1, 2, 2]);
+    }
 
     #[test]
     fn features_of_the_start_mirror_between_the_two_sides() {

@@ -1,11 +1,13 @@
 //! An efficiently updatable network (NNUE) as a Burn module, for training: one
 //! feature transformer shared by two perspectives (the side to move's inputs and the
-//! other side's), each clipped to [0, 1], then one linear output:
+//! other side's), each clipped to [0, 1], then one linear output of `B` buckets, of
+//! which each row's bucket `k` (chosen by the caller: the encoder's business) is the
+//! output:
 //!
 //! ```text
 //! a_us   = clamp(W1 x_us + b1, 0, 1)          x: sparse 0/1 rows (set features)
 //! a_them = clamp(W1 x_them + b1, 0, 1)
-//! out    = w2 . [a_us, a_them] + b2
+//! out    = W2[k] . [a_us, a_them] + b2[k]     W2: [B, 2 hidden], B = 1: one output
 //! ```
 //!
 //! The host search evaluates the same weights incrementally (the first layer's sums
@@ -14,7 +16,7 @@
 
 use burn::module::Module;
 use burn::nn::{Linear, LinearConfig};
-use burn::tensor::{Device, Tensor};
+use burn::tensor::{Device, Tensor, TensorData};
 
 use crate::deep_mlp::{DeepMlp, LayerWeights};
 
@@ -23,25 +25,25 @@ use crate::deep_mlp::{DeepMlp, LayerWeights};
 pub struct Nnue {
     /// The feature transformer `inputs -> hidden`, shared by both perspectives.
     pub transformer: Linear,
-    /// The output `2 hidden -> 1`.
+    /// The output `2 hidden -> buckets`.
     pub output: Linear,
 }
 
 impl Nnue {
-    /// A network of `inputs -> hidden` per perspective with burn's default
-    /// initialisation.
-    pub fn new(inputs: usize, hidden: usize, device: &Device) -> Nnue {
+    /// A network of `inputs -> hidden` per perspective and `buckets` outputs with
+    /// burn's default initialisation.
+    pub fn new(inputs: usize, hidden: usize, buckets: usize, device: &Device) -> Nnue {
         Nnue {
             transformer: LinearConfig::new(inputs, hidden).init(device),
-            output: LinearConfig::new(2 * hidden, 1).init(device),
+            output: LinearConfig::new(2 * hidden, buckets).init(device),
         }
     }
 
     /// The network of host weights `[transformer, output]`; errors name the mismatch.
     pub fn from_weights(layers: &[LayerWeights; 2], device: &Device) -> Result<Nnue, String> {
-        if layers[1].inputs != 2 * layers[0].outputs || layers[1].outputs != 1 {
+        if layers[1].inputs != 2 * layers[0].outputs || layers[1].outputs == 0 {
             return Err(format!(
-                "the output takes {} inputs to {}, the transformer gives {} a side",
+                "the output takes {} inputs to {} buckets, the transformer gives {} a side",
                 layers[1].inputs, layers[1].outputs, layers[0].outputs
             ));
         }
@@ -54,18 +56,32 @@ impl Nnue {
         })
     }
 
+    /// The number of output buckets.
+    pub fn buckets(&self) -> usize {
+        self.output.weight.dims()[1]
+    }
+
     /// Outputs `[batch, 1]` for the side to move's rows `us` and the other side's
-    /// rows `them` (`[batch, inputs]` each).
-    pub fn forward(&self, us: Tensor<2>, them: Tensor<2>) -> Tensor<2> {
+    /// rows `them` (`[batch, inputs]` each), row `i` from output bucket `buckets[i]`.
+    pub fn forward(&self, us: Tensor<2>, them: Tensor<2>, buckets: &[usize]) -> Tensor<2> {
         let side = |x| crate::fixed_order::forward(&self.transformer, x).clamp(0.0, 1.0);
-        self.head(Tensor::cat(vec![side(us), side(them)], 1))
+        self.head(Tensor::cat(vec![side(us), side(them)], 1), buckets)
     }
 
     /// Outputs `[batch, 1]` from the clamped transformer sums of both perspectives,
     /// `[clamp(W1 x_us + b1, 0, 1), clamp(W1 x_them + b1, 0, 1)]` (`[batch, 2 hidden]`),
-    /// computed elsewhere (a trainer that sums the set inputs' columns itself).
-    pub fn head(&self, activations: Tensor<2>) -> Tensor<2> {
-        crate::fixed_order::forward(&self.output, activations)
+    /// computed elsewhere (a trainer that sums the set inputs' columns itself), row `i`
+    /// from output bucket `buckets[i]`: all buckets' outputs, times a one-hot mask,
+    /// summed (the other buckets add exact zeros).
+    pub fn head(&self, activations: Tensor<2>, buckets: &[usize]) -> Tensor<2> {
+        let count = self.buckets();
+        let mut mask = vec![0.0f32; buckets.len() * count];
+        for (row, &k) in mask.chunks_exact_mut(count).zip(buckets) {
+            row[k] = 1.0;
+        }
+        let mask = TensorData::new(mask, [buckets.len(), count]);
+        let mask = Tensor::<2>::from_data(mask, &activations.device());
+        (crate::fixed_order::forward(&self.output, activations) * mask).sum_dim(1)
     }
 
     /// Host copies `[transformer, output]`.

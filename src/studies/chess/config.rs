@@ -29,6 +29,10 @@ pub struct ChessConfig {
     pub max_plies: u32,
     /// Hidden width of the net's feature transformer (a perspective).
     pub hidden: usize,
+    /// Output buckets of the net, one picked by the position's material
+    /// (bullet's `MaterialCount`: `(pieces - 2) / ceil(32 / B)`); 1: one output.
+    #[serde(skip_serializing_if = "is_one")]
+    pub output_buckets: usize,
     /// Passes over a generation's training window, starting from the incumbent's
     /// weights.
     pub epochs: u32,
@@ -79,6 +83,11 @@ pub struct ChessConfig {
     pub backend: BackendChoice,
 }
 
+/// Whether a count is its default of one (left out of a saved config).
+fn is_one(count: &usize) -> bool {
+    *count == 1
+}
+
 impl Default for ChessConfig {
     fn default() -> ChessConfig {
         ChessConfig {
@@ -89,6 +98,7 @@ impl Default for ChessConfig {
             random_plies: 4,
             max_plies: 300,
             hidden: 128,
+            output_buckets: 1,
             epochs: 8,
             fresh_epochs: None,
             from_scratch: false,
@@ -116,6 +126,10 @@ impl ChessConfig {
         ensure!(
             (1..=4096).contains(&self.hidden),
             "hidden must lie in 1..=4096"
+        );
+        ensure!(
+            (1..=32).contains(&self.output_buckets),
+            "output_buckets must lie in 1..=32"
         );
         ensure!(self.epochs > 0, "epochs must be positive");
         ensure!(

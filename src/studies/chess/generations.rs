@@ -269,7 +269,8 @@ fn train_candidate(
 ) -> Result<([LayerWeights; 2], (f32, f32))> {
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
     let epochs = passes(config, start.is_none(), data.len());
-    let start = start.unwrap_or_else(|| fresh_weights(config.hidden, &mut rng));
+    let start =
+        start.unwrap_or_else(|| fresh_weights(config.hidden, config.output_buckets, &mut rng));
     let mut trainer = NnueTrainer::new(&start, config.lr, device.clone().autodiff())
         .map_err(anyhow::Error::msg)?;
     let losses = trainer.train(

@@ -8,11 +8,12 @@
 //!
 //! ```text
 //! acc_p   = b1 + sum of W1's rows of the features set from p's side
-//! out     = w2 . [clamp(acc_us, 0, 1), clamp(acc_them, 0, 1)] + b2
+//! k       = output_bucket(pieces on the board, B)      (B = 1: always 0)
+//! out     = W2[k] . [clamp(acc_us, 0, 1), clamp(acc_them, 0, 1)] + b2[k]
 //! eval    = out x SCALE centipawns        (out is a logit of the win probability)
 //! ```
 
-use burnmate_encode::nnue::{INPUTS, active, feature};
+use burnmate_encode::nnue::{INPUTS, active, feature, output_bucket};
 use burnmate_models::LayerWeights;
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 
@@ -29,9 +30,9 @@ pub struct NnueEvaluator {
     /// `[INPUTS, hidden]`, row-major: the column of a feature is a row here.
     transformer: Vec<f32>,
     transformer_bias: Vec<f32>,
-    /// `[2 hidden]`: the side to move's half first.
-    output: Vec<f32>,
-    output_bias: f32,
+    /// Per output bucket `[2 hidden]`, the side to move's half first.
+    output: Vec<Vec<f32>>,
+    output_bias: Vec<f32>,
     /// Per ply, white's then black's accumulator (`2 hidden` values).
     stack: Vec<f32>,
     depth: usize,
@@ -39,22 +40,25 @@ pub struct NnueEvaluator {
 
 impl NnueEvaluator {
     /// The evaluator of host weights `[transformer, output]` (an `INPUTS -> hidden`
-    /// transformer and a `2 hidden -> 1` output).
+    /// transformer and a `2 hidden -> B` output of `B` material buckets).
     pub fn new(layers: &[LayerWeights; 2]) -> Result<NnueEvaluator, String> {
         let [transformer, output] = layers;
         let hidden = transformer.outputs;
-        if transformer.inputs != INPUTS || output.inputs != 2 * hidden || output.outputs != 1 {
+        let buckets = output.outputs;
+        if transformer.inputs != INPUTS || output.inputs != 2 * hidden || buckets == 0 {
             return Err(format!(
-                "an NNUE needs {INPUTS} -> N and 2N -> 1 layers, not {} -> {} and {} -> {}",
+                "an NNUE needs {INPUTS} -> N and 2N -> B layers, not {} -> {} and {} -> {}",
                 transformer.inputs, transformer.outputs, output.inputs, output.outputs
             ));
         }
+        // `[2 hidden, B]` row-major, a bucket a column: one row a bucket here.
+        let bucket_row = |k: usize| output.weight.iter().skip(k).step_by(buckets).copied();
         Ok(NnueEvaluator {
             hidden,
             transformer: transformer.weight.clone(),
             transformer_bias: transformer.bias.clone(),
-            output: output.weight.clone(),
-            output_bias: output.bias[0],
+            output: (0..buckets).map(|k| bucket_row(k).collect()).collect(),
+            output_bias: output.bias.clone(),
             stack: vec![0.0; 2 * hidden],
             depth: 0,
         })
@@ -116,8 +120,10 @@ impl NnueEvaluator {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        let (w_us, w_them) = self.output.split_at(self.hidden);
-        self.output_bias + dot_clamped(us, w_us) + dot_clamped(them, w_them)
+        let pieces = position.board().occupied().count();
+        let k = output_bucket(pieces, self.output.len());
+        let (w_us, w_them) = self.output[k].split_at(self.hidden);
+        self.output_bias[k] + dot_clamped(us, w_us) + dot_clamped(them, w_them)
     }
 
     /// The net's output for `position` from the accumulators on top of the stack

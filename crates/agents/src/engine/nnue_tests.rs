@@ -2,7 +2,7 @@
 //! random games that castle, capture en passant, promote and capture.
 
 use burn::tensor::{Device, Tensor, TensorData};
-use burnmate_encode::nnue::{INPUTS, write_row};
+use burnmate_encode::nnue::{INPUTS, output_bucket, write_row};
 use burnmate_models::Nnue;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -35,7 +35,8 @@ fn pick(position: &Chess, rng: &mut ChaCha8Rng) -> Option<Move> {
 #[test]
 fn incremental_host_evaluation_equals_the_burn_forward_pass_along_random_games() {
     let device = Device::flex();
-    let net = Nnue::new(INPUTS, 32, &device);
+    // Eight material buckets: the host must pick the one the module is told.
+    let net = Nnue::new(INPUTS, 32, 8, &device);
     let mut host = NnueEvaluator::new(&net.weights()).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let (mut positions, mut incremental) = (Vec::new(), Vec::new());
@@ -79,8 +80,13 @@ fn incremental_host_evaluation_equals_the_burn_forward_pass_along_random_games()
         }
         Tensor::<2>::from_data(TensorData::new(data, [positions.len(), INPUTS]), &device)
     };
+    let buckets: Vec<usize> = positions
+        .iter()
+        .map(|p| output_bucket(p.board().occupied().count(), 8))
+        .collect();
+    assert!(buckets.iter().any(|&k| k < 7), "games reach fewer pieces");
     let forward: Vec<f32> = net
-        .forward(rows(true), rows(false))
+        .forward(rows(true), rows(false), &buckets)
         .into_data()
         .try_into_vec()
         .unwrap();
@@ -103,7 +109,7 @@ fn incremental_host_evaluation_equals_the_burn_forward_pass_along_random_games()
 #[test]
 fn a_search_on_a_random_net_stays_within_its_node_budget() {
     use super::{Limits, Searcher};
-    let weights = crate::nnue_trainer::fresh_weights(8, &mut ChaCha8Rng::seed_from_u64(12));
+    let weights = crate::nnue_trainer::fresh_weights(8, 1, &mut ChaCha8Rng::seed_from_u64(12));
     let mut searcher = Searcher::new(NnueEvaluator::new(&weights).unwrap(), 1);
     let result = searcher
         .search(&Chess::default(), &[], &[], Limits::nodes(150), |_| {})
@@ -117,7 +123,7 @@ fn a_search_on_a_random_net_stops_in_a_position_full_of_captures() {
     // visited 68 million nodes here; the budget now holds inside it.
     use super::{Limits, Searcher};
     // Seeded: an unseeded net made the count depend on the run.
-    let weights = crate::nnue_trainer::fresh_weights(8, &mut ChaCha8Rng::seed_from_u64(11));
+    let weights = crate::nnue_trainer::fresh_weights(8, 1, &mut ChaCha8Rng::seed_from_u64(11));
     let mut searcher = Searcher::new(NnueEvaluator::new(&weights).unwrap(), 1);
     let p: Chess = "bn1qkb1r/3r1n1p/1p1p4/p1p2pp1/P1BPpNPP/1PN1PPK1/R1P5/B2Q3R b k d3 0 14"
         .parse::<shakmaty::fen::Fen>()
