@@ -15,7 +15,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_agents::nnue_trainer::{Labelled, NnueTrainer, fresh_weights};
 use burnmate_agents::optim::pytorch_adam;
 use burnmate_encode::nnue::{INPUTS, active};
-use burnmate_models::Nnue;
+use burnmate_models::{Activation, Nnue};
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -85,14 +85,15 @@ fn main() {
             let them = dense(data.iter().map(|p| p.them.clone()), &device);
             let target =
                 Tensor::<2>::from_data(TensorData::new(targets.clone(), [BATCH, 1]), &device);
-            let loss = (sigmoid(net.forward(us, them, &[0; BATCH])) - target)
+            let loss = (sigmoid(net.forward(us, them, Activation::Crelu, &[0; BATCH])) - target)
                 .powf_scalar(2.0)
                 .mean();
             let grads = GradientsParams::from_grads(loss.backward(), &net);
             net = adam.step(1e-3, net.clone(), grads);
         },
     );
-    let mut trainer = NnueTrainer::new(&weights, 1e-3, device).expect("fresh weights fit");
+    let mut trainer =
+        NnueTrainer::new(&weights, Activation::Crelu, 1e-3, device).expect("fresh weights fit");
     let mut order = ChaCha8Rng::seed_from_u64(2);
     measure(
         "Adam step, NnueTrainer (host sparse first layer)",

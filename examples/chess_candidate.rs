@@ -11,7 +11,8 @@
 //! `RUN`'s `config.toml`). Batch and seed are `RUN`'s; `SETTINGS` override the rest:
 //! `--lr X` (the first step's rate), `--final-lr Y` (cosine decay to `Y` over all
 //! steps; default: no decay), `--hidden N` (width of fresh weights), `--output-buckets B`
-//! (material buckets of fresh weights' output), `--result-weight W`;
+//! (material buckets of fresh weights' output), `--activation crelu|screlu` (default:
+//! the start net's, or the config's for fresh weights), `--result-weight W`;
 //! `--held-out RUN2:FIRST:LAST` prints the net's loss on those generations of `RUN2`
 //! (positions it never trains on) before and after training; `--sample N` trains on
 //! N positions drawn uniformly (without replacement) from those generations instead
@@ -23,6 +24,7 @@ use anyhow::{Context, Result, bail};
 use burnmate::studies::chess::{data_file, net_file};
 use burnmate::studies::experiment::{Experiment, load_config};
 use burnmate_agents::nnue_trainer::{NnueTrainer, fresh_weights};
+use burnmate_models::Activation;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -34,6 +36,7 @@ struct Settings {
     final_lr: Option<f64>,
     hidden: usize,
     output_buckets: usize,
+    activation: Option<Activation>,
     result_weight: f32,
     held_out: Option<(String, u32, u32)>,
     sample: Option<usize>,
@@ -49,7 +52,7 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 7 || args.len().is_multiple_of(2) {
         bail!(
-            "usage: chess_candidate RUN FIRST LAST START EPOCHS OUT GENERATION [--lr X] [--final-lr Y] [--hidden N] [--output-buckets B] [--result-weight W] [--held-out RUN2:FIRST:LAST] [--sample N]"
+            "usage: chess_candidate RUN FIRST LAST START EPOCHS OUT GENERATION [--lr X] [--final-lr Y] [--hidden N] [--output-buckets B] [--activation crelu|screlu] [--result-weight W] [--held-out RUN2:FIRST:LAST] [--sample N]"
         );
     }
     let (run, out) = (Path::new(&args[0]), Path::new(&args[5]));
@@ -61,6 +64,7 @@ fn main() -> Result<()> {
         final_lr: None,
         hidden: config.hidden,
         output_buckets: config.output_buckets,
+        activation: None,
         result_weight: config.result_weight,
         held_out: None,
         sample: None,
@@ -72,6 +76,13 @@ fn main() -> Result<()> {
             "--final-lr" => settings.final_lr = Some(number(value, name)?),
             "--hidden" => settings.hidden = number(value, name)?,
             "--output-buckets" => settings.output_buckets = number(value, name)?,
+            "--activation" => {
+                settings.activation = Some(match value {
+                    "crelu" => Activation::Crelu,
+                    "screlu" => Activation::Screlu,
+                    _ => bail!("--activation is crelu or screlu, got {value:?}"),
+                })
+            }
             "--result-weight" => settings.result_weight = number(value, name)?,
             "--sample" => settings.sample = Some(number(value, name)?),
             "--held-out" => {
@@ -99,13 +110,20 @@ fn main() -> Result<()> {
         data.truncate(sample);
     }
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
-    let weights = match args[3].as_str() {
-        "fresh" => fresh_weights(settings.hidden, settings.output_buckets, &mut rng),
-        start => net_file::load(run, number(start, "START")?)?,
+    let (weights, activation) = match args[3].as_str() {
+        "fresh" => (
+            fresh_weights(settings.hidden, settings.output_buckets, &mut rng),
+            config.activation,
+        ),
+        start => {
+            let file = net_file::load(run, number(start, "START")?)?;
+            (file.layers, file.activation)
+        }
     };
-    let device = config.backend.device()?;
+    let activation = settings.activation.unwrap_or(activation);
+    let device = config.backend.device()?.autodiff();
     let mut trainer =
-        NnueTrainer::new(&weights, settings.lr, device.autodiff()).map_err(anyhow::Error::msg)?;
+        NnueTrainer::new(&weights, activation, settings.lr, device).map_err(anyhow::Error::msg)?;
     let held_out = match &settings.held_out {
         Some((other, first, last)) => {
             data_file::load_generations(Path::new(other), *first..*last + 1)?
@@ -136,5 +154,5 @@ fn main() -> Result<()> {
         println!("pass {pass}: mean loss {loss:.6}");
     }
     report(&trainer, "after");
-    net_file::save(out, generation, &trainer.weights())
+    net_file::save(out, generation, &trainer.weights(), activation)
 }

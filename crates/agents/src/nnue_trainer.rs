@@ -15,9 +15,9 @@
 //! computes the output layer and the loss and their gradients by autodiff:
 //!
 //! ```text
-//! s_p      = b1 + sum of W1's rows f set from p's side, a_p = clamp(s_p, 0, 1)  (host)
+//! s_p      = b1 + sum of W1's rows f set from p's side, a_p = σ(s_p)      (host)
 //! out      = W2[k] . [a_us, a_them] + b2[k], k the material's bucket      (device)
-//! dL/ds_p  = dL/da_p where 0 <= s_p <= 1, else 0                          (host)
+//! dL/ds_p  = dL/da_p σ'(s_p): σ' = 1 (CReLU) or 2 s_p (SCReLU) on [0, 1], else 0
 //! dL/dW1_f = sum over positions and sides with f set of dL/ds_p
 //! dL/db1   = sum over positions and sides of dL/ds_p
 //! ```
@@ -30,7 +30,7 @@ use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::sigmoid;
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::nnue::{INPUTS, output_bucket};
-use burnmate_models::{LayerWeights, Nnue};
+use burnmate_models::{Activation, LayerWeights, Nnue};
 use rand::Rng;
 use rand::seq::SliceRandom;
 
@@ -61,9 +61,10 @@ impl Labelled {
     }
 }
 
-/// The net, its optimiser and its learning rate.
+/// The net, its activation, its optimiser and its learning rate.
 pub struct NnueTrainer {
     net: Nnue,
+    activation: Activation,
     optimizer: ModuleOptimizer,
     device: Device,
     lr: f64,
@@ -144,12 +145,14 @@ impl HostTransformer {
 }
 
 /// The transformer's gradients `(dW1 [INPUTS, hidden], db1 [hidden])` from the
-/// activations' gradients `[n, 2 hidden]` and the sums they clamped (same shape) of
-/// the positions whose set features are `us` and `them`: each half row's gradient,
-/// zero where its sum was clamped, added to the rows of its set features and to the
-/// bias, position after position, the side to move first.
+/// activations' gradients `[n, 2 hidden]` and the sums `activation` took them of
+/// (same shape) of the positions whose set features are `us` and `them`: each half
+/// row's gradient times the activation's slope at its sum (zero where the sum was
+/// clamped), added to the rows of its set features and to the bias, position after
+/// position, the side to move first.
 fn transformer_gradients(
     hidden: usize,
+    activation: Activation,
     us: &[&[u16]],
     them: &[&[u16]],
     sums: &[f32],
@@ -164,7 +167,7 @@ fn transformer_gradients(
     let sets = us.iter().zip(them).flat_map(|(us, them)| [us, them]);
     for ((sum, upstream), set) in halves.zip(sets) {
         for ((g, s), u) in gradient.iter_mut().zip(sum).zip(upstream) {
-            *g = if (0.0..=1.0).contains(s) { *u } else { 0.0 };
+            *g = *u * activation.slope(*s);
         }
         for &f in *set {
             let row = &mut weight[usize::from(f) * hidden..][..hidden];
@@ -188,25 +191,29 @@ fn feature_sets<'a>(batch: &[&'a Labelled]) -> [Vec<&'a [u16]>; 2] {
 }
 
 impl NnueTrainer {
-    /// A trainer of the net `weights` on `device` (autodiff enabled).
+    /// A trainer of the net `weights` with `activation` on `device` (autodiff
+    /// enabled).
     pub fn new(
         weights: &[LayerWeights; 2],
+        activation: Activation,
         lr: f64,
         device: Device,
     ) -> Result<NnueTrainer, String> {
         Ok(NnueTrainer {
             net: Nnue::from_weights(weights, &device)?,
+            activation,
             optimizer: pytorch_adam(),
             device,
             lr,
         })
     }
 
-    /// The mean loss of `net` (on `device`) on `batch` as a tensor, with the
-    /// transformer's sums (host, `[n, 2 hidden]`) and the activations they clamp to
-    /// (tracked for their gradient with `track`).
+    /// The mean loss of `net` with `activation` (on `device`) on `batch` as a
+    /// tensor, with the transformer's sums (host, `[n, 2 hidden]`) and their
+    /// activations (tracked for their gradient with `track`).
     fn batch_loss(
         net: &Nnue,
+        activation: Activation,
         device: &Device,
         batch: &[&Labelled],
         lambda: f32,
@@ -217,8 +224,9 @@ impl NnueTrainer {
         let hidden = transformer.bias.len();
         let [us, them] = feature_sets(batch);
         let sums = transformer.sums(&us, &them);
-        let clamped = sums.iter().map(|s| s.clamp(0.0, 1.0)).collect();
-        let activations = Tensor::<2>::from_data(TensorData::new(clamped, [n, 2 * hidden]), device);
+        let activated = sums.iter().map(|&s| activation.apply(s)).collect();
+        let activations =
+            Tensor::<2>::from_data(TensorData::new(activated, [n, 2 * hidden]), device);
         let activations = if track {
             activations.require_grad()
         } else {
@@ -246,7 +254,8 @@ impl NnueTrainer {
         let total: f32 = order
             .chunks(batch.max(1))
             .map(|chunk| {
-                scalar(Self::batch_loss(&net, &device, chunk, lambda, false).0) * chunk.len() as f32
+                scalar(Self::batch_loss(&net, self.activation, &device, chunk, lambda, false).0)
+                    * chunk.len() as f32
             })
             .sum();
         total / data.len().max(1) as f32
@@ -254,8 +263,14 @@ impl NnueTrainer {
 
     /// One Adam step on `batch`; returns its loss.
     pub fn step(&mut self, batch: &[&Labelled], lambda: f32) -> f32 {
-        let (loss, sums, activations) =
-            Self::batch_loss(&self.net, &self.device, batch, lambda, true);
+        let (loss, sums, activations) = Self::batch_loss(
+            &self.net,
+            self.activation,
+            &self.device,
+            batch,
+            lambda,
+            true,
+        );
         let value = scalar(loss.clone());
         let grads = loss.backward();
         let upstream = host(
@@ -265,7 +280,8 @@ impl NnueTrainer {
         );
         let [us, them] = feature_sets(batch);
         let hidden = sums.len() / (2 * batch.len());
-        let (weight, bias) = transformer_gradients(hidden, &us, &them, &sums, &upstream);
+        let (weight, bias) =
+            transformer_gradients(hidden, self.activation, &us, &them, &sums, &upstream);
         let mut params = GradientsParams::from_grads(grads, &self.net);
         let inner = self.device.clone().inner();
         let transformer = &self.net.transformer;
@@ -360,6 +376,12 @@ mod tests {
 
     #[test]
     fn the_host_transformer_gives_the_dense_forward_pass_and_its_gradients() {
+        for activation in [Activation::Crelu, Activation::Screlu] {
+            host_transformer_matches_the_dense_pass(activation);
+        }
+    }
+
+    fn host_transformer_matches_the_dense_pass(activation: Activation) {
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         // Eight material buckets: 2-5 pieces use bucket 0, 14 pieces bucket 3.
         let weights = fresh_weights(8, 8, &mut rng);
@@ -387,7 +409,7 @@ mod tests {
         let [us, them] = feature_sets(&batch).map(dense);
         let targets: Vec<f32> = data.iter().map(|s| s.target(0.3)).collect();
         let target = Tensor::<2>::from_data(TensorData::new(targets, [4, 1]), &device);
-        let expected = (sigmoid(net.forward(us, them, &buckets)) - target)
+        let expected = (sigmoid(net.forward(us, them, activation, &buckets)) - target)
             .powf_scalar(2.0)
             .mean();
         let grads = expected.backward();
@@ -396,12 +418,14 @@ mod tests {
         let expected_bias = host(bias.val().grad(&grads).unwrap());
         let expected_output = host(net.output.weight.val().grad(&grads).unwrap());
         // The trainer's: host sums, device head, host scatter.
-        let (loss, sums, activations) = NnueTrainer::batch_loss(&net, &device, &batch, 0.3, true);
+        let (loss, sums, activations) =
+            NnueTrainer::batch_loss(&net, activation, &device, &batch, 0.3, true);
         let grads = loss.backward();
         assert!((scalar(loss) - scalar(expected)).abs() < 1e-7);
         let upstream = host(activations.grad(&grads).unwrap());
         let [us_sets, them_sets] = feature_sets(&batch);
-        let (weight, bias) = transformer_gradients(8, &us_sets, &them_sets, &sums, &upstream);
+        let (weight, bias) =
+            transformer_gradients(8, activation, &us_sets, &them_sets, &sums, &upstream);
         let gap = |a: &[f32], b: &[f32]| {
             assert_eq!(a.len(), b.len());
             a.iter()
@@ -412,7 +436,7 @@ mod tests {
         assert!(expected_weight.iter().any(|&g| g.abs() > 1e-4));
         assert!(
             gap(&weight, &expected_weight) < 1e-7,
-            "{}",
+            "{activation:?}: {}",
             gap(&weight, &expected_weight)
         );
         assert!(gap(&bias, &expected_bias) < 1e-7);
@@ -432,7 +456,8 @@ mod tests {
     fn a_step_moves_the_columns_of_the_features_it_saw_and_no_other() {
         let mut rng = ChaCha8Rng::seed_from_u64(4);
         let weights = fresh_weights(8, 1, &mut rng);
-        let mut trainer = NnueTrainer::new(&weights, 1e-2, Device::flex().autodiff()).unwrap();
+        let mut trainer =
+            NnueTrainer::new(&weights, Activation::Crelu, 1e-2, Device::flex().autodiff()).unwrap();
         let data = [sample(&[10, 20], 300, 1.0), sample(&[20, 30], -300, 0.0)];
         trainer.step(&data.iter().collect::<Vec<_>>(), 0.3);
         let after = trainer.weights();
@@ -455,7 +480,8 @@ mod tests {
             .map(|i| sample(&[i, 100 + i], if i % 2 == 0 { 300 } else { -300 }, 0.5))
             .collect();
         let weights = fresh_weights(16, 1, &mut rng);
-        let mut trainer = NnueTrainer::new(&weights, 1e-2, Device::flex().autodiff()).unwrap();
+        let mut trainer =
+            NnueTrainer::new(&weights, Activation::Crelu, 1e-2, Device::flex().autodiff()).unwrap();
         let losses = trainer.train(&data, 31, 16, 0.0, Some(1e-3), &mut rng);
         assert_eq!(losses.len(), 31);
         assert!(

@@ -13,4 +13,4 @@ pub mod sparse_input;
 pub use conv_selector::{ConvSelector, ConvWeights, SelectorPadding, SelectorWeights};
 pub use deep_mlp::{DeepMlp, LayerWeights};
 pub use mlp::{MlpWeights, OutputActivation, TwoLayerMlp, TwoLayerMlpConfig, TwoLayerOutput};
-pub use nnue::Nnue;
+pub use nnue::{Activation, Nnue};

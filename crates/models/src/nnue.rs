@@ -1,13 +1,14 @@
 //! An efficiently updatable network (NNUE) as a Burn module, for training: one
 //! feature transformer shared by two perspectives (the side to move's inputs and the
-//! other side's), each clipped to [0, 1], then one linear output of `B` buckets, of
-//! which each row's bucket `k` (chosen by the caller: the encoder's business) is the
-//! output:
+//! other side's), each through an activation `σ`, then one linear output of `B`
+//! buckets, of which each row's bucket `k` (chosen by the caller: the encoder's
+//! business) is the output:
 //!
 //! ```text
-//! a_us   = clamp(W1 x_us + b1, 0, 1)          x: sparse 0/1 rows (set features)
-//! a_them = clamp(W1 x_them + b1, 0, 1)
+//! a_us   = σ(W1 x_us + b1)                    x: sparse 0/1 rows (set features)
+//! a_them = σ(W1 x_them + b1)
 //! out    = W2[k] . [a_us, a_them] + b2[k]     W2: [B, 2 hidden], B = 1: one output
+//! σ(s)   = clamp(s, 0, 1)  (CReLU)  or  clamp(s, 0, 1)²  (SCReLU, bullet's default)
 //! ```
 //!
 //! The host search evaluates the same weights incrementally (the first layer's sums
@@ -17,8 +18,51 @@
 use burn::module::Module;
 use burn::nn::{Linear, LinearConfig};
 use burn::tensor::{Device, Tensor, TensorData};
+use serde::{Deserialize, Serialize};
 
 use crate::deep_mlp::{DeepMlp, LayerWeights};
+
+/// The activation of the feature transformer's sums.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Activation {
+    /// `clamp(s, 0, 1)`.
+    #[default]
+    Crelu,
+    /// `clamp(s, 0, 1)²`.
+    Screlu,
+}
+
+impl Activation {
+    /// `σ(s)`.
+    pub fn apply(self, s: f32) -> f32 {
+        let c = s.clamp(0.0, 1.0);
+        match self {
+            Activation::Crelu => c,
+            Activation::Screlu => c * c,
+        }
+    }
+
+    /// `dσ/ds` (0 outside `[0, 1]`; 1, or `2s`, inside, the ends included).
+    pub fn slope(self, s: f32) -> f32 {
+        if !(0.0..=1.0).contains(&s) {
+            return 0.0;
+        }
+        match self {
+            Activation::Crelu => 1.0,
+            Activation::Screlu => 2.0 * s,
+        }
+    }
+
+    /// `σ` of every element.
+    pub fn tensor<const D: usize>(self, s: Tensor<D>) -> Tensor<D> {
+        let c = s.clamp(0.0, 1.0);
+        match self {
+            Activation::Crelu => c,
+            Activation::Screlu => c.clone() * c,
+        }
+    }
+}
 
 /// The network.
 #[derive(Module, Debug)]
@@ -62,17 +106,24 @@ impl Nnue {
     }
 
     /// Outputs `[batch, 1]` for the side to move's rows `us` and the other side's
-    /// rows `them` (`[batch, inputs]` each), row `i` from output bucket `buckets[i]`.
-    pub fn forward(&self, us: Tensor<2>, them: Tensor<2>, buckets: &[usize]) -> Tensor<2> {
-        let side = |x| crate::fixed_order::forward(&self.transformer, x).clamp(0.0, 1.0);
+    /// rows `them` (`[batch, inputs]` each) through `activation`, row `i` from output
+    /// bucket `buckets[i]`.
+    pub fn forward(
+        &self,
+        us: Tensor<2>,
+        them: Tensor<2>,
+        activation: Activation,
+        buckets: &[usize],
+    ) -> Tensor<2> {
+        let side = |x| activation.tensor(crate::fixed_order::forward(&self.transformer, x));
         self.head(Tensor::cat(vec![side(us), side(them)], 1), buckets)
     }
 
-    /// Outputs `[batch, 1]` from the clamped transformer sums of both perspectives,
-    /// `[clamp(W1 x_us + b1, 0, 1), clamp(W1 x_them + b1, 0, 1)]` (`[batch, 2 hidden]`),
-    /// computed elsewhere (a trainer that sums the set inputs' columns itself), row `i`
-    /// from output bucket `buckets[i]`: all buckets' outputs, times a one-hot mask,
-    /// summed (the other buckets add exact zeros).
+    /// Outputs `[batch, 1]` from the activated transformer sums of both perspectives,
+    /// `[σ(W1 x_us + b1), σ(W1 x_them + b1)]` (`[batch, 2 hidden]`), computed
+    /// elsewhere (a trainer that sums the set inputs' columns itself), row `i` from
+    /// output bucket `buckets[i]`: all buckets' outputs, times a one-hot mask, summed
+    /// (the other buckets add exact zeros).
     pub fn head(&self, activations: Tensor<2>, buckets: &[usize]) -> Tensor<2> {
         let count = self.buckets();
         let mut mask = vec![0.0f32; buckets.len() * count];

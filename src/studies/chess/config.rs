@@ -1,6 +1,7 @@
 //! `configs/chess-zero.toml`: the full-chess learner's settings.
 
 use anyhow::{Result, ensure};
+use burnmate_models::Activation;
 use burnmate_oracle::rating::Sprt;
 use serde::{Deserialize, Serialize};
 
@@ -29,10 +30,15 @@ pub struct ChessConfig {
     pub max_plies: u32,
     /// Hidden width of the net's feature transformer (a perspective).
     pub hidden: usize,
-    /// Output buckets of the net, one picked by the position's material
-    /// (bullet's `MaterialCount`: `(pieces - 2) / ceil(32 / B)`); 1: one output.
+    /// Output buckets of a net from fresh weights, one picked by the position's
+    /// material (bullet's `MaterialCount`: `(pieces - 2) / ceil(32 / B)`); 1: one
+    /// output. (A candidate going on from the incumbent keeps the incumbent's.)
     #[serde(skip_serializing_if = "is_one")]
     pub output_buckets: usize,
+    /// The activation of the feature transformer's sums: `crelu` (`clamp(s, 0, 1)`)
+    /// or `screlu` (its square, bullet's default).
+    #[serde(skip_serializing_if = "is_crelu")]
+    pub activation: Activation,
     /// Passes over a generation's training window, starting from the incumbent's
     /// weights.
     pub epochs: u32,
@@ -88,6 +94,11 @@ fn is_one(count: &usize) -> bool {
     *count == 1
 }
 
+/// Whether the activation is the default CReLU (left out of a saved config).
+fn is_crelu(activation: &Activation) -> bool {
+    *activation == Activation::Crelu
+}
+
 impl Default for ChessConfig {
     fn default() -> ChessConfig {
         ChessConfig {
@@ -99,6 +110,7 @@ impl Default for ChessConfig {
             max_plies: 300,
             hidden: 128,
             output_buckets: 1,
+            activation: Activation::Crelu,
             epochs: 8,
             fresh_epochs: None,
             from_scratch: false,

@@ -214,9 +214,9 @@ fn player(run: &Path, generation: u32) -> Result<(Player, Option<[LayerWeights; 
     if generation == 0 {
         return Ok((Player::Material(Material), None));
     }
-    let layers = net_file::load(run, generation)?;
-    let net = NnueEvaluator::new(&layers).map_err(anyhow::Error::msg)?;
-    Ok((Player::Net(net), Some(layers)))
+    let file = net_file::load(run, generation)?;
+    let net = NnueEvaluator::new(&file.layers, file.activation).map_err(anyhow::Error::msg)?;
+    Ok((Player::Net(net), Some(file.layers)))
 }
 
 /// Self-play of generation `generation` by `player`: its labelled positions and its
@@ -271,7 +271,8 @@ fn train_candidate(
     let epochs = passes(config, start.is_none(), data.len());
     let start =
         start.unwrap_or_else(|| fresh_weights(config.hidden, config.output_buckets, &mut rng));
-    let mut trainer = NnueTrainer::new(&start, config.lr, device.clone().autodiff())
+    let autodiff = device.clone().autodiff();
+    let mut trainer = NnueTrainer::new(&start, config.activation, config.lr, autodiff)
         .map_err(anyhow::Error::msg)?;
     let losses = trainer.train(
         data,
@@ -301,8 +302,9 @@ fn next_generation(
         data_file::load_generations(run, generation.saturating_sub(config.window)..generation)?;
     let start = holder_layers.filter(|_| !config.from_scratch);
     let (layers, loss) = train_candidate(start, &data, config, generation, device)?;
-    net_file::save(run, generation, &layers)?;
-    let candidate = Player::Net(NnueEvaluator::new(&layers).map_err(anyhow::Error::msg)?);
+    net_file::save(run, generation, &layers, config.activation)?;
+    let candidate = NnueEvaluator::new(&layers, config.activation).map_err(anyhow::Error::msg)?;
+    let candidate = Player::Net(candidate);
     let settings = GameSettings {
         nodes: config.gate_nodes,
         max_plies: config.max_plies,

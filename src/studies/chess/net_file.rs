@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use burnmate_models::LayerWeights;
+use burnmate_models::{Activation, LayerWeights};
 use serde::{Deserialize, Serialize};
 
 /// The checkpoint format tag.
@@ -17,6 +17,15 @@ pub struct NetFile {
     pub generation: u32,
     /// `[transformer, output]`.
     pub layers: [LayerWeights; 2],
+    /// The transformer's activation; left out for CReLU, so files written before
+    /// there was a choice load, and keep their checksums, unchanged.
+    #[serde(default, skip_serializing_if = "is_crelu")]
+    pub activation: Activation,
+}
+
+/// Whether `activation` is CReLU, the one activation of nets before SCReLU.
+fn is_crelu(activation: &Activation) -> bool {
+    *activation == Activation::Crelu
 }
 
 /// Where generation `generation`'s net lives in `run`.
@@ -24,17 +33,22 @@ pub fn path(run: &Path, generation: u32) -> PathBuf {
     run.join(format!("gen-{generation:03}.net.json"))
 }
 
-/// Saves generation `generation`'s net.
-pub fn save(run: &Path, generation: u32, layers: &[LayerWeights; 2]) -> Result<()> {
+/// Saves generation `generation`'s net of `layers` and `activation`.
+pub fn save(
+    run: &Path,
+    generation: u32,
+    layers: &[LayerWeights; 2],
+    activation: Activation,
+) -> Result<()> {
     let file = NetFile {
         generation,
         layers: layers.clone(),
+        activation,
     };
     crate::run::checkpoint::save(&path(run, generation), FORMAT, &file)
 }
 
 /// Loads generation `generation`'s net.
-pub fn load(run: &Path, generation: u32) -> Result<[LayerWeights; 2]> {
-    let file: NetFile = crate::run::checkpoint::load(&path(run, generation), FORMAT)?;
-    Ok(file.layers)
+pub fn load(run: &Path, generation: u32) -> Result<NetFile> {
+    crate::run::checkpoint::load(&path(run, generation), FORMAT)
 }

@@ -471,8 +471,9 @@ pub fn load_player(
             if generation == 0 {
                 return engine_player(Material, search, features, &shown, "generation 0, material");
             }
-            let layers = crate::studies::chess::net_file::load(run, generation)?;
-            let net = NnueEvaluator::new(&layers).map_err(anyhow::Error::msg)?;
+            let file = crate::studies::chess::net_file::load(run, generation)?;
+            let net =
+                NnueEvaluator::new(&file.layers, file.activation).map_err(anyhow::Error::msg)?;
             engine_player(
                 net,
                 search,

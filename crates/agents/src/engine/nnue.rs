@@ -9,12 +9,12 @@
 //! ```text
 //! acc_p   = b1 + sum of W1's rows of the features set from p's side
 //! k       = output_bucket(pieces on the board, B)      (B = 1: always 0)
-//! out     = W2[k] . [clamp(acc_us, 0, 1), clamp(acc_them, 0, 1)] + b2[k]
+//! out     = W2[k] . [σ(acc_us), σ(acc_them)] + b2[k]     σ: the net's activation
 //! eval    = out x SCALE centipawns        (out is a logit of the win probability)
 //! ```
 
 use burnmate_encode::nnue::{INPUTS, active, feature, output_bucket};
-use burnmate_models::LayerWeights;
+use burnmate_models::{Activation, LayerWeights};
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 
 use super::evaluate::Evaluator;
@@ -33,6 +33,7 @@ pub struct NnueEvaluator {
     /// Per output bucket `[2 hidden]`, the side to move's half first.
     output: Vec<Vec<f32>>,
     output_bias: Vec<f32>,
+    activation: Activation,
     /// Per ply, white's then black's accumulator (`2 hidden` values).
     stack: Vec<f32>,
     depth: usize,
@@ -40,8 +41,12 @@ pub struct NnueEvaluator {
 
 impl NnueEvaluator {
     /// The evaluator of host weights `[transformer, output]` (an `INPUTS -> hidden`
-    /// transformer and a `2 hidden -> B` output of `B` material buckets).
-    pub fn new(layers: &[LayerWeights; 2]) -> Result<NnueEvaluator, String> {
+    /// transformer and a `2 hidden -> B` output of `B` material buckets) whose
+    /// transformer sums go through `activation`.
+    pub fn new(
+        layers: &[LayerWeights; 2],
+        activation: Activation,
+    ) -> Result<NnueEvaluator, String> {
         let [transformer, output] = layers;
         let hidden = transformer.outputs;
         let buckets = output.outputs;
@@ -59,6 +64,7 @@ impl NnueEvaluator {
             transformer_bias: transformer.bias.clone(),
             output: (0..buckets).map(|k| bucket_row(k).collect()).collect(),
             output_bias: output.bias.clone(),
+            activation,
             stack: vec![0.0; 2 * hidden],
             depth: 0,
         })
@@ -123,7 +129,8 @@ impl NnueEvaluator {
         let pieces = position.board().occupied().count();
         let k = output_bucket(pieces, self.output.len());
         let (w_us, w_them) = self.output[k].split_at(self.hidden);
-        self.output_bias[k] + dot_clamped(us, w_us) + dot_clamped(them, w_them)
+        let dot = |acc, w| dot_activated(acc, w, self.activation);
+        self.output_bias[k] + dot(us, w_us) + dot(them, w_them)
     }
 
     /// The net's output for `position` from the accumulators on top of the stack
@@ -220,44 +227,70 @@ impl Evaluator for NnueEvaluator {
     }
 }
 
-/// Lanes of [`dot_clamped`]'s partial sums: a fixed order the compiler can keep in
+/// Lanes of [`dot_activated`]'s partial sums: a fixed order the compiler can keep in
 /// vector registers (a plain sum of floats must add one term after another), so the
 /// same bits on any x86-64 CPU.
 const LANES: usize = 16;
 
-/// `sum clamp(acc_i, 0, 1) w_i`, summed in [`LANES`] partial sums (term `i` in lane
-/// `i mod LANES`, the terms past the last full block of lanes after them), the lanes
-/// then added in order.
-fn dot_clamped(acc: &[f32], w: &[f32]) -> f32 {
+/// `sum σ(acc_i) w_i`, summed in [`LANES`] partial sums (term `i` in lane `i mod
+/// LANES`, the terms past the last full block of lanes after them), the lanes then
+/// added in order.
+fn dot_activated(acc: &[f32], w: &[f32], activation: Activation) -> f32 {
+    match activation {
+        Activation::Crelu => dot_in_lanes(acc, w, |a| a.clamp(0.0, 1.0)),
+        Activation::Screlu => dot_in_lanes(acc, w, |a| {
+            let c = a.clamp(0.0, 1.0);
+            c * c
+        }),
+    }
+}
+
+/// `sum σ(acc_i) w_i` in [`LANES`] partial sums, `σ` inlined into the loop.
+#[inline(always)]
+fn dot_in_lanes(acc: &[f32], w: &[f32], sigma: impl Fn(f32) -> f32) -> f32 {
     let mut lanes = [0.0f32; LANES];
     let blocks = acc.chunks_exact(LANES).zip(w.chunks_exact(LANES));
     for (a, w) in blocks {
         for ((lane, a), w) in lanes.iter_mut().zip(a).zip(w) {
-            *lane += a.clamp(0.0, 1.0) * w;
+            *lane += sigma(*a) * w;
         }
     }
     let tail = acc.len() - acc.len() % LANES;
     let rest = acc[tail..].iter().zip(&w[tail..]);
     let lanes_sum = lanes.iter().sum::<f32>();
-    rest.fold(lanes_sum, |sum, (a, w)| sum + a.clamp(0.0, 1.0) * w)
+    rest.fold(lanes_sum, |sum, (a, w)| sum + sigma(*a) * w)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::dot_clamped;
+    use super::{Activation, dot_activated};
 
     #[test]
-    fn the_clamped_dot_product_sums_every_term_in_its_lanes() {
+    fn the_activated_dot_product_sums_every_term_in_its_lanes() {
         // 16 lanes of (0.5 x 2) and 3 tail terms: a clamped 2.0 x 1, a clamped -1 x 5,
         // 0.25 x 4.
         let mut acc = vec![0.5f32; 16];
         let mut w = vec![2.0f32; 16];
         acc.extend([2.0, -1.0, 0.25]);
         w.extend([1.0, 5.0, 4.0]);
-        assert_eq!(dot_clamped(&acc, &w), 16.0 + 1.0 + 0.0 + 1.0);
+        assert_eq!(
+            dot_activated(&acc, &w, Activation::Crelu),
+            16.0 + 1.0 + 0.0 + 1.0
+        );
+        // Squared: 16 x 0.25 x 2, 1 x 1, 0, 0.0625 x 4.
+        assert_eq!(
+            dot_activated(&acc, &w, Activation::Screlu),
+            8.0 + 1.0 + 0.0 + 0.25
+        );
         let acc: Vec<f32> = (0..130).map(|i| (i as f32 * 0.37).sin() * 1.5).collect();
         let w: Vec<f32> = (0..130).map(|i| (i as f32 * 0.11).cos()).collect();
-        let plain: f32 = acc.iter().zip(&w).map(|(a, w)| a.clamp(0.0, 1.0) * w).sum();
-        assert!((dot_clamped(&acc, &w) - plain).abs() < 1e-5);
+        for activation in [Activation::Crelu, Activation::Screlu] {
+            let plain: f32 = acc
+                .iter()
+                .zip(&w)
+                .map(|(a, w)| activation.apply(*a) * w)
+                .sum();
+            assert!((dot_activated(&acc, &w, activation) - plain).abs() < 1e-5);
+        }
     }
 }

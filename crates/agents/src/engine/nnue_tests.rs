@@ -3,7 +3,7 @@
 
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::nnue::{INPUTS, output_bucket, write_row};
-use burnmate_models::Nnue;
+use burnmate_models::{Activation, Nnue};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Move, Position};
@@ -34,10 +34,16 @@ fn pick(position: &Chess, rng: &mut ChaCha8Rng) -> Option<Move> {
 
 #[test]
 fn incremental_host_evaluation_equals_the_burn_forward_pass_along_random_games() {
+    for activation in [Activation::Crelu, Activation::Screlu] {
+        host_equals_burn_along_random_games(activation);
+    }
+}
+
+fn host_equals_burn_along_random_games(activation: Activation) {
     let device = Device::flex();
     // Eight material buckets: the host must pick the one the module is told.
     let net = Nnue::new(INPUTS, 32, 8, &device);
-    let mut host = NnueEvaluator::new(&net.weights()).unwrap();
+    let mut host = NnueEvaluator::new(&net.weights(), activation).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let (mut positions, mut incremental) = (Vec::new(), Vec::new());
     let mut seen = [0usize; 4]; // castles, en passant, promotions, captures
@@ -86,7 +92,7 @@ fn incremental_host_evaluation_equals_the_burn_forward_pass_along_random_games()
         .collect();
     assert!(buckets.iter().any(|&k| k < 7), "games reach fewer pieces");
     let forward: Vec<f32> = net
-        .forward(rows(true), rows(false), &buckets)
+        .forward(rows(true), rows(false), activation, &buckets)
         .into_data()
         .try_into_vec()
         .unwrap();
@@ -97,7 +103,7 @@ fn incremental_host_evaluation_equals_the_burn_forward_pass_along_random_games()
         .fold(0.0f32, f32::max);
     assert!(
         worst < 1e-4,
-        "largest difference {worst} over {} positions",
+        "{activation:?}: largest difference {worst} over {} positions",
         positions.len()
     );
     // The output is not constant: the comparison sees the pieces.
@@ -110,7 +116,7 @@ fn incremental_host_evaluation_equals_the_burn_forward_pass_along_random_games()
 fn a_search_on_a_random_net_stays_within_its_node_budget() {
     use super::{Limits, Searcher};
     let weights = crate::nnue_trainer::fresh_weights(8, 1, &mut ChaCha8Rng::seed_from_u64(12));
-    let mut searcher = Searcher::new(NnueEvaluator::new(&weights).unwrap(), 1);
+    let mut searcher = Searcher::new(NnueEvaluator::new(&weights, Activation::Crelu).unwrap(), 1);
     let result = searcher
         .search(&Chess::default(), &[], &[], Limits::nodes(150), |_| {})
         .unwrap();
@@ -124,7 +130,7 @@ fn a_search_on_a_random_net_stops_in_a_position_full_of_captures() {
     use super::{Limits, Searcher};
     // Seeded: an unseeded net made the count depend on the run.
     let weights = crate::nnue_trainer::fresh_weights(8, 1, &mut ChaCha8Rng::seed_from_u64(11));
-    let mut searcher = Searcher::new(NnueEvaluator::new(&weights).unwrap(), 1);
+    let mut searcher = Searcher::new(NnueEvaluator::new(&weights, Activation::Crelu).unwrap(), 1);
     let p: Chess = "bn1qkb1r/3r1n1p/1p1p4/p1p2pp1/P1BPpNPP/1PN1PPK1/R1P5/B2Q3R b k d3 0 14"
         .parse::<shakmaty::fen::Fen>()
         .unwrap()
