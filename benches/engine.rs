@@ -12,10 +12,10 @@ mod timing;
 
 use burnmate_agents::afterstate::alpha_beta::{self, SearchLimit};
 use burnmate_agents::afterstate::host_value::HostValueNet;
-use burnmate_agents::engine::{Evaluator, Limits, Material, NnueEvaluator, Searcher};
+use burnmate_agents::engine::{Evaluator, Limits, Material, NnueEvaluator, NnueForm, Searcher};
 use burnmate_agents::nnue_trainer::fresh_weights;
+use burnmate_encode::nnue::KingBuckets;
 use burnmate_encode::side_to_move::FEATURES;
-use burnmate_models::Activation;
 use burnmate_models::deep_mlp::LayerWeights;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -85,7 +85,11 @@ fn main() {
         &positions,
     );
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let nnue = NnueEvaluator::new(&fresh_weights(128, 1, &mut rng), Activation::Crelu).unwrap();
+    let nnue = NnueEvaluator::new(
+        &fresh_weights(KingBuckets::Plain, 128, 1, &mut rng),
+        NnueForm::default(),
+    )
+    .unwrap();
     bench_engine(
         "engine, NNUE 768-128x2-1, 16 openings x 100k nodes (nodes)",
         &nnue,

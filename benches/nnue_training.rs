@@ -12,9 +12,10 @@ mod timing;
 use burn::optim::GradientsParams;
 use burn::tensor::activation::sigmoid;
 use burn::tensor::{Device, Tensor, TensorData};
+use burnmate_agents::engine::NnueForm;
 use burnmate_agents::nnue_trainer::{Labelled, NnueTrainer, fresh_weights};
 use burnmate_agents::optim::pytorch_adam;
-use burnmate_encode::nnue::{INPUTS, active};
+use burnmate_encode::nnue::{INPUTS, KingBuckets, active};
 use burnmate_models::{Activation, Nnue};
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
@@ -66,7 +67,7 @@ fn dense(sets: impl Iterator<Item = Vec<u16>>, device: &Device) -> Tensor<2> {
 fn main() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let data = positions(BATCH, &mut rng);
-    let weights = fresh_weights(HIDDEN, 1, &mut rng);
+    let weights = fresh_weights(KingBuckets::Plain, HIDDEN, 1, &mut rng);
     let device = Device::flex().autodiff();
     let pieces: usize = data.iter().map(|p| p.us.len()).sum();
     println!(
@@ -93,7 +94,7 @@ fn main() {
         },
     );
     let mut trainer =
-        NnueTrainer::new(&weights, Activation::Crelu, 1e-3, device).expect("fresh weights fit");
+        NnueTrainer::new(&weights, NnueForm::default(), 1e-3, device).expect("fresh weights fit");
     let mut order = ChaCha8Rng::seed_from_u64(2);
     measure(
         "Adam step, NnueTrainer (host sparse first layer)",

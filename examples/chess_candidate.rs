@@ -12,7 +12,8 @@
 //! `--lr X` (the first step's rate), `--final-lr Y` (cosine decay to `Y` over all
 //! steps; default: no decay), `--hidden N` (width of fresh weights), `--output-buckets B`
 //! (material buckets of fresh weights' output), `--activation crelu|screlu` (default:
-//! the start net's, or the config's for fresh weights), `--result-weight W`;
+//! the start net's, or the config's for fresh weights), `--king-buckets
+//! plain|mirrored|four` (fresh weights' inputs), `--result-weight W`;
 //! `--held-out RUN2:FIRST:LAST` prints the net's loss on those generations of `RUN2`
 //! (positions it never trains on) before and after training; `--sample N` trains on
 //! N positions drawn uniformly (without replacement) from those generations instead
@@ -23,7 +24,9 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use burnmate::studies::chess::{data_file, net_file};
 use burnmate::studies::experiment::{Experiment, load_config};
+use burnmate_agents::engine::NnueForm;
 use burnmate_agents::nnue_trainer::{NnueTrainer, fresh_weights};
+use burnmate_encode::nnue::KingBuckets;
 use burnmate_models::Activation;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -37,6 +40,7 @@ struct Settings {
     hidden: usize,
     output_buckets: usize,
     activation: Option<Activation>,
+    king_buckets: KingBuckets,
     result_weight: f32,
     held_out: Option<(String, u32, u32)>,
     sample: Option<usize>,
@@ -52,7 +56,7 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 7 || args.len().is_multiple_of(2) {
         bail!(
-            "usage: chess_candidate RUN FIRST LAST START EPOCHS OUT GENERATION [--lr X] [--final-lr Y] [--hidden N] [--output-buckets B] [--activation crelu|screlu] [--result-weight W] [--held-out RUN2:FIRST:LAST] [--sample N]"
+            "usage: chess_candidate RUN FIRST LAST START EPOCHS OUT GENERATION [--lr X] [--final-lr Y] [--hidden N] [--output-buckets B] [--activation crelu|screlu] [--king-buckets plain|mirrored|four] [--result-weight W] [--held-out RUN2:FIRST:LAST] [--sample N]"
         );
     }
     let (run, out) = (Path::new(&args[0]), Path::new(&args[5]));
@@ -65,6 +69,7 @@ fn main() -> Result<()> {
         hidden: config.hidden,
         output_buckets: config.output_buckets,
         activation: None,
+        king_buckets: config.king_buckets,
         result_weight: config.result_weight,
         held_out: None,
         sample: None,
@@ -82,6 +87,14 @@ fn main() -> Result<()> {
                     "screlu" => Activation::Screlu,
                     _ => bail!("--activation is crelu or screlu, got {value:?}"),
                 })
+            }
+            "--king-buckets" => {
+                settings.king_buckets = match value {
+                    "plain" => KingBuckets::Plain,
+                    "mirrored" => KingBuckets::Mirrored,
+                    "four" => KingBuckets::Four,
+                    _ => bail!("--king-buckets is plain, mirrored or four, got {value:?}"),
+                }
             }
             "--result-weight" => settings.result_weight = number(value, name)?,
             "--sample" => settings.sample = Some(number(value, name)?),
@@ -110,20 +123,26 @@ fn main() -> Result<()> {
         data.truncate(sample);
     }
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
-    let (weights, activation) = match args[3].as_str() {
-        "fresh" => (
-            fresh_weights(settings.hidden, settings.output_buckets, &mut rng),
-            config.activation,
-        ),
+    let (weights, mut form) = match args[3].as_str() {
+        "fresh" => {
+            let (buckets, hidden) = (settings.king_buckets, settings.hidden);
+            let weights = fresh_weights(buckets, hidden, settings.output_buckets, &mut rng);
+            let form = NnueForm {
+                king_buckets: buckets,
+                ..config.form()
+            };
+            (weights, form)
+        }
         start => {
             let file = net_file::load(run, number(start, "START")?)?;
-            (file.layers, file.activation)
+            let form = file.form();
+            (file.layers, form)
         }
     };
-    let activation = settings.activation.unwrap_or(activation);
+    form.activation = settings.activation.unwrap_or(form.activation);
     let device = config.backend.device()?.autodiff();
     let mut trainer =
-        NnueTrainer::new(&weights, activation, settings.lr, device).map_err(anyhow::Error::msg)?;
+        NnueTrainer::new(&weights, form, settings.lr, device).map_err(anyhow::Error::msg)?;
     let held_out = match &settings.held_out {
         Some((other, first, last)) => {
             data_file::load_generations(Path::new(other), *first..*last + 1)?
@@ -154,5 +173,5 @@ fn main() -> Result<()> {
         println!("pass {pass}: mean loss {loss:.6}");
     }
     report(&trainer, "after");
-    net_file::save(out, generation, &trainer.weights(), activation)
+    net_file::save(out, generation, &trainer.weights(), form)
 }

@@ -30,5 +30,5 @@ mod tests;
 
 pub use evaluate::{Evaluator, Material};
 pub use limits::Limits;
-pub use nnue::NnueEvaluator;
+pub use nnue::{NnueEvaluator, NnueForm};
 pub use search::{Features, Info, SearchResult, Searcher};

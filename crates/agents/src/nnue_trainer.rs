@@ -29,12 +29,12 @@ use burn::module::Module as _;
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::sigmoid;
 use burn::tensor::{Device, Tensor, TensorData};
-use burnmate_encode::nnue::{INPUTS, output_bucket};
+use burnmate_encode::nnue::{KingBuckets, output_bucket};
 use burnmate_models::{Activation, LayerWeights, Nnue};
 use rand::Rng;
 use rand::seq::SliceRandom;
 
-use crate::engine::nnue::SCALE;
+use crate::engine::nnue::{NnueForm, SCALE};
 use crate::init::uniform_layers;
 use crate::optim::pytorch_adam;
 
@@ -61,19 +61,24 @@ impl Labelled {
     }
 }
 
-/// The net, its activation, its optimiser and its learning rate.
+/// The net, its form, its optimiser and its learning rate.
 pub struct NnueTrainer {
     net: Nnue,
-    activation: Activation,
+    form: NnueForm,
     optimizer: ModuleOptimizer,
     device: Device,
     lr: f64,
 }
 
-/// Fresh weights for a `768 -> hidden` x 2 -> `buckets` net (PyTorch's default
-/// ranges).
-pub fn fresh_weights(hidden: usize, buckets: usize, rng: &mut impl Rng) -> [LayerWeights; 2] {
-    let transformer = uniform_layers(&[INPUTS, hidden], rng).remove(0);
+/// Fresh weights for a `king_buckets.inputs() -> hidden` x 2 -> `buckets` net
+/// (PyTorch's default ranges).
+pub fn fresh_weights(
+    king_buckets: KingBuckets,
+    hidden: usize,
+    buckets: usize,
+    rng: &mut impl Rng,
+) -> [LayerWeights; 2] {
+    let transformer = uniform_layers(&[king_buckets.inputs(), hidden], rng).remove(0);
     let output = uniform_layers(&[2 * hidden, buckets], rng).remove(0);
     [transformer, output]
 }
@@ -103,23 +108,20 @@ fn host<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
         .expect("f32 values")
 }
 
-/// The feature transformer's weights on the host, copied from the net once a step.
+/// The feature transformer's weights on the host (the factoriser merged in),
+/// copied from the net once a step.
 struct HostTransformer {
-    /// `[INPUTS, hidden]` row-major: row `f` is feature `f`'s column of `W1`.
+    /// `[inputs, hidden]` row-major: row `f` is input `f`'s column of `W1`.
     weight: Vec<f32>,
     bias: Vec<f32>,
 }
 
 impl HostTransformer {
     fn of(net: &Nnue) -> HostTransformer {
-        let bias = net
-            .transformer
-            .bias
-            .as_ref()
-            .expect("the transformer has a bias");
+        let [transformer, _] = net.weights();
         HostTransformer {
-            weight: host(net.transformer.weight.val()),
-            bias: host(bias.val()),
+            weight: transformer.weight,
+            bias: transformer.bias,
         }
     }
 
@@ -144,21 +146,21 @@ impl HostTransformer {
     }
 }
 
-/// The transformer's gradients `(dW1 [INPUTS, hidden], db1 [hidden])` from the
+/// The transformer's gradients `(dW1 [inputs, hidden], db1 [hidden])` from the
 /// activations' gradients `[n, 2 hidden]` and the sums `activation` took them of
 /// (same shape) of the positions whose set features are `us` and `them`: each half
 /// row's gradient times the activation's slope at its sum (zero where the sum was
 /// clamped), added to the rows of its set features and to the bias, position after
 /// position, the side to move first.
 fn transformer_gradients(
-    hidden: usize,
+    [inputs, hidden]: [usize; 2],
     activation: Activation,
     us: &[&[u16]],
     them: &[&[u16]],
     sums: &[f32],
     activation_gradients: &[f32],
 ) -> (Vec<f32>, Vec<f32>) {
-    let mut weight = vec![0.0f32; INPUTS * hidden];
+    let mut weight = vec![0.0f32; inputs * hidden];
     let mut bias = vec![0.0f32; hidden];
     let mut gradient = vec![0.0f32; hidden];
     let halves = sums
@@ -182,48 +184,80 @@ fn transformer_gradients(
     (weight, bias)
 }
 
-/// The side to move's and the other side's set features of `batch`.
-fn feature_sets<'a>(batch: &[&'a Labelled]) -> [Vec<&'a [u16]>; 2] {
+/// The factoriser's gradient from the transformer's `weight` gradient: the shared
+/// rows (`len` values) are in every block, so theirs is the blocks' sum.
+fn shared_gradient(weight: &[f32], len: usize) -> Vec<f32> {
+    let mut shared = vec![0.0f32; len];
+    for block in weight.chunks_exact(len) {
+        for (s, g) in shared.iter_mut().zip(block) {
+            *s += g;
+        }
+    }
+    shared
+}
+
+/// The side to move's and the other side's inputs of `batch`: each set feature
+/// placed by its perspective's king ([`KingBuckets`]).
+fn placed_sets(batch: &[&Labelled], king_buckets: KingBuckets) -> [Vec<Vec<u16>>; 2] {
+    let place = |set: &[u16]| {
+        let view = king_buckets.view_of_set(set);
+        set.iter()
+            .map(|&f| view.input(usize::from(f)) as u16)
+            .collect()
+    };
     [
-        batch.iter().map(|s| s.us.as_slice()).collect(),
-        batch.iter().map(|s| s.them.as_slice()).collect(),
+        batch.iter().map(|s| place(&s.us)).collect(),
+        batch.iter().map(|s| place(&s.them)).collect(),
     ]
 }
 
+/// Slices of `sets`.
+fn slices(sets: &[Vec<u16>]) -> Vec<&[u16]> {
+    sets.iter().map(Vec::as_slice).collect()
+}
+
 impl NnueTrainer {
-    /// A trainer of the net `weights` with `activation` on `device` (autodiff
-    /// enabled).
+    /// A trainer of the net `weights` of `form` on `device` (autodiff enabled); with
+    /// king buckets, a zero factoriser shared by their blocks.
     pub fn new(
         weights: &[LayerWeights; 2],
-        activation: Activation,
+        form: NnueForm,
         lr: f64,
         device: Device,
     ) -> Result<NnueTrainer, String> {
+        let inputs = form.king_buckets.inputs();
+        if weights[0].inputs != inputs {
+            return Err(format!(
+                "{:?} king buckets take {inputs} inputs, the net {}",
+                form.king_buckets, weights[0].inputs
+            ));
+        }
+        let net = Nnue::from_weights(weights, &device)?;
         Ok(NnueTrainer {
-            net: Nnue::from_weights(weights, &device)?,
-            activation,
+            net: net.with_factoriser(form.king_buckets.blocks()),
+            form,
             optimizer: pytorch_adam(),
             device,
             lr,
         })
     }
 
-    /// The mean loss of `net` with `activation` (on `device`) on `batch` as a
-    /// tensor, with the transformer's sums (host, `[n, 2 hidden]`) and their
-    /// activations (tracked for their gradient with `track`).
+    /// The mean loss of `net` with `activation` (on `device`) on `batch`, whose
+    /// inputs are `placed` ([`placed_sets`]), as a tensor, with the transformer's
+    /// sums (host, `[n, 2 hidden]`) and their activations (tracked for their
+    /// gradient with `track`).
     fn batch_loss(
         net: &Nnue,
         activation: Activation,
         device: &Device,
-        batch: &[&Labelled],
+        (batch, placed): (&[&Labelled], &[Vec<Vec<u16>>; 2]),
         lambda: f32,
         track: bool,
     ) -> (Tensor<1>, Vec<f32>, Tensor<2>) {
         let n = batch.len();
         let transformer = HostTransformer::of(net);
         let hidden = transformer.bias.len();
-        let [us, them] = feature_sets(batch);
-        let sums = transformer.sums(&us, &them);
+        let sums = transformer.sums(&slices(&placed[0]), &slices(&placed[1]));
         let activated = sums.iter().map(|&s| activation.apply(s)).collect();
         let activations =
             Tensor::<2>::from_data(TensorData::new(activated, [n, 2 * hidden]), device);
@@ -254,8 +288,11 @@ impl NnueTrainer {
         let total: f32 = order
             .chunks(batch.max(1))
             .map(|chunk| {
-                scalar(Self::batch_loss(&net, self.activation, &device, chunk, lambda, false).0)
-                    * chunk.len() as f32
+                let placed = placed_sets(chunk, self.form.king_buckets);
+                let activation = self.form.activation;
+                let loss =
+                    Self::batch_loss(&net, activation, &device, (chunk, &placed), lambda, false);
+                scalar(loss.0) * chunk.len() as f32
             })
             .sum();
         total / data.len().max(1) as f32
@@ -263,11 +300,12 @@ impl NnueTrainer {
 
     /// One Adam step on `batch`; returns its loss.
     pub fn step(&mut self, batch: &[&Labelled], lambda: f32) -> f32 {
+        let placed = placed_sets(batch, self.form.king_buckets);
         let (loss, sums, activations) = Self::batch_loss(
             &self.net,
-            self.activation,
+            self.form.activation,
             &self.device,
-            batch,
+            (batch, &placed),
             lambda,
             true,
         );
@@ -278,14 +316,21 @@ impl NnueTrainer {
                 .grad(&grads)
                 .expect("the activations are tracked"),
         );
-        let [us, them] = feature_sets(batch);
-        let hidden = sums.len() / (2 * batch.len());
+        let (us, them) = (slices(&placed[0]), slices(&placed[1]));
+        let shape = self.net.transformer.weight.dims();
         let (weight, bias) =
-            transformer_gradients(hidden, self.activation, &us, &them, &sums, &upstream);
+            transformer_gradients(shape, self.form.activation, &us, &them, &sums, &upstream);
         let mut params = GradientsParams::from_grads(grads, &self.net);
         let inner = self.device.clone().inner();
+        if let Some(factoriser) = &self.net.factoriser {
+            let rows = factoriser.dims()[0];
+            let shared =
+                TensorData::new(shared_gradient(&weight, rows * shape[1]), [rows, shape[1]]);
+            params.register(factoriser.id, Tensor::<2>::from_data(shared, &inner));
+        }
         let transformer = &self.net.transformer;
-        let weight = TensorData::new(weight, [INPUTS, hidden]);
+        let hidden = shape[1];
+        let weight = TensorData::new(weight, shape);
         params.register(
             transformer.weight.id,
             Tensor::<2>::from_data(weight, &inner),
@@ -376,56 +421,82 @@ mod tests {
 
     #[test]
     fn the_host_transformer_gives_the_dense_forward_pass_and_its_gradients() {
-        for activation in [Activation::Crelu, Activation::Screlu] {
-            host_transformer_matches_the_dense_pass(activation);
+        let plain = NnueForm::default();
+        let four = NnueForm {
+            activation: Activation::Screlu,
+            king_buckets: KingBuckets::Four,
+        };
+        for form in [plain, four] {
+            host_transformer_matches_the_dense_pass(form);
         }
     }
 
-    fn host_transformer_matches_the_dense_pass(activation: Activation) {
+    fn host_transformer_matches_the_dense_pass(form: NnueForm) {
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         // Eight material buckets: 2-5 pieces use bucket 0, 14 pieces bucket 3.
-        let weights = fresh_weights(8, 8, &mut rng);
+        let weights = fresh_weights(form.king_buckets, 8, 8, &mut rng);
+        let inputs = form.king_buckets.inputs();
         let device = Device::flex().autodiff();
-        let net = Nnue::from_weights(&weights, &device).unwrap();
+        let mut net = Nnue::from_weights(&weights, &device).unwrap();
+        let blocks = form.king_buckets.blocks();
+        if blocks > 1 {
+            // A factoriser that is not zero, so its part in the sums shows.
+            let shared: Vec<f32> = (0..768 * 8)
+                .map(|i| (i as f32 * 0.7).sin() * 0.05)
+                .collect();
+            let shared = Tensor::<2>::from_data(TensorData::new(shared, [768, 8]), &device);
+            net.factoriser = Some(burn::module::Param::from_tensor(shared));
+        }
+        // Our king on g1 (feature 326: mirrored, block 0) and on e2 (332: mirrored,
+        // block 2 of four).
         let fourteen: Vec<u16> = (0..14).map(|i| 50 * i + 7).collect();
         let data = [
-            sample(&[0, 5, 700], 120, 1.0),
-            sample(&[5], -40, 0.0),
+            sample(&[0, 5, 326, 700], 120, 1.0),
+            sample(&[5, 332], -40, 0.0),
             sample(&[3, 64, 65, 66, 400], 0, 0.5),
             sample(&fourteen, 250, 1.0),
         ];
         let buckets = [0, 0, 0, 3];
         let batch: Vec<&Labelled> = data.iter().collect();
-        // The reference: dense 0/1 rows through burn's autodiff.
-        let dense = |sets: Vec<&[u16]>| {
-            let mut rows = vec![0.0f32; sets.len() * INPUTS];
-            for (row, set) in rows.chunks_mut(INPUTS).zip(sets) {
+        let placed = placed_sets(&batch, form.king_buckets);
+        // The reference: dense 0/1 rows of the placed inputs through burn's autodiff.
+        let dense = |sets: &Vec<Vec<u16>>| {
+            let mut rows = vec![0.0f32; sets.len() * inputs];
+            for (row, set) in rows.chunks_mut(inputs).zip(sets) {
                 for &f in set {
                     row[usize::from(f)] = 1.0;
                 }
             }
-            Tensor::<2>::from_data(TensorData::new(rows, [4, INPUTS]), &device)
+            Tensor::<2>::from_data(TensorData::new(rows, [4, inputs]), &device)
         };
-        let [us, them] = feature_sets(&batch).map(dense);
         let targets: Vec<f32> = data.iter().map(|s| s.target(0.3)).collect();
         let target = Tensor::<2>::from_data(TensorData::new(targets, [4, 1]), &device);
-        let expected = (sigmoid(net.forward(us, them, activation, &buckets)) - target)
-            .powf_scalar(2.0)
-            .mean();
+        let out = net.forward(
+            dense(&placed[0]),
+            dense(&placed[1]),
+            form.activation,
+            &buckets,
+        );
+        let expected = (sigmoid(out) - target).powf_scalar(2.0).mean();
         let grads = expected.backward();
         let expected_weight = host(net.transformer.weight.val().grad(&grads).unwrap());
         let bias = net.transformer.bias.as_ref().unwrap();
         let expected_bias = host(bias.val().grad(&grads).unwrap());
         let expected_output = host(net.output.weight.val().grad(&grads).unwrap());
+        let expected_shared = net
+            .factoriser
+            .as_ref()
+            .map(|f| host(f.val().grad(&grads).unwrap()));
         // The trainer's: host sums, device head, host scatter.
         let (loss, sums, activations) =
-            NnueTrainer::batch_loss(&net, activation, &device, &batch, 0.3, true);
+            NnueTrainer::batch_loss(&net, form.activation, &device, (&batch, &placed), 0.3, true);
         let grads = loss.backward();
-        assert!((scalar(loss) - scalar(expected)).abs() < 1e-7);
+        assert!((scalar(loss) - scalar(expected)).abs() < 1e-7, "{form:?}");
         let upstream = host(activations.grad(&grads).unwrap());
-        let [us_sets, them_sets] = feature_sets(&batch);
+        let (us, them) = (slices(&placed[0]), slices(&placed[1]));
+        let shape = [inputs, 8];
         let (weight, bias) =
-            transformer_gradients(8, activation, &us_sets, &them_sets, &sums, &upstream);
+            transformer_gradients(shape, form.activation, &us, &them, &sums, &upstream);
         let gap = |a: &[f32], b: &[f32]| {
             assert_eq!(a.len(), b.len());
             a.iter()
@@ -436,10 +507,29 @@ mod tests {
         assert!(expected_weight.iter().any(|&g| g.abs() > 1e-4));
         assert!(
             gap(&weight, &expected_weight) < 1e-7,
-            "{activation:?}: {}",
+            "{form:?}: {}",
             gap(&weight, &expected_weight)
         );
         assert!(gap(&bias, &expected_bias) < 1e-7);
+        if let Some(expected_shared) = expected_shared {
+            let shared = shared_gradient(&weight, 768 * 8);
+            assert!(
+                gap(&shared, &expected_shared) < 1e-6,
+                "{}",
+                gap(&shared, &expected_shared)
+            );
+            // Positions 0 and 1 put their inputs in blocks 0 and 2 of four, position 3
+            // (its king's feature 357: f5, mirrored c5) in block 3.
+            let block_moves = |b: usize| {
+                weight[b * 768 * 8..(b + 1) * 768 * 8]
+                    .iter()
+                    .any(|&g| g != 0.0)
+            };
+            assert_eq!(
+                (0..4).map(block_moves).collect::<Vec<_>>(),
+                [true, false, true, true]
+            );
+        }
         let output = host(net.output.weight.val().grad(&grads).unwrap());
         assert!(gap(&output, &expected_output) < 1e-7);
         // `[16 inputs, 8 buckets]`: only buckets 0 and 3 were used, so only their
@@ -455,9 +545,14 @@ mod tests {
     #[test]
     fn a_step_moves_the_columns_of_the_features_it_saw_and_no_other() {
         let mut rng = ChaCha8Rng::seed_from_u64(4);
-        let weights = fresh_weights(8, 1, &mut rng);
-        let mut trainer =
-            NnueTrainer::new(&weights, Activation::Crelu, 1e-2, Device::flex().autodiff()).unwrap();
+        let weights = fresh_weights(KingBuckets::Plain, 8, 1, &mut rng);
+        let mut trainer = NnueTrainer::new(
+            &weights,
+            NnueForm::default(),
+            1e-2,
+            Device::flex().autodiff(),
+        )
+        .unwrap();
         let data = [sample(&[10, 20], 300, 1.0), sample(&[20, 30], -300, 0.0)];
         trainer.step(&data.iter().collect::<Vec<_>>(), 0.3);
         let after = trainer.weights();
@@ -479,9 +574,14 @@ mod tests {
         let data: Vec<Labelled> = (0..64u16)
             .map(|i| sample(&[i, 100 + i], if i % 2 == 0 { 300 } else { -300 }, 0.5))
             .collect();
-        let weights = fresh_weights(16, 1, &mut rng);
-        let mut trainer =
-            NnueTrainer::new(&weights, Activation::Crelu, 1e-2, Device::flex().autodiff()).unwrap();
+        let weights = fresh_weights(KingBuckets::Plain, 16, 1, &mut rng);
+        let mut trainer = NnueTrainer::new(
+            &weights,
+            NnueForm::default(),
+            1e-2,
+            Device::flex().autodiff(),
+        )
+        .unwrap();
         let losses = trainer.train(&data, 31, 16, 0.0, Some(1e-3), &mut rng);
         assert_eq!(losses.len(), 31);
         assert!(

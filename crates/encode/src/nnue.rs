@@ -8,6 +8,17 @@
 //! square' = square for white's perspective, square ^ 56 (rank mirrored) for black's
 //! ```
 //!
+//! A net may also place each perspective's features by where its own king stands
+//! ([`KingBuckets`], bullet's mirrored input buckets): with the king on files e-h
+//! the board is mirrored left to right (so the king always stands on files a-d),
+//! and the king's square picks one of `N` blocks of 768 inputs:
+//!
+//! ```text
+//! input(p, piece, square) = 768 block(king'') + feature(p, piece, square) ^ flip
+//! flip = 7 (the file mirrored) when p's king stands on files e-h, else 0
+//! king'' = p's king square from p's side, mirrored with it
+//! ```
+//!
 //! A net may keep several output layers (buckets) and use the one of a position's
 //! material, as bullet's `MaterialCount` does: the pieces on the board, kings
 //! included, pick the bucket:
@@ -16,10 +27,110 @@
 //! bucket(pieces, B) = (pieces - 2) / ceil(32 / B)      B = 8: 2-5 pieces -> 0, 30-32 -> 7
 //! ```
 
-use shakmaty::{Board, Color, Piece, Square};
+use serde::{Deserialize, Serialize};
+use shakmaty::{Board, Color, Piece, Role, Square};
 
 /// Features per perspective.
 pub const INPUTS: usize = 768;
+
+/// Where a perspective's own king puts its features.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KingBuckets {
+    /// The 768 features as they are.
+    #[default]
+    Plain,
+    /// Mirrored left to right when the king stands on files e-h; one block.
+    Mirrored,
+    /// Mirrored, and four blocks by the (mirrored) king square: the back rank's
+    /// files a-b (castled short), its files c-d (at home or castled long), the
+    /// second rank, and the rest of the board.
+    Four,
+}
+
+/// How one perspective's features are placed: the first input of its block and
+/// the file flip (0 or 7) applied to each feature.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KingView {
+    offset: usize,
+    flip: usize,
+}
+
+impl KingView {
+    /// The input of feature `f` (of [`feature`]) in this view.
+    pub fn input(self, f: usize) -> usize {
+        self.offset + (f ^ self.flip)
+    }
+}
+
+/// The feature of "our" king on square 0 from the perspective's side: our king's
+/// features are `KING_FEATURES..KING_FEATURES + 64`.
+const KING_FEATURES: usize = 64 * (Role::King as usize - 1);
+
+impl KingBuckets {
+    /// Blocks of [`INPUTS`] inputs.
+    pub fn blocks(self) -> usize {
+        match self {
+            KingBuckets::Plain | KingBuckets::Mirrored => 1,
+            KingBuckets::Four => 4,
+        }
+    }
+
+    /// Inputs of the net's first layer.
+    pub fn inputs(self) -> usize {
+        INPUTS * self.blocks()
+    }
+
+    /// The view of a perspective whose own king stands on `king` (a square index
+    /// from that perspective's side: rank 0 is its back rank).
+    pub fn view(self, king: usize) -> KingView {
+        let flip = if self != KingBuckets::Plain && king % 8 >= 4 {
+            7
+        } else {
+            0
+        };
+        let king = king ^ flip;
+        let block = match (self, king / 8, king % 8) {
+            (KingBuckets::Four, 0, 0 | 1) => 0,
+            (KingBuckets::Four, 0, _) => 1,
+            (KingBuckets::Four, 1, _) => 2,
+            (KingBuckets::Four, _, _) => 3,
+            _ => 0,
+        };
+        KingView {
+            offset: INPUTS * block,
+            flip,
+        }
+    }
+
+    /// The view of `perspective` on `board` (a board without that king: the plain
+    /// view).
+    pub fn view_of(self, board: &Board, perspective: Color) -> KingView {
+        match board.king_of(perspective) {
+            Some(king) => self.view(
+                feature(
+                    perspective,
+                    Piece {
+                        color: perspective,
+                        role: Role::King,
+                    },
+                    king,
+                ) - KING_FEATURES,
+            ),
+            None => KingView::default(),
+        }
+    }
+
+    /// The view of the perspective whose set features are `set` (its own king's
+    /// feature among them; none: the plain view).
+    pub fn view_of_set(self, set: &[u16]) -> KingView {
+        let king = set
+            .iter()
+            .map(|&f| usize::from(f))
+            .find(|f| (KING_FEATURES..KING_FEATURES + 64).contains(f));
+        king.map_or_else(KingView::default, |f| self.view(f - KING_FEATURES))
+    }
+}
 
 /// The output bucket of a position with `pieces` pieces (kings included) among
 /// `buckets` (at least one; more than 32 are never chosen).
@@ -55,6 +166,68 @@ pub fn write_row(board: &Board, perspective: Color, row: &mut [f32]) {
 mod tests {
     use super::*;
     use shakmaty::{Chess, Position, Role};
+
+    #[test]
+    fn the_king_places_the_features_in_their_block_mirrored() {
+        let board = |fen: &str| {
+            fen.parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position::<Chess>(shakmaty::CastlingMode::Standard)
+                .unwrap()
+                .board()
+                .clone()
+        };
+        // White castled short (g1), black's king at home (e8).
+        let castled = board("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4");
+        let pawn_a2 = feature(
+            Color::White,
+            Piece {
+                color: Color::White,
+                role: Role::Pawn,
+            },
+            Square::A2,
+        );
+        // White: g1 mirrors to b1, block 0; a2 mirrors to h2.
+        let white = KingBuckets::Four.view_of(&castled, Color::White);
+        assert_eq!(white.input(pawn_a2), usize::from(Square::H2));
+        // Black: e8 is e1 from black's side, mirrored to d1, block 1.
+        let black = KingBuckets::Four.view_of(&castled, Color::Black);
+        let black_pawn_a7 = feature(
+            Color::Black,
+            Piece {
+                color: Color::Black,
+                role: Role::Pawn,
+            },
+            Square::A7,
+        );
+        assert_eq!(black.input(black_pawn_a7), 768 + usize::from(Square::H2));
+        // Mirrored only: one block; plain: neither.
+        assert_eq!(
+            KingBuckets::Mirrored
+                .view_of(&castled, Color::Black)
+                .input(black_pawn_a7),
+            usize::from(Square::H2)
+        );
+        assert_eq!(
+            KingBuckets::Plain
+                .view_of(&castled, Color::Black)
+                .input(black_pawn_a7),
+            usize::from(Square::A2)
+        );
+        // Second rank (block 2) and the rest (block 3), king on files a-d: no flip.
+        assert_eq!(
+            KingBuckets::Four.view(usize::from(Square::C2)).input(5),
+            2 * 768 + 5
+        );
+        assert_eq!(
+            KingBuckets::Four.view(usize::from(Square::D5)).input(5),
+            3 * 768 + 5
+        );
+        // The stored set finds the same view as the board.
+        let set: Vec<u16> = active(&castled, Color::Black).map(|f| f as u16).collect();
+        assert_eq!(KingBuckets::Four.view_of_set(&set), black);
+        assert_eq!(KingBuckets::Four.inputs(), 3072);
+    }
 
     #[test]
     fn the_material_picks_the_output_bucket() {

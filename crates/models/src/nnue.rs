@@ -15,7 +15,7 @@
 //! kept per perspective and changed by the few columns a move changes). It knows
 //! nothing of chess: what the inputs mean is the encoder's business.
 
-use burn::module::Module;
+use burn::module::{Module, Param};
 use burn::nn::{Linear, LinearConfig};
 use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
@@ -71,6 +71,10 @@ pub struct Nnue {
     pub transformer: Linear,
     /// The output `2 hidden -> buckets`.
     pub output: Linear,
+    /// While training inputs in blocks (one per king bucket), rows `[inputs / blocks,
+    /// hidden]` added to every block's rows (bullet's factoriser): what the blocks
+    /// share is learned from every position. [`Nnue::weights`] merges it in.
+    pub factoriser: Option<Param<Tensor<2>>>,
 }
 
 impl Nnue {
@@ -80,6 +84,40 @@ impl Nnue {
         Nnue {
             transformer: LinearConfig::new(inputs, hidden).init(device),
             output: LinearConfig::new(2 * hidden, buckets).init(device),
+            factoriser: None,
+        }
+    }
+
+    /// This network with a zero factoriser shared by `blocks` blocks of inputs (the
+    /// same outputs until it learns); one block: unchanged.
+    pub fn with_factoriser(mut self, blocks: usize) -> Nnue {
+        let [inputs, hidden] = self.transformer.weight.dims();
+        if blocks > 1 {
+            let device = self.transformer.weight.device();
+            let zeros = Tensor::<2>::zeros([inputs / blocks, hidden], &device);
+            self.factoriser = Some(Param::from_tensor(zeros));
+        }
+        self
+    }
+
+    /// Blocks of inputs the factoriser is shared by (1 without one).
+    pub fn blocks(&self) -> usize {
+        let inputs = self.transformer.weight.dims()[0];
+        self.factoriser.as_ref().map_or(1, |f| inputs / f.dims()[0])
+    }
+
+    /// The transformer's outputs `W1 x + b1 (+ F x_shared)` for rows `x`
+    /// (`[batch, inputs]`), `x_shared` each row's blocks added together.
+    fn transform(&self, x: Tensor<2>) -> Tensor<2> {
+        let sums = crate::fixed_order::forward(&self.transformer, x.clone());
+        match &self.factoriser {
+            None => sums,
+            Some(factoriser) => {
+                let [n, inputs] = x.dims();
+                let rows = factoriser.dims()[0];
+                let shared = x.reshape([n, inputs / rows, rows]).sum_dim(1);
+                sums + shared.reshape([n, rows]).matmul(factoriser.val())
+            }
         }
     }
 
@@ -97,6 +135,7 @@ impl Nnue {
         Ok(Nnue {
             transformer,
             output: built.remove(0),
+            factoriser: None,
         })
     }
 
@@ -115,7 +154,7 @@ impl Nnue {
         activation: Activation,
         buckets: &[usize],
     ) -> Tensor<2> {
-        let side = |x| activation.tensor(crate::fixed_order::forward(&self.transformer, x));
+        let side = |x| activation.tensor(self.transform(x));
         self.head(Tensor::cat(vec![side(us), side(them)], 1), buckets)
     }
 
@@ -135,13 +174,27 @@ impl Nnue {
         (crate::fixed_order::forward(&self.output, activations) * mask).sum_dim(1)
     }
 
-    /// Host copies `[transformer, output]`.
+    /// Host copies `[transformer, output]`, the factoriser's rows added to each
+    /// block of the transformer's.
     pub fn weights(&self) -> [LayerWeights; 2] {
         let mut copies = DeepMlp {
             layers: vec![self.transformer.clone(), self.output.clone()],
         }
         .weights();
         let output = copies.pop().expect("two layers");
-        [copies.pop().expect("two layers"), output]
+        let mut transformer = copies.pop().expect("two layers");
+        if let Some(factoriser) = &self.factoriser {
+            let shared: Vec<f32> = factoriser
+                .val()
+                .into_data()
+                .try_into_vec()
+                .expect("f32 weights");
+            for block in transformer.weight.chunks_exact_mut(shared.len()) {
+                for (w, f) in block.iter_mut().zip(&shared) {
+                    *w += f;
+                }
+            }
+        }
+        [transformer, output]
     }
 }

@@ -1,6 +1,8 @@
 //! `configs/chess-zero.toml`: the full-chess learner's settings.
 
 use anyhow::{Result, ensure};
+use burnmate_agents::engine::NnueForm;
+use burnmate_encode::nnue::KingBuckets;
 use burnmate_models::Activation;
 use burnmate_oracle::rating::Sprt;
 use serde::{Deserialize, Serialize};
@@ -39,6 +41,11 @@ pub struct ChessConfig {
     /// or `screlu` (its square, bullet's default).
     #[serde(skip_serializing_if = "is_crelu")]
     pub activation: Activation,
+    /// Where each perspective's own king places the inputs of a net from fresh
+    /// weights: `plain` (768), `mirrored` (files e-h mirrored onto a-d), `four`
+    /// (mirrored, in four blocks by the king's square, trained with a factoriser).
+    #[serde(skip_serializing_if = "is_plain")]
+    pub king_buckets: KingBuckets,
     /// Passes over a generation's training window, starting from the incumbent's
     /// weights.
     pub epochs: u32,
@@ -94,6 +101,11 @@ fn is_one(count: &usize) -> bool {
     *count == 1
 }
 
+/// Whether the inputs are plain (left out of a saved config).
+fn is_plain(king_buckets: &KingBuckets) -> bool {
+    *king_buckets == KingBuckets::Plain
+}
+
 /// Whether the activation is the default CReLU (left out of a saved config).
 fn is_crelu(activation: &Activation) -> bool {
     *activation == Activation::Crelu
@@ -111,6 +123,7 @@ impl Default for ChessConfig {
             hidden: 128,
             output_buckets: 1,
             activation: Activation::Crelu,
+            king_buckets: KingBuckets::Plain,
             epochs: 8,
             fresh_epochs: None,
             from_scratch: false,
@@ -130,6 +143,14 @@ impl Default for ChessConfig {
 }
 
 impl ChessConfig {
+    /// The form of the nets it trains from fresh weights.
+    pub fn form(&self) -> NnueForm {
+        NnueForm {
+            activation: self.activation,
+            king_buckets: self.king_buckets,
+        }
+    }
+
     /// Refuses settings that cannot train, naming the key.
     pub fn validate(&self) -> Result<()> {
         ensure!(self.games > 0, "games must be positive");

@@ -27,7 +27,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use burnmate_agents::engine::{Evaluator, Material, NnueEvaluator};
+use burnmate_agents::engine::{Evaluator, Material, NnueEvaluator, NnueForm};
 use burnmate_agents::nnue_trainer::{Labelled, NnueTrainer, fresh_weights};
 use burnmate_env::game_result::GameResult;
 use burnmate_models::LayerWeights;
@@ -209,14 +209,18 @@ impl Evaluator for Player {
     }
 }
 
-/// The player of `run`'s generation `generation` and, for a net, its weights.
-fn player(run: &Path, generation: u32) -> Result<(Player, Option<[LayerWeights; 2]>)> {
+/// A net's weights and form.
+type Net = ([LayerWeights; 2], NnueForm);
+
+/// The player of `run`'s generation `generation` and, for a net, its weights and form.
+fn player(run: &Path, generation: u32) -> Result<(Player, Option<Net>)> {
     if generation == 0 {
         return Ok((Player::Material(Material), None));
     }
     let file = net_file::load(run, generation)?;
-    let net = NnueEvaluator::new(&file.layers, file.activation).map_err(anyhow::Error::msg)?;
-    Ok((Player::Net(net), Some(file.layers)))
+    let net = NnueEvaluator::new(&file.layers, file.form()).map_err(anyhow::Error::msg)?;
+    let form = file.form();
+    Ok((Player::Net(net), Some((file.layers, form))))
 }
 
 /// Self-play of generation `generation` by `player`: its labelled positions and its
@@ -261,19 +265,22 @@ fn passes(config: &ChessConfig, fresh: bool, positions: usize) -> u32 {
 /// always with `from_scratch`), the rate falling from `lr` to `final_lr` if set;
 /// its weights and its first and last passes' mean losses.
 fn train_candidate(
-    start: Option<[LayerWeights; 2]>,
+    start: Option<Net>,
     data: &[Labelled],
     config: &ChessConfig,
     generation: u32,
     device: &burn::tensor::Device,
-) -> Result<([LayerWeights; 2], (f32, f32))> {
+) -> Result<(Net, (f32, f32))> {
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
     let epochs = passes(config, start.is_none(), data.len());
-    let start =
-        start.unwrap_or_else(|| fresh_weights(config.hidden, config.output_buckets, &mut rng));
+    let (start, form) = start.unwrap_or_else(|| {
+        let buckets = config.king_buckets;
+        let weights = fresh_weights(buckets, config.hidden, config.output_buckets, &mut rng);
+        (weights, config.form())
+    });
     let autodiff = device.clone().autodiff();
-    let mut trainer = NnueTrainer::new(&start, config.activation, config.lr, autodiff)
-        .map_err(anyhow::Error::msg)?;
+    let mut trainer =
+        NnueTrainer::new(&start, form, config.lr, autodiff).map_err(anyhow::Error::msg)?;
     let losses = trainer.train(
         data,
         epochs,
@@ -283,7 +290,7 @@ fn train_candidate(
         &mut rng,
     );
     let first_last = (losses[0], *losses.last().expect("epochs > 0"));
-    Ok((trainer.weights(), first_last))
+    Ok(((trainer.weights(), form), first_last))
 }
 
 /// Generation `generation` >= 1 of `run` after incumbent `previous`: a candidate
@@ -301,9 +308,9 @@ fn next_generation(
     let data =
         data_file::load_generations(run, generation.saturating_sub(config.window)..generation)?;
     let start = holder_layers.filter(|_| !config.from_scratch);
-    let (layers, loss) = train_candidate(start, &data, config, generation, device)?;
-    net_file::save(run, generation, &layers, config.activation)?;
-    let candidate = NnueEvaluator::new(&layers, config.activation).map_err(anyhow::Error::msg)?;
+    let ((layers, form), loss) = train_candidate(start, &data, config, generation, device)?;
+    net_file::save(run, generation, &layers, form)?;
+    let candidate = NnueEvaluator::new(&layers, form).map_err(anyhow::Error::msg)?;
     let candidate = Player::Net(candidate);
     let settings = GameSettings {
         nodes: config.gate_nodes,

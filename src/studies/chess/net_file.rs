@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use burnmate_agents::engine::NnueForm;
+use burnmate_encode::nnue::KingBuckets;
 use burnmate_models::{Activation, LayerWeights};
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +23,25 @@ pub struct NetFile {
     /// there was a choice load, and keep their checksums, unchanged.
     #[serde(default, skip_serializing_if = "is_crelu")]
     pub activation: Activation,
+    /// Where each perspective's king places the inputs; left out when plain, as
+    /// `activation` is for CReLU.
+    #[serde(default, skip_serializing_if = "is_plain")]
+    pub king_buckets: KingBuckets,
+}
+
+impl NetFile {
+    /// The net's form.
+    pub fn form(&self) -> NnueForm {
+        NnueForm {
+            activation: self.activation,
+            king_buckets: self.king_buckets,
+        }
+    }
+}
+
+/// Whether the inputs are plain, as in nets before king buckets.
+fn is_plain(king_buckets: &KingBuckets) -> bool {
+    *king_buckets == KingBuckets::Plain
 }
 
 /// Whether `activation` is CReLU, the one activation of nets before SCReLU.
@@ -33,17 +54,13 @@ pub fn path(run: &Path, generation: u32) -> PathBuf {
     run.join(format!("gen-{generation:03}.net.json"))
 }
 
-/// Saves generation `generation`'s net of `layers` and `activation`.
-pub fn save(
-    run: &Path,
-    generation: u32,
-    layers: &[LayerWeights; 2],
-    activation: Activation,
-) -> Result<()> {
+/// Saves generation `generation`'s net of `layers` and `form`.
+pub fn save(run: &Path, generation: u32, layers: &[LayerWeights; 2], form: NnueForm) -> Result<()> {
     let file = NetFile {
         generation,
         layers: layers.clone(),
-        activation,
+        activation: form.activation,
+        king_buckets: form.king_buckets,
     };
     crate::run::checkpoint::save(&path(run, generation), FORMAT, &file)
 }

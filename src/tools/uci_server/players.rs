@@ -472,8 +472,7 @@ pub fn load_player(
                 return engine_player(Material, search, features, &shown, "generation 0, material");
             }
             let file = crate::studies::chess::net_file::load(run, generation)?;
-            let net =
-                NnueEvaluator::new(&file.layers, file.activation).map_err(anyhow::Error::msg)?;
+            let net = NnueEvaluator::new(&file.layers, file.form()).map_err(anyhow::Error::msg)?;
             engine_player(
                 net,
                 search,

@@ -7,13 +7,14 @@
 //! [`burnmate_models::Nnue`]'s forward pass (within f32 rounding):
 //!
 //! ```text
-//! acc_p   = b1 + sum of W1's rows of the features set from p's side
+//! acc_p   = b1 + sum of W1's rows of the inputs set from p's side (placed by p's
+//!           king: a king move that changes its view sums that side afresh)
 //! k       = output_bucket(pieces on the board, B)      (B = 1: always 0)
 //! out     = W2[k] . [σ(acc_us), σ(acc_them)] + b2[k]     σ: the net's activation
 //! eval    = out x SCALE centipawns        (out is a logit of the win probability)
 //! ```
 
-use burnmate_encode::nnue::{INPUTS, active, feature, output_bucket};
+use burnmate_encode::nnue::{KingBuckets, KingView, active, feature, output_bucket};
 use burnmate_models::{Activation, LayerWeights};
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 
@@ -23,37 +24,51 @@ use super::evaluate::Evaluator;
 /// `sigmoid(centipawns / SCALE)`, as Stockfish's and bullet's trainers use).
 pub const SCALE: f32 = 400.0;
 
+/// What a net is beyond its weights: the activation of its transformer's sums and
+/// where each perspective's king places its features.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NnueForm {
+    /// `σ`.
+    pub activation: Activation,
+    /// The inputs' placement by the king.
+    pub king_buckets: KingBuckets,
+}
+
 /// The net on the host with its accumulator stack.
 #[derive(Clone, Debug)]
 pub struct NnueEvaluator {
     hidden: usize,
-    /// `[INPUTS, hidden]`, row-major: the column of a feature is a row here.
+    /// `[inputs, hidden]`, row-major: the column of an input is a row here.
     transformer: Vec<f32>,
     transformer_bias: Vec<f32>,
     /// Per output bucket `[2 hidden]`, the side to move's half first.
     output: Vec<Vec<f32>>,
     output_bias: Vec<f32>,
-    activation: Activation,
+    form: NnueForm,
     /// Per ply, white's then black's accumulator (`2 hidden` values).
     stack: Vec<f32>,
+    /// Per ply, white's and black's king views.
+    views: Vec<[KingView; 2]>,
     depth: usize,
 }
 
 impl NnueEvaluator {
-    /// The evaluator of host weights `[transformer, output]` (an `INPUTS -> hidden`
-    /// transformer and a `2 hidden -> B` output of `B` material buckets) whose
-    /// transformer sums go through `activation`.
-    pub fn new(
-        layers: &[LayerWeights; 2],
-        activation: Activation,
-    ) -> Result<NnueEvaluator, String> {
+    /// The evaluator of host weights `[transformer, output]` (a `form.king_buckets
+    /// .inputs() -> hidden` transformer and a `2 hidden -> B` output of `B` material
+    /// buckets) of `form`.
+    pub fn new(layers: &[LayerWeights; 2], form: NnueForm) -> Result<NnueEvaluator, String> {
         let [transformer, output] = layers;
         let hidden = transformer.outputs;
         let buckets = output.outputs;
-        if transformer.inputs != INPUTS || output.inputs != 2 * hidden || buckets == 0 {
+        let inputs = form.king_buckets.inputs();
+        if transformer.inputs != inputs || output.inputs != 2 * hidden || buckets == 0 {
             return Err(format!(
-                "an NNUE needs {INPUTS} -> N and 2N -> B layers, not {} -> {} and {} -> {}",
-                transformer.inputs, transformer.outputs, output.inputs, output.outputs
+                "an NNUE with {:?} king buckets needs {inputs} -> N and 2N -> B layers, not {} -> {} and {} -> {}",
+                form.king_buckets,
+                transformer.inputs,
+                transformer.outputs,
+                output.inputs,
+                output.outputs
             ));
         }
         // `[2 hidden, B]` row-major, a bucket a column: one row a bucket here.
@@ -64,29 +79,50 @@ impl NnueEvaluator {
             transformer_bias: transformer.bias.clone(),
             output: (0..buckets).map(|k| bucket_row(k).collect()).collect(),
             output_bias: output.bias.clone(),
-            activation,
+            form,
             stack: vec![0.0; 2 * hidden],
+            views: vec![[KingView::default(); 2]],
             depth: 0,
         })
     }
 
-    fn top(&mut self) -> &mut [f32] {
-        let width = 2 * self.hidden;
-        &mut self.stack[self.depth * width..(self.depth + 1) * width]
+    /// The sums of perspective `side` (0 white, 1 black) on `board` in `view`,
+    /// from scratch, written into the top entry.
+    fn refresh(&mut self, board: &shakmaty::Board, side: usize, view: KingView) {
+        let (hidden, width) = (self.hidden, 2 * self.hidden);
+        let start = self.depth * width + side * hidden;
+        let acc = &mut self.stack[start..start + hidden];
+        acc.copy_from_slice(&self.transformer_bias);
+        let perspective = [Color::White, Color::Black][side];
+        for f in active(board, perspective) {
+            let input = view.input(f);
+            let column = &self.transformer[input * hidden..(input + 1) * hidden];
+            for (a, w) in acc.iter_mut().zip(column) {
+                *a += w;
+            }
+        }
     }
 
     /// The accumulators of the ply below the top, changed by `changes` (each a piece
     /// on a square added, sign 1, or removed, -1), written on top in one pass: each
     /// sum is the one below plus the changes' columns in their order (the same sums,
-    /// bit for bit, as copying and then adding the columns one after another).
-    fn update(&mut self, changes: &[(Piece, Square, f32)]) {
+    /// bit for bit, as copying and then adding the columns one after another). A
+    /// perspective in `skip` is left alone (refreshed instead).
+    fn update(&mut self, changes: &[Change], skip: Option<usize>) {
         let (hidden, width) = (self.hidden, 2 * self.hidden);
+        let views = self.views[self.depth];
         let (below, top) = self.stack.split_at_mut(self.depth * width);
         let below = &below[(self.depth - 1) * width..];
         for (side, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
-            let column = |&(piece, square, sign): &(Piece, Square, f32)| {
-                let f = feature(perspective, piece, square);
-                (&self.transformer[f * hidden..(f + 1) * hidden], sign)
+            if skip == Some(side) {
+                continue;
+            }
+            let column = |&(piece, square, sign): &Change| {
+                let input = views[side].input(feature(perspective, piece, square));
+                (
+                    &self.transformer[input * hidden..(input + 1) * hidden],
+                    sign,
+                )
             };
             let src = &below[side * hidden..(side + 1) * hidden];
             let dst = &mut top[side * hidden..(side + 1) * hidden];
@@ -129,7 +165,7 @@ impl NnueEvaluator {
         let pieces = position.board().occupied().count();
         let k = output_bucket(pieces, self.output.len());
         let (w_us, w_them) = self.output[k].split_at(self.hidden);
-        let dot = |acc, w| dot_activated(acc, w, self.activation);
+        let dot = |acc, w| dot_activated(acc, w, self.form.activation);
         self.output_bias[k] + dot(us, w_us) + dot(them, w_them)
     }
 
@@ -149,19 +185,11 @@ impl Evaluator for NnueEvaluator {
 
     fn root(&mut self, root: &Chess) {
         self.depth = 0;
-        let hidden = self.hidden;
-        let bias = self.transformer_bias.clone();
-        let top = self.top();
-        top[..hidden].copy_from_slice(&bias);
-        top[hidden..].copy_from_slice(&bias);
-        for (side, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
-            for f in active(root.board(), perspective).collect::<Vec<_>>() {
-                let column = &self.transformer[f * hidden..(f + 1) * hidden];
-                let start = side * hidden;
-                for (acc, w) in self.stack[start..start + hidden].iter_mut().zip(column) {
-                    *acc += w;
-                }
-            }
+        let buckets = self.form.king_buckets;
+        let views = [Color::White, Color::Black].map(|p| buckets.view_of(root.board(), p));
+        self.views[0] = views;
+        for (side, view) in views.into_iter().enumerate() {
+            self.refresh(root.board(), side, view);
         }
     }
 
@@ -170,60 +198,106 @@ impl Evaluator for NnueEvaluator {
         if self.stack.len() < next {
             self.stack.resize(next, 0.0);
         }
+        if self.views.len() < self.depth + 2 {
+            self.views.push([KingView::default(); 2]);
+        }
+        self.views[self.depth + 1] = self.views[self.depth];
         self.depth += 1;
         let Some(mv) = mv else {
-            self.update(&[]);
+            self.update(&[], None);
             return;
         };
         let us = position.turn();
-        let piece = |color, role| Piece { color, role };
-        match *mv {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                let arrives = (piece(us, promotion.unwrap_or(role)), to, 1.0);
-                let leaves = (piece(us, role), from, -1.0);
-                match capture {
-                    Some(victim) => self.update(&[leaves, (piece(!us, victim), to, -1.0), arrives]),
-                    None => self.update(&[leaves, arrives]),
-                }
+        let side = usize::from(us == Color::Black);
+        // A king move may change its own side's view: that side starts afresh.
+        if mv.role() == Role::King && self.form.king_buckets != KingBuckets::Plain {
+            let mut after = position.clone();
+            after.play_unchecked(*mv);
+            let view = self.form.king_buckets.view_of(after.board(), us);
+            if view != self.views[self.depth][side] {
+                self.views[self.depth][side] = view;
+                self.refresh(after.board(), side, view);
+                self.update(changes_of(position, mv).as_slice(), Some(side));
+                return;
             }
-            Move::EnPassant { from, to } => {
-                let taken = Square::from_coords(to.file(), from.rank());
-                self.update(&[
-                    (piece(us, Role::Pawn), from, -1.0),
-                    (piece(us, Role::Pawn), to, 1.0),
-                    (piece(!us, Role::Pawn), taken, -1.0),
-                ]);
-            }
-            Move::Castle { king, rook } => {
-                let side = mv.castling_side().expect("a castling move");
-                let rank = king.rank();
-                self.update(&[
-                    (piece(us, Role::King), king, -1.0),
-                    (piece(us, Role::Rook), rook, -1.0),
-                    (
-                        piece(us, Role::King),
-                        Square::from_coords(side.king_to_file(), rank),
-                        1.0,
-                    ),
-                    (
-                        piece(us, Role::Rook),
-                        Square::from_coords(side.rook_to_file(), rank),
-                        1.0,
-                    ),
-                ]);
-            }
-            Move::Put { .. } => unreachable!("no drops in chess"),
         }
+        self.update(changes_of(position, mv).as_slice(), None);
     }
 
     fn pop(&mut self) {
         self.depth -= 1;
+    }
+}
+
+/// A piece put on a square (sign 1) or taken off it (-1).
+type Change = (Piece, Square, f32);
+
+/// The 2-4 changes of a move, without a heap allocation.
+struct Changes {
+    items: [Change; 4],
+    len: usize,
+}
+
+impl Changes {
+    fn of<const N: usize>(changes: [Change; N]) -> Changes {
+        let mut items = [changes[0]; 4];
+        items[..N].copy_from_slice(&changes);
+        Changes { items, len: N }
+    }
+
+    fn as_slice(&self) -> &[Change] {
+        &self.items[..self.len]
+    }
+}
+
+/// The pieces `mv` takes off (sign -1) and puts on (sign 1) in `position`: 2-4 of
+/// them (a quiet move: its piece off `from`, onto `to`; a capture also takes the
+/// victim off; castling moves king and rook; en passant takes the pawn beside).
+fn changes_of(position: &Chess, mv: &Move) -> Changes {
+    let us = position.turn();
+    let piece = |color, role| Piece { color, role };
+    match *mv {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            let arrives = (piece(us, promotion.unwrap_or(role)), to, 1.0);
+            let leaves = (piece(us, role), from, -1.0);
+            match capture {
+                Some(victim) => Changes::of([leaves, (piece(!us, victim), to, -1.0), arrives]),
+                None => Changes::of([leaves, arrives]),
+            }
+        }
+        Move::EnPassant { from, to } => {
+            let taken = Square::from_coords(to.file(), from.rank());
+            Changes::of([
+                (piece(us, Role::Pawn), from, -1.0),
+                (piece(us, Role::Pawn), to, 1.0),
+                (piece(!us, Role::Pawn), taken, -1.0),
+            ])
+        }
+        Move::Castle { king, rook } => {
+            let side = mv.castling_side().expect("a castling move");
+            let rank = king.rank();
+            Changes::of([
+                (piece(us, Role::King), king, -1.0),
+                (piece(us, Role::Rook), rook, -1.0),
+                (
+                    piece(us, Role::King),
+                    Square::from_coords(side.king_to_file(), rank),
+                    1.0,
+                ),
+                (
+                    piece(us, Role::Rook),
+                    Square::from_coords(side.rook_to_file(), rank),
+                    1.0,
+                ),
+            ])
+        }
+        Move::Put { .. } => unreachable!("no drops in chess"),
     }
 }
 
