@@ -394,6 +394,15 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
+    /// Fresh weights of a plain `hidden`-wide net with one output, and a trainer of
+    /// them at rate 1e-2.
+    fn plain_trainer(hidden: usize, rng: &mut ChaCha8Rng) -> ([LayerWeights; 2], NnueTrainer) {
+        let weights = fresh_weights(KingBuckets::Plain, hidden, 1, rng);
+        let device = Device::flex().autodiff();
+        let trainer = NnueTrainer::new(&weights, NnueForm::default(), 1e-2, device).unwrap();
+        (weights, trainer)
+    }
+
     fn sample(us: &[u16], score: i32, result: f32) -> Labelled {
         Labelled {
             us: us.to_vec(),
@@ -545,14 +554,7 @@ mod tests {
     #[test]
     fn a_step_moves_the_columns_of_the_features_it_saw_and_no_other() {
         let mut rng = ChaCha8Rng::seed_from_u64(4);
-        let weights = fresh_weights(KingBuckets::Plain, 8, 1, &mut rng);
-        let mut trainer = NnueTrainer::new(
-            &weights,
-            NnueForm::default(),
-            1e-2,
-            Device::flex().autodiff(),
-        )
-        .unwrap();
+        let (weights, mut trainer) = plain_trainer(8, &mut rng);
         let data = [sample(&[10, 20], 300, 1.0), sample(&[20, 30], -300, 0.0)];
         trainer.step(&data.iter().collect::<Vec<_>>(), 0.3);
         let after = trainer.weights();
@@ -574,14 +576,7 @@ mod tests {
         let data: Vec<Labelled> = (0..64u16)
             .map(|i| sample(&[i, 100 + i], if i % 2 == 0 { 300 } else { -300 }, 0.5))
             .collect();
-        let weights = fresh_weights(KingBuckets::Plain, 16, 1, &mut rng);
-        let mut trainer = NnueTrainer::new(
-            &weights,
-            NnueForm::default(),
-            1e-2,
-            Device::flex().autodiff(),
-        )
-        .unwrap();
+        let (_, mut trainer) = plain_trainer(16, &mut rng);
         let losses = trainer.train(&data, 31, 16, 0.0, Some(1e-3), &mut rng);
         assert_eq!(losses.len(), 31);
         assert!(
