@@ -95,6 +95,29 @@ fn main() {
         &nnue,
         &positions,
     );
+    // The shipped form (8 material output buckets, mirrored inputs) and four king
+    // blocks: what picking a bucket and refreshing after a king move cost.
+    for (name, king_buckets) in [
+        (
+            "engine, NNUE 768-128x2-8 mirrored, 16 openings x 100k nodes (nodes)",
+            KingBuckets::Mirrored,
+        ),
+        (
+            "engine, NNUE 4x768-128x2-8 four blocks, 16 openings x 100k nodes (nodes)",
+            KingBuckets::Four,
+        ),
+    ] {
+        let form = NnueForm {
+            king_buckets,
+            ..NnueForm::default()
+        };
+        let weights = fresh_weights(king_buckets, 128, 8, &mut rng);
+        bench_engine(
+            name,
+            &NnueEvaluator::new(&weights, form).unwrap(),
+            &positions,
+        );
+    }
     let net = untrained_net();
     let limit = SearchLimit {
         depth: 64,
