@@ -11,6 +11,10 @@
 //! σ(s)   = clamp(s, 0, 1)  (CReLU)  or  clamp(s, 0, 1)²  (SCReLU, bullet's default)
 //! ```
 //!
+//! Inputs in blocks (king buckets) may train with a factoriser `F`, rows shared by
+//! every block (`W1 x + F x_shared`, `x_shared` the row's blocks added together),
+//! merged into each block's rows when the weights are copied out.
+//!
 //! The host search evaluates the same weights incrementally (the first layer's sums
 //! kept per perspective and changed by the few columns a move changes). It knows
 //! nothing of chess: what the inputs mean is the encoder's business.
@@ -98,12 +102,6 @@ impl Nnue {
             self.factoriser = Some(Param::from_tensor(zeros));
         }
         self
-    }
-
-    /// Blocks of inputs the factoriser is shared by (1 without one).
-    pub fn blocks(&self) -> usize {
-        let inputs = self.transformer.weight.dims()[0];
-        self.factoriser.as_ref().map_or(1, |f| inputs / f.dims()[0])
     }
 
     /// The transformer's outputs `W1 x + b1 (+ F x_shared)` for rows `x`
