@@ -154,14 +154,6 @@ pub fn active(board: &Board, perspective: Color) -> impl Iterator<Item = usize> 
         .map(move |sq| feature(perspective, board.piece_at(sq).expect("occupied"), sq))
 }
 
-/// Writes `board`'s features from `perspective` as a dense 0/1 row of [`INPUTS`].
-pub fn write_row(board: &Board, perspective: Color, row: &mut [f32]) {
-    row.fill(0.0);
-    for f in active(board, perspective) {
-        row[f] = 1.0;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
