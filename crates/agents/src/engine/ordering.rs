@@ -75,12 +75,6 @@ impl Ordering {
         &mut self.history[side as usize][from][usize::from(m.to())]
     }
 
-    /// The history of quiet move `m` for `side` (±16,384).
-    pub fn history(&self, side: Color, m: &Move) -> i32 {
-        let from = m.from().map_or(0, usize::from);
-        self.history[side as usize][from][usize::from(m.to())]
-    }
-
     /// Sorts `moves` best first for a node at `ply` whose table move is `table_move`;
     /// the captures and promotions `losing` names go last.
     pub fn sort(
@@ -103,7 +97,8 @@ impl Ordering {
             } else if killers[1] == Some(*m) {
                 KILLER
             } else {
-                self.history(side, m)
+                let from = m.from().map_or(0, usize::from);
+                self.history[side as usize][from][usize::from(m.to())]
             }
         };
         sort_descending(moves, key);

@@ -77,18 +77,6 @@ pub struct Features {
     /// the quiet moves (off: quiescence skips a capture by a more valuable piece of a
     /// defended one, and every capture comes before the quiet moves).
     pub exchange: bool,
-    /// Internal iterative reduction: a node at depth >= 4 without a table move
-    /// searches one ply shallower (with the table on; a node the table has not seen
-    /// is rarely on the line that matters, and its search fills the table).
-    pub internal_reduction: bool,
-    /// The evaluation's trend: a node whose evaluation is not above its own side's
-    /// two plies before ("not improving") prunes more: reverse futility needs one
-    /// ply of margin less, late-move pruning starts at half the count, and late
-    /// moves are reduced one ply more.
-    pub improving: bool,
-    /// Late-move reductions by history: a quiet move's history (±16,384) shortens
-    /// or lengthens its reduction by up to two plies (history / 8,192).
-    pub history_reductions: bool,
 }
 
 impl Default for Features {
@@ -103,16 +91,13 @@ impl Default for Features {
             reverse_futility: true,
             futility: true,
             exchange: true,
-            internal_reduction: false,
-            improving: false,
-            history_reductions: false,
         }
     }
 }
 
 impl Features {
     /// The name of each switch, in field order (`burnmate uci --with/--without NAME,..`).
-    pub const NAMES: [&str; 12] = [
+    pub const NAMES: [&str; 9] = [
         "table",
         "null-move",
         "late-move-reductions",
@@ -122,9 +107,6 @@ impl Features {
         "reverse-futility",
         "futility",
         "see",
-        "internal-reduction",
-        "improving",
-        "history-reductions",
     ];
 
     /// The default rules with those `on` names switched on and those `off` names
@@ -153,9 +135,6 @@ impl Features {
             "reverse-futility" => &mut self.reverse_futility,
             "futility" => &mut self.futility,
             "see" => &mut self.exchange,
-            "internal-reduction" => &mut self.internal_reduction,
-            "improving" => &mut self.improving,
-            "history-reductions" => &mut self.history_reductions,
             _ => {
                 return Err(format!(
                     "no search rule named {name:?} (known: {})",
@@ -267,7 +246,6 @@ impl<E: Evaluator> Searcher<E> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves: moves,
             root_best: None,
-            evals: vec![None; MAX_PLY + 2],
         };
         let key = key_of(root);
         let mut answer: Option<SearchResult> = None;
@@ -333,16 +311,12 @@ struct Run<'a, E> {
     root_moves: Vec<Move>,
     /// The best root move of depth 1 so far, with its score (for a stop inside it).
     root_best: Option<(Move, i32)>,
-    /// The evaluation of the node at each ply of the current line (`None` in check
-    /// or not evaluated).
-    evals: Vec<Option<i32>>,
 }
 
-/// Late-move reduction in plies for the `index`-th move at `depth`, `adjust` plies
-/// more (or fewer when negative).
-fn reduction(depth: i32, index: usize, adjust: i32) -> i32 {
+/// Late-move reduction in plies for the `index`-th move at `depth`.
+fn reduction(depth: i32, index: usize) -> i32 {
     let r = 0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25;
-    (r as i32 + adjust).clamp(0, depth - 2)
+    (r as i32).clamp(0, depth - 2)
 }
 
 /// Whether `mv` gives check, without playing it for a plain piece move (the moved
@@ -417,19 +391,6 @@ impl<E: Evaluator> Run<'_, E> {
         self.keys[self.keys.len() - back..].contains(&key)
     }
 
-    /// Whether the evaluation at `ply` is above that of its side two plies before
-    /// (four when that node was in check; yes when neither is known, no in check).
-    fn improving(&self, ply: usize) -> bool {
-        let Some(now) = self.evals[ply] else {
-            return false;
-        };
-        [2, 4]
-            .into_iter()
-            .filter(|&back| ply >= back)
-            .find_map(|back| self.evals[ply - back])
-            .is_none_or(|before| now > before)
-    }
-
     fn set_pv(&mut self, ply: usize, mv: Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -492,16 +453,12 @@ impl<E: Evaluator> Run<'_, E> {
                 return score;
             }
         }
-        // The evaluation prunes off the PV only; the trend needs it on the PV too.
-        let evaluated = !in_check && (!pv_node || self.features.improving);
-        self.evals[ply] = evaluated.then(|| self.evaluator.evaluate(position));
-        let eval = self.evals[ply].filter(|_| !pv_node);
-        let worsening = i32::from(self.features.improving && !self.improving(ply));
+        let eval = (!in_check && !pv_node).then(|| self.evaluator.evaluate(position));
         if self.features.reverse_futility
             && depth <= 6
             && !is_mate(beta)
             && let Some(eval) = eval
-            && eval - 80 * (depth - worsening) >= beta
+            && eval - 80 * depth >= beta
         {
             return eval;
         }
@@ -533,11 +490,6 @@ impl<E: Evaluator> Run<'_, E> {
                 return if is_mate(score) { beta } else { score };
             }
         }
-        let table_move = entry.map_or(0, |e| e.best);
-        if self.features.internal_reduction && self.features.table && depth >= 4 && table_move == 0
-        {
-            depth -= 1;
-        }
         let mut moves: MoveList = if ply == 0 {
             self.root_moves.iter().copied().collect()
         } else {
@@ -546,6 +498,7 @@ impl<E: Evaluator> Run<'_, E> {
         if moves.is_empty() {
             return if in_check { mated_at(ply as u32) } else { 0 };
         }
+        let table_move = entry.map_or(0, |e| e.best);
         let exchange = self.features.exchange;
         self.ordering
             .sort(&mut moves, position.turn(), ply, table_move, |m| {
@@ -558,7 +511,7 @@ impl<E: Evaluator> Run<'_, E> {
         let prunes_quiets =
             self.features.futility && depth <= 3 && eval.is_some() && !is_mate(alpha);
         let futile = eval.is_some_and(|eval| eval + 100 + 100 * depth <= alpha);
-        let late_from = (3 + 2 * (depth * depth) as usize) >> worsening;
+        let late_from = 3 + 2 * (depth * depth) as usize;
         self.keys.push(key);
         for (i, mv) in moves.iter().enumerate() {
             if prunes_quiets
@@ -582,16 +535,7 @@ impl<E: Evaluator> Run<'_, E> {
                     && is_quiet(mv)
                     && !in_check
                     && !child.is_check();
-                let by_history = if self.features.history_reductions {
-                    self.ordering.history(position.turn(), mv) / 8192
-                } else {
-                    0
-                };
-                let r = if late {
-                    reduction(depth, i, worsening - by_history)
-                } else {
-                    0
-                };
+                let r = if late { reduction(depth, i) } else { 0 };
                 let window = (-alpha - 1, -alpha);
                 let mut s = -self.search(
                     &child,
