@@ -7,12 +7,14 @@ every ply's score from burnmate's side goes to OUT.json for lost_at.py.
 
     python3 blunders2.py RESULTS.tsv FIRST LAST NODES OUT.json"""
 import subprocess, sys, math, collections
+import os
+OPENINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'data', 'openings.epd')
 tsv, first, last, nodes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 sf = subprocess.Popen(['/usr/games/stockfish'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 def send(c): sf.stdin.write(c + '\n'); sf.stdin.flush()
 send('uci'); send('setoption name Threads value 1'); send('setoption name Hash value 16'); send('isready')
 while 'readyok' not in sf.stdout.readline(): pass
-openings = [l.split()[:4] for l in open('/work/main/data/openings.epd') if l.strip()]
+openings = [l.split()[:4] for l in open(OPENINGS) if l.strip()]
 def score(fen_moves):
     send('position ' + fen_moves); send(f'go nodes {nodes}')
     last = None

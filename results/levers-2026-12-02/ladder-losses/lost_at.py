@@ -3,8 +3,10 @@ which its expected score (Stockfish's eval, logistic at 400 cp) stays below 0.25
 the end ("lost at"), the pieces on the board there, and the expected score at plies
 20, 40, 60."""
 import json, subprocess, sys, collections
+import os
+OPENINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'data', 'openings.epd')
 trace = json.load(open(sys.argv[1]))
-openings = [l.split()[:4] for l in open('/work/main/data/openings.epd') if l.strip()]
+openings = [l.split()[:4] for l in open(OPENINGS) if l.strip()]
 rows = {int(l.split('\t')[0]): l.rstrip('\n').split('\t') for l in open(sys.argv[2])}
 sf = subprocess.Popen(['/usr/games/stockfish'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 def send(c): sf.stdin.write(c + '\n'); sf.stdin.flush()
