@@ -54,6 +54,7 @@ pub fn evaluation_search(discount: f32, moves_left_head: bool) -> SearchConfig {
         c_puct: SEARCH_C_PUCT,
         discount,
         see_endings: true,
+        shortest_win: true,
         ..search_learner_config().search
     };
     if moves_left_head {

@@ -472,3 +472,82 @@ fn a_move_back_to_a_position_of_the_game_is_a_draw_when_the_history_is_given() {
     let fresh = search_one(&position, &config, &mut UniformEvaluator);
     assert_eq!(fresh.proof, None);
 }
+
+/// 90 % of the prior on a move between the squares of `favoured` (from, to, and a
+/// square that must be occupied) where one is legal, the rest uniform; every value 0.
+struct Favours {
+    favoured: Vec<[shakmaty::Square; 3]>,
+}
+
+impl LeafEvaluator<Chess> for Favours {
+    fn evaluate(&mut self, leaves: &[Leaf<'_, Chess>]) -> Vec<LeafEvaluation> {
+        leaves
+            .iter()
+            .map(|leaf| {
+                let moves = leaf.position.legal_moves();
+                let liked: Vec<bool> = moves
+                    .iter()
+                    .map(|m| {
+                        let occupied = |s| leaf.position.board().piece_at(s).is_some();
+                        let from = m.from().expect("a move");
+                        self.favoured
+                            .iter()
+                            .any(|&[f, t, o]| f == from && t == m.to() && occupied(o))
+                    })
+                    .collect();
+                let n = moves.len() as f32;
+                let priors = match liked.iter().filter(|&&l| l).count() {
+                    0 => vec![1.0 / n; moves.len()],
+                    k => liked
+                        .iter()
+                        .map(|&l| {
+                            if l {
+                                0.9 / k as f32
+                            } else {
+                                0.1 / (n - k as f32)
+                            }
+                        })
+                        .collect(),
+                };
+                LeafEvaluation {
+                    priors,
+                    value: 0.0,
+                    moves_left: 0.0,
+                }
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn with_shortest_win_the_root_searches_on_past_a_longer_proven_mate() {
+    // Mate in two (Kc7 Ka7 Ra1, or Kb6); the prior leads to a longer one (Rh7 Kb8
+    // Kb6 K~ Rh8), proven first.
+    use shakmaty::Square::{B6, C6, H1, H7, H8};
+    let position = chess("k7/8/2K5/8/8/8/8/7R w - - 0 1");
+    let config = SearchConfig {
+        simulations: 3000,
+        ..SearchConfig::default()
+    };
+    let play = |config: &SearchConfig| {
+        let mut evaluator = Favours {
+            favoured: vec![[H1, H7, H1], [C6, B6, H7], [H7, H8, H7]],
+        };
+        let mut after = position.clone();
+        after.play_unchecked(search_one(&position, config, &mut evaluator).best());
+        after
+    };
+    let mates_next = |after: &Chess| {
+        after.legal_moves().into_iter().all(|reply| {
+            let mut next = after.clone();
+            next.play_unchecked(reply);
+            mates_within(&next, 1)
+        })
+    };
+    assert!(!mates_next(&play(&config)), "without the rule");
+    let shortest = SearchConfig {
+        shortest_win: true,
+        ..config
+    };
+    assert!(mates_next(&play(&shortest)), "the mate in two is played");
+}
