@@ -7,8 +7,8 @@
 //! `cargo run --release --example chess_candidate -- RUN FIRST LAST START EPOCHS OUT GENERATION [SETTINGS]`
 //! trains `EPOCHS` passes over generations `FIRST..=LAST` of `RUN`'s positions from
 //! `RUN`'s net of generation `START` (or from fresh weights when `START` is `fresh`)
-//! and saves it as `OUT`'s net of generation `GENERATION` (`OUT` holds a copy of
-//! `RUN`'s `config.toml`). Batch and seed are `RUN`'s; `SETTINGS` override the rest:
+//! and saves it as `OUT`'s net of generation `GENERATION` (`OUT` is created, and
+//! given a copy of `RUN`'s `config.toml` when it has none, before any training). Batch and seed are `RUN`'s; `SETTINGS` override the rest:
 //! `--lr X` (the first step's rate), `--final-lr Y` (cosine decay to `Y` over all
 //! steps; default: no decay), `--hidden N` (width of fresh weights), `--output-buckets B`
 //! (material buckets of fresh weights' output), `--activation crelu|screlu` (default:
@@ -112,6 +112,7 @@ fn main() -> Result<()> {
             _ => bail!("unknown setting {name:?}"),
         }
     }
+    prepare_out(run, out)?;
     let mut data = data_file::load_generations(
         run,
         number(&args[1], "FIRST")?..number::<u32>(&args[2], "LAST")? + 1,
@@ -174,4 +175,16 @@ fn main() -> Result<()> {
     }
     report(&trainer, "after");
     net_file::save(out, generation, &trainer.weights(), form)
+}
+
+/// Creates `out` and copies `run`'s `config.toml` into it when it has none, so a
+/// bad `OUT` fails before the training, not after it.
+fn prepare_out(run: &Path, out: &Path) -> Result<()> {
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let config = out.join("config.toml");
+    if !config.exists() {
+        std::fs::copy(run.join("config.toml"), &config)
+            .with_context(|| format!("cannot write {}", config.display()))?;
+    }
+    Ok(())
 }

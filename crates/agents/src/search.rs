@@ -488,10 +488,13 @@ impl<P: Clone, M: Copy> Tree<P, M> {
     /// With `shortest_win`, the root's proven child of the highest value when it is
     /// a win (the shortest mate proven).
     fn shortest_win(&self, config: &SearchConfig) -> Option<usize> {
+        if !config.shortest_win {
+            return None;
+        }
         let children = &self.nodes[0].children;
         let value = |i: usize| -config.discount * self.nodes[children[i]].proven.unwrap_or(0.0);
         (0..children.len())
-            .filter(|&i| config.shortest_win && self.nodes[children[i]].proven.is_some())
+            .filter(|&i| self.nodes[children[i]].proven.is_some())
             .max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a)))
             .filter(|&i| value(i) > 0.0)
     }

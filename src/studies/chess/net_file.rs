@@ -65,7 +65,15 @@ pub fn save(run: &Path, generation: u32, layers: &[LayerWeights; 2], form: NnueF
     crate::run::checkpoint::save(&path(run, generation), FORMAT, &file)
 }
 
-/// Loads generation `generation`'s net.
+/// Loads generation `generation`'s net; a missing one is a one-line error naming it.
 pub fn load(run: &Path, generation: u32) -> Result<NetFile> {
-    crate::run::checkpoint::load(&path(run, generation), FORMAT)
+    let path = path(run, generation);
+    if !path.exists() {
+        anyhow::bail!(
+            "{} has no net of generation {generation} ({} is missing)",
+            run.display(),
+            path.display()
+        );
+    }
+    crate::run::checkpoint::load(&path, FORMAT)
 }

@@ -459,14 +459,6 @@ pub fn load_player(
                 Some(generation) => generation,
                 None => crate::studies::chess::generations::newest_incumbent(run)?,
             };
-            let net_path = crate::studies::chess::net_file::path(run, generation);
-            if generation > 0 && !net_path.exists() {
-                bail!(
-                    "{} has no net of generation {generation} ({} is missing)",
-                    run.display(),
-                    net_path.display()
-                );
-            }
             let shown = run.display().to_string();
             if generation == 0 {
                 return engine_player(Material, search, features, &shown, "generation 0, material");
