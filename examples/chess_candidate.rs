@@ -8,7 +8,8 @@
 //! trains `EPOCHS` passes over generations `FIRST..=LAST` of `RUN`'s positions from
 //! `RUN`'s net of generation `START` (or from fresh weights when `START` is `fresh`)
 //! and saves it as `OUT`'s net of generation `GENERATION` (`OUT` is created, and
-//! given a copy of `RUN`'s `config.toml` when it has none, before any training). Batch and seed are `RUN`'s; `SETTINGS` override the rest:
+//! given a copy of `RUN`'s `config.toml` when it has none, before any training).
+//! Batch and seed are `RUN`'s; `SETTINGS` override the rest:
 //! `--lr X` (the first step's rate), `--final-lr Y` (cosine decay to `Y` over all
 //! steps; default: no decay), `--hidden N` (width of fresh weights), `--output-buckets B`
 //! (material buckets of fresh weights' output), `--activation crelu|screlu` (default:
