@@ -47,7 +47,7 @@ pub enum Game {
 }
 
 /// Every game, in table order.
-pub const ALL_GAMES: [Game; 8] = [
+pub const ALL_GAMES: [Game; 9] = [
     Game::Queen4x4,
     Game::Knight,
     Game::Endgame(Endgame::Kqk),
@@ -56,10 +56,11 @@ pub const ALL_GAMES: [Game; 8] = [
     Game::Endgame(Endgame::Kbnk),
     Game::Endgame(Endgame::Kqkr),
     Game::Endgame(Endgame::Krkb),
+    Game::Endgame(Endgame::Krkn),
 ];
 
 impl Game {
-    /// The command-line name: queen4x4, knight, kqk, krk, kbbk, kbnk, kqkr or krkb.
+    /// The command-line name: queen4x4, knight, kqk, krk, kbbk, kbnk, kqkr, krkb or krkn.
     pub fn name(self) -> &'static str {
         match self {
             Game::Queen4x4 => "queen4x4",

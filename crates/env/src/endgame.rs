@@ -26,17 +26,21 @@ pub enum Endgame {
     Kqkr,
     /// King and rook against king and bishop (not in the study; mostly drawn).
     Krkb,
+    /// King and rook against king and knight (not in the study; won where the
+    /// knight strays from its king).
+    Krkn,
 }
 
 impl Endgame {
-    /// Every endgame: the study's three, in its order, then KBNK, KQKR and KRKB.
-    pub const ALL: [Endgame; 6] = [
+    /// Every endgame: the study's three, in its order, then KBNK, KQKR, KRKB and KRKN.
+    pub const ALL: [Endgame; 7] = [
         Endgame::Kqk,
         Endgame::Krk,
         Endgame::Kbbk,
         Endgame::Kbnk,
         Endgame::Kqkr,
         Endgame::Krkb,
+        Endgame::Krkn,
     ];
 
     /// White's pieces besides the king.
@@ -47,7 +51,7 @@ impl Endgame {
             Endgame::Kbbk => &[Role::Bishop, Role::Bishop],
             Endgame::Kbnk => &[Role::Bishop, Role::Knight],
             Endgame::Kqkr => &[Role::Queen],
-            Endgame::Krkb => &[Role::Rook],
+            Endgame::Krkb | Endgame::Krkn => &[Role::Rook],
         }
     }
 
@@ -56,6 +60,7 @@ impl Endgame {
         match self {
             Endgame::Kqkr => &[Role::Rook],
             Endgame::Krkb => &[Role::Bishop],
+            Endgame::Krkn => &[Role::Knight],
             _ => &[],
         }
     }
@@ -80,10 +85,11 @@ impl Endgame {
             Endgame::Kbnk => "kbnk",
             Endgame::Kqkr => "kqkr",
             Endgame::Krkb => "krkb",
+            Endgame::Krkn => "krkn",
         }
     }
 
-    /// Parses "kqk", "krk", "kbbk", "kbnk", "kqkr" or "krkb" (any case).
+    /// Parses "kqk", "krk", "kbbk", "kbnk", "kqkr", "krkb" or "krkn" (any case).
     pub fn parse(name: &str) -> Option<Endgame> {
         Endgame::ALL
             .into_iter()

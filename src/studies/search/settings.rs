@@ -13,8 +13,8 @@ pub fn self_play_games(endgame: Endgame) -> u64 {
         Endgame::Krk => 36_000,
         Endgame::Kbbk => 40_000,
         Endgame::Kbnk => 120_000,
-        // Not yet measured: KRK's budget for the two endgames with a defender's piece.
-        Endgame::Kqkr | Endgame::Krkb => 36_000,
+        // Not yet measured: KRK's budget for the endgames with a defender's piece.
+        Endgame::Kqkr | Endgame::Krkb | Endgame::Krkn => 36_000,
     }
 }
 
