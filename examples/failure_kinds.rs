@@ -6,7 +6,8 @@
 // or, for a game never thrown, how it ran out (the move cap, a repetition, the
 // fifty-move rule, a stalemate after taking the defender's piece, which leaves the
 // ending's table). Prints the counts and up to `SHOW` positions of each kind, the
-// move played after each (analysis only: training never reads a tablebase).
+// move played after each, and at which of white's moves the wins were thrown
+// (analysis only: training never reads a tablebase).
 //
 // cargo run --release --example failure_kinds NET [GAMES]
 
@@ -28,12 +29,16 @@ use shakmaty::{Chess, EnPassantMode};
 /// Example positions printed for each kind of failure.
 const SHOW: usize = 3;
 
+/// Bands of white's move number that the thrown wins are counted in.
+const MOVE_BANDS: [(u32, u32); 4] = [(1, 1), (2, 5), (6, 20), (21, u32::MAX)];
+
 /// One evaluation game in progress.
 struct Game {
     game: Match,
-    /// The position before white's first move that gave up the win, the move, and
-    /// whether it lost outright (a mate for black) rather than drew.
-    thrown: Option<(String, String, bool)>,
+    /// The position before white's first move that gave up the win, the move,
+    /// whether it lost outright (a mate for black) rather than drew, and white's
+    /// move number.
+    thrown: Option<(String, String, bool, u32)>,
     /// Whether white took the defender's piece (the ending's table ends there).
     took: bool,
     end: Option<MatchEnd>,
@@ -88,7 +93,8 @@ fn main() -> anyhow::Result<()> {
                     Some(Verdict::MateInPlies(_)) => {}
                     Some(verdict) => {
                         let lost = matches!(verdict, Verdict::BlackMatesInPlies(_));
-                        g.thrown = Some((fen(&before), mv.to_string(), lost));
+                        let at = g.game.white_moves();
+                        g.thrown = Some((fen(&before), mv.to_string(), lost, at));
                     }
                 }
             }
@@ -105,7 +111,7 @@ fn main() -> anyhow::Result<()> {
             continue;
         }
         let (kind, example) = match &g.thrown {
-            Some((position, mv, lost)) => (
+            Some((position, mv, lost, _)) => (
                 format!(
                     "thrown to a {}, then {}",
                     if *lost { "loss" } else { "draw" },
@@ -134,5 +140,24 @@ fn main() -> anyhow::Result<()> {
             println!("         {example}");
         }
     }
+    let thrown_at: Vec<u32> = games
+        .iter()
+        .filter_map(|g| g.thrown.as_ref().map(|t| t.3))
+        .collect();
+    let bands: Vec<String> = MOVE_BANDS
+        .iter()
+        .map(|&(from, to)| {
+            let n = thrown_at
+                .iter()
+                .filter(|&&m| (from..=to).contains(&m))
+                .count();
+            match to {
+                u32::MAX => format!("{from}+: {n}"),
+                _ if from == to => format!("{from}: {n}"),
+                _ => format!("{from}-{to}: {n}"),
+            }
+        })
+        .collect();
+    println!("thrown at white's move  {}", bands.join(", "));
     Ok(())
 }
