@@ -20,6 +20,7 @@ use burnmate::studies::scenario::{ENDGAME_EVAL_GAMES, ENDGAME_MOVE_CAP, EVAL_STA
 use burnmate::studies::search::net_file::{self, search_positions};
 use burnmate_env::endgame::{Match, MatchEnd};
 use burnmate_env::endgame_game::Defender as _;
+use burnmate_env::match_game::EndgameMatchGame;
 use burnmate_oracle::tablebase::Verdict;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -81,7 +82,8 @@ fn main() -> anyhow::Result<()> {
             .map(|&i| games[i].game.position().clone())
             .collect();
         let earlier: Vec<&[u64]> = running.iter().map(|&i| games[i].game.history()).collect();
-        let results = search_positions(&net.net, &net.search, &positions, &earlier);
+        let game = EndgameMatchGame { endgame };
+        let results = search_positions(&net.net, &net.search, &game, &positions, &earlier);
         for (&i, result) in running.iter().zip(&results) {
             let g = &mut games[i];
             let before = g.game.position().clone();

@@ -1,5 +1,5 @@
-//! The 8x8 endgames of the Boar (2022) study, and two where the defender keeps a
-//! piece (KQKR, KRKB), on shakmaty's rules: which material, the study's
+//! The 8x8 endgames of the Boar (2022) study, and three where the defender keeps a
+//! piece (KQKR, KRKB, KRKN), on shakmaty's rules: which material, the study's
 //! start-position generator, and validation of user-given FENs.
 
 use rand::{Rng, RngExt};

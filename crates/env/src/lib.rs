@@ -11,6 +11,7 @@ pub mod environment;
 pub mod fen;
 pub mod game_result;
 pub mod knight;
+pub mod match_game;
 pub mod queen4x4;
 pub mod retro;
 pub mod selfplay;

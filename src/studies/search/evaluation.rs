@@ -12,9 +12,10 @@ use burnmate_agents::policy_value::PolicyValueNet;
 use burnmate_agents::search::SearchConfig;
 use burnmate_encode::endgame::EndgameEncoding;
 use burnmate_encode::side_to_move::SideToMoveEncoding;
-use burnmate_env::endgame::Match;
+use burnmate_env::endgame::{Endgame, Match};
 use burnmate_env::endgame_game::{EndgameGame, action_of};
 use burnmate_env::environment::Encoder as _;
+use burnmate_env::match_game::EndgameMatchGame;
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
 use burnmate_oracle::tablebase::Tablebase;
 use rand::SeedableRng as _;
@@ -45,25 +46,33 @@ fn evaluate_with_search(
         scenario,
         &EndgameEncoding::of(scenario.env.endgame),
         seed,
-        |turns| search_moves(net, play, turns),
+        |turns| search_moves(net, play, scenario.env.endgame, turns),
     )
 }
 
-/// The moves a search with `play` chooses for the positions of `turns`, all searched
-/// in one batch, each knowing its match's positions so far (a repetition is a draw,
-/// as the match scores it).
+/// The moves a search with `play` chooses for the positions of `turns`, matches of
+/// `endgame`, all searched in one batch by the match's rules (a white piece taken
+/// ends it drawn: [`EndgameMatchGame`]), each knowing its match's positions so far
+/// (a repetition is a draw, as the match scores it).
 pub fn search_moves(
     net: &PolicyValueNet,
     play: &SearchConfig,
+    endgame: Endgame,
     turns: &mut [Turn<'_, Match>],
 ) -> Vec<usize> {
     let positions: Vec<_> = turns.iter().map(|t| t.state.position().clone()).collect();
     let earlier: Vec<&[u64]> = turns.iter().map(|t| t.state.history()).collect();
-    search_positions(net, play, &positions, &earlier)
-        .iter()
-        .zip(&positions)
-        .map(|(result, position)| action_of(position.board(), &result.best()))
-        .collect()
+    search_positions(
+        net,
+        play,
+        &EndgameMatchGame { endgame },
+        &positions,
+        &earlier,
+    )
+    .iter()
+    .zip(&positions)
+    .map(|(result, position)| action_of(position.board(), &result.best()))
+    .collect()
 }
 
 /// The evaluation of `net` alone: its most probable move, no search (one forward
@@ -270,7 +279,7 @@ pub fn eval_command(
         starts,
         &EndgameEncoding::of(endgame),
         seed,
-        |turns| search_moves(&net.net, &net.search, turns),
+        |turns| search_moves(&net.net, &net.search, endgame, turns),
     );
     let search_seconds = started.elapsed().as_secs_f64();
     let raw = evaluate_raw_policy(&scenario, starts, &net.net, seed);
@@ -358,7 +367,10 @@ fn net_defence(
     let search = evaluate_defence(tablebase, lost, drawn, seed, |matches| {
         let positions: Vec<Chess> = matches.iter().map(|m| m.position().clone()).collect();
         let earlier: Vec<&[u64]> = matches.iter().map(|m| m.history()).collect();
-        search_positions(net, play, &positions, &earlier)
+        let game = EndgameMatchGame {
+            endgame: tablebase.endgame(),
+        };
+        search_positions(net, play, &game, &positions, &earlier)
             .iter()
             .map(|result| result.best())
             .collect()

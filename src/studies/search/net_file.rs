@@ -13,7 +13,7 @@ use burnmate_agents::search::{SearchConfig, SearchResult, search_until};
 use burnmate_encode::side_to_move::SideToMoveEncoding;
 use burnmate_env::endgame::Endgame;
 use burnmate_env::environment::Encoder as _;
-use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
+use burnmate_env::two_player::{ChessGame, TwoPlayerGame};
 use burnmate_models::LayerWeights;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -133,27 +133,36 @@ pub fn load(path: &Path, device: Device) -> Result<SearchNet> {
 impl SearchNet {
     /// The searches of `positions` (none finished), in one batch.
     pub fn search(&self, positions: &[Chess]) -> Vec<SearchResult<Move>> {
-        search_positions(&self.net, &self.search, positions, &[])
+        search_positions(&self.net, &self.search, &ChessGame, positions, &[])
     }
 }
 
 /// The searches of `positions` (none finished) with `net` and `config` (no root
-/// noise), all in one batch; `earlier[i]`, where given, holds the repetition keys of
-/// position `i`'s game (its repetitions are draws:
-/// [`burnmate_agents::search::search_after`]).
+/// noise) under `game`'s rules (chess, or an endgame match's), all in one batch;
+/// `earlier[i]`, where given, holds the repetition keys of position `i`'s game (its
+/// repetitions are draws: [`burnmate_agents::search::search_after`]).
 pub fn search_positions(
     net: &PolicyValueNet,
     config: &SearchConfig,
+    game: &impl TwoPlayerGame<Position = Chess, Move = Move>,
     positions: &[Chess],
     earlier: &[&[u64]],
 ) -> Vec<SearchResult<Move>> {
-    search_positions_until(net, config, positions, earlier, &AtomicBool::new(false))
+    search_positions_until(
+        net,
+        config,
+        game,
+        positions,
+        earlier,
+        &AtomicBool::new(false),
+    )
 }
 
 /// [`search_positions`] that also ends (after two rounds) once `stop` is raised.
 pub fn search_positions_until(
     net: &PolicyValueNet,
     config: &SearchConfig,
+    game: &impl TwoPlayerGame<Position = Chess, Move = Move>,
     positions: &[Chess],
     earlier: &[&[u64]],
     stop: &AtomicBool,
@@ -165,7 +174,7 @@ pub fn search_positions_until(
     // Without root noise the search draws nothing from its RNG.
     let mut unused = ChaCha8Rng::seed_from_u64(0);
     search_until(
-        &ChessGame,
+        game,
         positions,
         earlier,
         config,

@@ -265,12 +265,12 @@ fn a_search_evaluated_in_one_batch_plays_the_games_it_plays_one_at_a_time() {
         ..SearchConfig::default()
     };
     let batched = evaluate(&scenario, &EndgameEncoding::LONE_KING, 5, |turns| {
-        evaluation::search_moves(&net, &play, turns)
+        evaluation::search_moves(&net, &play, Endgame::Kqk, turns)
     });
     let one_at_a_time = evaluate(&scenario, &EndgameEncoding::LONE_KING, 5, |turns| {
         turns
             .chunks_mut(1)
-            .flat_map(|turn| evaluation::search_moves(&net, &play, turn))
+            .flat_map(|turn| evaluation::search_moves(&net, &play, Endgame::Kqk, turn))
             .collect()
     });
     assert_eq!(batched, one_at_a_time);

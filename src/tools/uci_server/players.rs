@@ -17,6 +17,7 @@ use burnmate_agents::engine::{Evaluator, Features, Limits, Material, NnueEvaluat
 use burnmate_agents::selfplay::trainer::SelfPlay;
 use burnmate_env::endgame::{Endgame, has_material};
 use burnmate_env::selfplay::FullGame;
+use burnmate_env::two_player::ChessGame;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Color, Move, Position};
@@ -249,6 +250,7 @@ impl UciPlayer for SearchPlayer {
         let result = search_positions_until(
             &self.net.net,
             &search,
+            &ChessGame,
             std::slice::from_ref(position),
             &[],
             &self.stop,
