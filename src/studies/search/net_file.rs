@@ -11,8 +11,9 @@ use burn::tensor::Device;
 use burnmate_agents::policy_value::{NetEvaluator, PolicyValueNet};
 use burnmate_agents::search::{SearchConfig, SearchResult, search_until};
 use burnmate_encode::side_to_move::SideToMoveEncoding;
-use burnmate_env::endgame::Endgame;
+use burnmate_env::endgame::{Endgame, Match};
 use burnmate_env::environment::Encoder as _;
+use burnmate_env::match_game::EndgameMatchGame;
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame};
 use burnmate_models::LayerWeights;
 use rand::SeedableRng;
@@ -131,9 +132,14 @@ pub fn load(path: &Path, device: Device) -> Result<SearchNet> {
 }
 
 impl SearchNet {
-    /// The searches of `positions` (none finished), in one batch.
-    pub fn search(&self, positions: &[Chess]) -> Vec<SearchResult<Move>> {
-        search_positions(&self.net, &self.search, &ChessGame, positions, &[])
+    /// The search of the position `game` has reached (not finished), by the match's
+    /// rules and knowing its positions so far, as the evaluation searches.
+    pub fn search_match(&self, game: &Match) -> SearchResult<Move> {
+        let rules = EndgameMatchGame {
+            endgame: self.file.endgame,
+        };
+        let position = std::slice::from_ref(game.position());
+        search_positions(&self.net, &self.search, &rules, position, &[game.history()]).remove(0)
     }
 }
 

@@ -40,7 +40,7 @@ pub fn play_search_net(request: &PlayRequest, net: &Path) -> Result<()> {
     let end = loop {
         let position = game.position().clone();
         let mv = if position.turn() == Color::White {
-            net.search(std::slice::from_ref(&position)).remove(0).best()
+            net.search_match(&game).best()
         } else {
             tablebase.reply(&position, &mut rng)
         };
