@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 use burnmate::device::backend::BackendChoice;
 use burnmate::run::tablebases::{load_or_build, tablebase_dir};
-use burnmate::studies::scenario::{ENDGAME_EVAL_GAMES, ENDGAME_MOVE_CAP, EVAL_STARTS_SEED};
+use burnmate::studies::scenario::{self, StartSource};
 use burnmate::studies::search::net_file::{self, search_positions};
 use burnmate_env::endgame::{Match, MatchEnd};
 use burnmate_env::endgame_game::Defender as _;
@@ -57,16 +57,13 @@ fn main() -> anyhow::Result<()> {
     let net = net_file::load(&path, BackendChoice::Flex.device()?.autodiff())?;
     let endgame = net.file.endgame;
     let tablebase = load_or_build(endgame, &tablebase_dir())?;
-    let starts = tablebase.random_won_starts(
-        ENDGAME_EVAL_GAMES,
-        &mut ChaCha8Rng::seed_from_u64(EVAL_STARTS_SEED),
-    );
+    let starts = scenario::endgame(endgame, &tablebase, StartSource::Won)?.eval;
     let mut games: Vec<Game> = starts
         .into_iter()
         .take(count)
         .enumerate()
-        .map(|(i, start)| Game {
-            game: Match::new(endgame, start, ENDGAME_MOVE_CAP),
+        .map(|(i, (game, _))| Game {
+            game,
             thrown: None,
             took: false,
             end: None,
