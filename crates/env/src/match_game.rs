@@ -4,7 +4,10 @@
 //! where chess itself goes on (KQKR's rook takes the queen: black then has king and
 //! rook against the king). A search that plays the match sees the capture's end when
 //! it expands the node before it (captures may end the game at once), as it sees
-//! the draw of a king taking a lone piece in KQK.
+//! the draw of a king taking a lone piece in KQK. The search learner's self-play
+//! and its evaluation both play by it. In the lone-king endings and in KRKB and
+//! KRKN it changes nothing (the capture leaves too little material to mate); in
+//! KQKR it ends the game where chess would go on.
 
 use shakmaty::{Chess, Move, Position};
 

@@ -1,5 +1,9 @@
 //! The training of a matrix's search learner, resumable: self-play from starts grown
 //! backwards from mate (rules only, no tablebase), in blocks of `parallel` games.
+//! Self-play plays by the match's rules ([`EndgameMatchGame`]): black taking a white
+//! piece ends the game drawn, as the evaluation scores it, so the search proves a
+//! pin or a fork that wins a piece a draw within a few plies instead of playing on
+//! into a reversed ending.
 //! After the first block, then at least every [`RESUME_SECONDS`] and after the last
 //! block, the whole state (net, Adam, replay, generator, curriculum or frontier,
 //! snapshots) goes to a resume file beside the cell's net; a killed cell goes on from
@@ -17,6 +21,7 @@ use burnmate_agents::search_learner::{
 use burnmate_encode::side_to_move::{SideToMoveEncoding, transform_row};
 use burnmate_env::endgame::Endgame;
 use burnmate_env::environment::Encoder as _;
+use burnmate_env::match_game::EndgameMatchGame;
 use burnmate_env::symmetry::{SYMMETRIES, transform_action};
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
 use burnmate_models::LayerWeights;
@@ -58,7 +63,7 @@ pub struct Snapshot {
 /// A search learner trained on the rules alone, and how its training went.
 pub struct Trained {
     /// The learner.
-    pub learner: SearchLearner<ChessGame, SideToMoveEncoding>,
+    pub learner: SearchLearner<EndgameMatchGame, SideToMoveEncoding>,
     /// The network after each [`SNAPSHOTS`]-th of the games but the last.
     pub snapshots: Vec<Snapshot>,
     /// The share of self-play games white mated.
@@ -121,7 +126,8 @@ pub fn train_search(
         device.clone().autodiff(),
         &mut rng,
     );
-    let mut learner = SearchLearner::new(ChessGame, SideToMoveEncoding, net, config)?
+    let rules = EndgameMatchGame { endgame };
+    let mut learner = SearchLearner::new(rules, SideToMoveEncoding, net, config)?
         .with_augmentation(Augmentation {
             symmetries: SYMMETRIES,
             row: transform_row,
