@@ -1,9 +1,9 @@
 //! The training of a matrix's search learner, resumable: self-play from starts grown
 //! backwards from mate (rules only, no tablebase), in blocks of `parallel` games.
 //! Self-play plays by the match's rules ([`EndgameMatchGame`]): black taking a white
-//! piece ends the game drawn, as the evaluation scores it, so the search proves a
-//! pin or a fork that wins a piece a draw within a few plies instead of playing on
-//! into a reversed ending.
+//! piece ends the game drawn, as the evaluation scores it, so in KQKR the search
+//! proves a skewer that wins the queen a draw within a few plies instead of playing
+//! on into a reversed ending (elsewhere the capture was a draw by material already).
 //! After the first block, then at least every [`RESUME_SECONDS`] and after the last
 //! block, the whole state (net, Adam, replay, generator, curriculum or frontier,
 //! snapshots) goes to a resume file beside the cell's net; a killed cell goes on from
