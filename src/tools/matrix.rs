@@ -242,15 +242,15 @@ pub fn run_cell(
         Game::Knight => run_neural(&game::knight(), &KnightEncoding, cell, episodes, &device),
         Game::Endgame(endgame) if cell.algorithm == Algorithm::Mcts => {
             // Trained on the rules alone: the tablebase is read only to evaluate.
-            let trained = training::train_search(
+            let run = training::SearchTraining {
                 endgame,
-                cell.seed,
-                episodes,
-                &device,
-                &resume_path(dir, &cell),
-                plan.starts,
-                None,
-            )?;
+                seed: cell.seed,
+                games: episodes,
+                starts: plan.starts,
+                playout_cap: None,
+                defender_simulations: None,
+            };
+            let trained = training::train_search(&run, &device, &resume_path(dir, &cell), None)?;
             let tablebase = oracles.tablebase(endgame)?;
             let scenario = game::endgame(endgame, tablebase, plan.starts)?;
             let net = net_path(dir, &cell);

@@ -18,6 +18,12 @@
 //!                         m the root's search estimate;
 //!                         a game stopped by the ply cap has no result (it was
 //!                         cut, not drawn): its targets are q and m alone
+//! with a playout cap:     a `full_share` of moves (drawn per move) is searched at
+//!                         `full_simulations` with root noise and recorded; the
+//!                         rest at `search.simulations` without noise, played and
+//!                         not recorded (KataGo's playout-cap randomisation)
+//! a deeper opponent:      with `second_player_simulations`, the second player's
+//!                         moves are searched at that many simulations
 //! every ply round:        `updates` Adam steps on minibatches drawn from the replay
 //!                         of the most recent `replay_capacity` positions, each
 //!                         symmetric position under a random board symmetry when the
@@ -42,7 +48,7 @@ use serde::{Deserialize, Serialize};
 use crate::adam::SavedMoments;
 use crate::error::{AgentError, unit_interval};
 use crate::policy_value::{Losses, NetEvaluator, PolicyTarget, PolicyValueNet, ValueTarget};
-use crate::search::{SearchConfig, search};
+use crate::search::{SearchConfig, SearchResult, search};
 
 /// The learner's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,9 +71,46 @@ pub struct SearchLearnerConfig {
     /// result (0: AlphaZero's result alone; Lc0 and KataGo blend in the search's
     /// value to lower the target's variance).
     pub search_value_weight: f32,
+    /// KataGo's playout-cap randomisation; none: every move is searched alike and
+    /// recorded.
+    pub playout_cap: Option<PlayoutCap>,
+    /// Simulations of the second player's (the endgames' defender's) searches, when
+    /// more than the first's: a stronger opponent to learn against. None: both alike.
+    pub second_player_simulations: Option<u32>,
+}
+
+/// KataGo's playout-cap randomisation (Wu 2019, "Accelerating Self-Play Learning in
+/// Go"): a share of self-play moves gets a full search and becomes a training
+/// position; the others get a fast search without root noise, which plays the game
+/// on and is not recorded. Policy targets then come from deep searches at a
+/// fraction of their cost.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayoutCap {
+    /// Share of moves searched in full (drawn per move).
+    pub full_share: f32,
+    /// Simulations of a full search (a fast one has the learner's `search.simulations`).
+    pub full_simulations: u32,
 }
 
 impl SearchLearnerConfig {
+    /// The search of a move: `recorded` (a full search under a playout cap) or
+    /// not, by the `second_player` or the first.
+    fn search_of(&self, recorded: bool, second_player: bool) -> SearchConfig {
+        let mut search = self.search;
+        if let Some(cap) = self.playout_cap {
+            if recorded {
+                search.simulations = cap.full_simulations;
+            } else {
+                search.noise = 0.0;
+            }
+        }
+        if let Some(n) = self.second_player_simulations.filter(|_| second_player) {
+            search.simulations = search.simulations.max(n);
+        }
+        search
+    }
+
     /// Checks the settings (the search's too); the error names the setting.
     pub fn check(&self) -> Result<(), AgentError> {
         self.search.check()?;
@@ -88,6 +131,24 @@ impl SearchLearnerConfig {
             return setting(format!("lr must be a positive number, not {}", self.lr));
         }
         unit_interval("search_value_weight", self.search_value_weight)?;
+        if self.second_player_simulations == Some(0) {
+            return setting("second_player_simulations must be positive".into());
+        }
+        if let Some(cap) = self.playout_cap {
+            if !(cap.full_share > 0.0 && cap.full_share <= 1.0) {
+                return setting(format!(
+                    "playout_cap.full_share must lie in (0, 1], not {}",
+                    cap.full_share
+                ));
+            }
+            if cap.full_simulations < self.search.simulations {
+                return setting(format!(
+                    "playout_cap.full_simulations ({}) must be at least the search's \
+                     simulations ({})",
+                    cap.full_simulations, self.search.simulations
+                ));
+            }
+        }
         Ok(())
     }
 }
@@ -145,7 +206,8 @@ struct Running<P> {
     position: P,
     plies: u32,
     max_plies: u32,
-    history: Vec<SearchSample>,
+    /// The recorded positions, each with its ply.
+    history: Vec<(u32, SearchSample)>,
 }
 
 /// The value target of a position `plies_before_end` plies before the end, for its
@@ -444,7 +506,7 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
                             plies: game.plies,
                             end,
                         });
-                        self.remember(game.history, end);
+                        self.remember(game.history, game.plies, end);
                     }
                     None => k += 1,
                 }
@@ -466,27 +528,62 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
         }
     }
 
-    /// One batched search over every running game, then one move in each.
+    /// One batched search over every running game (one for each kind of search:
+    /// full and fast under a playout cap, the second player's when it searches
+    /// more), then one move in each.
     fn play_one_ply(&mut self, running: &mut [Running<G::Position>], rng: &mut impl Rng) {
-        let roots: Vec<G::Position> = running.iter().map(|g| g.position.clone()).collect();
+        let recorded: Vec<bool> = match self.config.playout_cap {
+            None => vec![true; running.len()],
+            Some(cap) => running
+                .iter()
+                .map(|_| rng.random::<f32>() < cap.full_share)
+                .collect(),
+        };
+        let deeper_second = self.config.second_player_simulations.is_some();
+        let second: Vec<bool> = running
+            .iter()
+            .map(|g| deeper_second && !self.game.first_to_move(&g.position))
+            .collect();
         let mut evaluator = NetEvaluator {
             net: &self.net,
             encoder: &self.encoder,
         };
-        let results = search(&self.game, &roots, &self.config.search, &mut evaluator, rng);
-        for (game, result) in running.iter_mut().zip(results) {
-            let mut row = vec![0.0; self.encoder.width()];
-            self.encoder.encode(&game.position, &mut row);
-            game.history.push(SearchSample {
-                row,
-                actions: result.actions.clone(),
-                policy: policy_target(&result.visits, result.proof),
-                search_value: result.value,
-                search_moves_left: result.moves_left,
-                symmetric: self.game.symmetric(&game.position),
-                value: 0.0,
-                moves_left: 0.0,
-            });
+        let mut results: Vec<Option<SearchResult<G::Move>>> =
+            running.iter().map(|_| None).collect();
+        for (record, by_second) in [(true, false), (true, true), (false, false), (false, true)] {
+            let picked: Vec<usize> = (0..running.len())
+                .filter(|&k| (recorded[k], second[k]) == (record, by_second))
+                .collect();
+            if picked.is_empty() {
+                continue;
+            }
+            let config = self.config.search_of(record, by_second);
+            let roots: Vec<G::Position> = picked
+                .iter()
+                .map(|&k| running[k].position.clone())
+                .collect();
+            let found = search(&self.game, &roots, &config, &mut evaluator, rng);
+            for (k, result) in picked.into_iter().zip(found) {
+                results[k] = Some(result);
+            }
+        }
+        for ((game, result), record) in running.iter_mut().zip(results).zip(recorded) {
+            let result = result.expect("every running game was searched");
+            if record {
+                let mut row = vec![0.0; self.encoder.width()];
+                self.encoder.encode(&game.position, &mut row);
+                let sample = SearchSample {
+                    row,
+                    actions: result.actions.clone(),
+                    policy: policy_target(&result.visits, result.proof),
+                    search_value: result.value,
+                    search_moves_left: result.moves_left,
+                    symmetric: self.game.symmetric(&game.position),
+                    value: 0.0,
+                    moves_left: 0.0,
+                };
+                game.history.push((game.plies, sample));
+            }
             let temperature = if game.plies < self.config.temperature_plies {
                 1.0
             } else {
@@ -499,17 +596,10 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
     }
 
     /// Gives a finished game's positions their value targets and keeps them.
-    fn remember(&mut self, history: Vec<SearchSample>, end: SelfPlayEnd) {
-        let plies = history.len() as u32;
+    fn remember(&mut self, history: Vec<(u32, SearchSample)>, plies: u32, end: SelfPlayEnd) {
         let w = self.config.search_value_weight;
-        for (t, mut sample) in history.into_iter().enumerate() {
-            let target = blended_target(
-                plies - t as u32,
-                end,
-                &sample,
-                self.config.search.discount,
-                w,
-            );
+        for (ply, mut sample) in history {
+            let target = blended_target(plies - ply, end, &sample, self.config.search.discount, w);
             (sample.value, sample.moves_left) = (target.value, target.moves_left);
             self.replay.push_back(sample);
         }
@@ -621,6 +711,8 @@ mod tests {
             updates: 1,
             lr: 1e-3,
             search_value_weight: 0.5,
+            playout_cap: None,
+            second_player_simulations: None,
         };
         let width = SideToMoveEncoding.width();
         assert!(SearchLearner::new(ChessGame, SideToMoveEncoding, net(width), config).is_ok());
@@ -641,6 +733,154 @@ mod tests {
             .err()
             .unwrap();
         assert!(matches!(error, AgentError::Shape(_)), "{error}");
+    }
+
+    /// A KQK learner with a 4-unit net and 4-simulation searches.
+    fn tiny_kqk_learner(
+        playout_cap: Option<PlayoutCap>,
+    ) -> SearchLearner<
+        burnmate_env::two_player::ChessGame,
+        burnmate_encode::side_to_move::SideToMoveEncoding,
+    > {
+        use burn::tensor::Device;
+        use burnmate_encode::side_to_move::SideToMoveEncoding;
+        use burnmate_env::environment::Encoder as _;
+        use burnmate_env::two_player::ChessGame;
+        use rand::SeedableRng;
+
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+        let device = Device::flex().autodiff();
+        let width = SideToMoveEncoding.width();
+        let net = PolicyValueNet::new(width, &[4], ChessGame.actions(), false, device, &mut rng);
+        let config = SearchLearnerConfig {
+            search: SearchConfig {
+                simulations: 4,
+                noise: 0.25,
+                ..SearchConfig::default()
+            },
+            temperature_plies: 0,
+            parallel: 2,
+            replay_capacity: 1_000,
+            batch_size: 1_000,
+            updates: 1,
+            lr: 1e-3,
+            search_value_weight: 0.5,
+            playout_cap,
+            second_player_simulations: None,
+        };
+        SearchLearner::new(ChessGame, SideToMoveEncoding, net, config).unwrap()
+    }
+
+    #[test]
+    fn with_a_playout_cap_only_fully_searched_moves_are_recorded_at_their_ply() {
+        use rand::SeedableRng;
+        use shakmaty::fen::Fen;
+        use shakmaty::{CastlingMode, Chess};
+
+        let kqk: Chess = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let played = |share: f32| {
+            let cap = PlayoutCap {
+                full_share: share,
+                full_simulations: 8,
+            };
+            let mut learner = tiny_kqk_learner(Some(cap));
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+            let games = learner.self_play(3, |_| (kqk.clone(), 6), &mut rng);
+            let plies: u32 = games.iter().map(|g| g.plies).sum();
+            (plies, learner.replay.len() as u32)
+        };
+        let (plies, recorded) = played(1.0);
+        assert!(plies > 0);
+        assert_eq!(recorded, plies, "every move searched in full is recorded");
+        let (plies, recorded) = played(1e-9);
+        assert!(plies > 0);
+        assert_eq!(recorded, 0, "fast searches play on and are not recorded");
+
+        // A position recorded at ply 3 of a game mated after 5 plies is 2 plies from
+        // the mate, whatever was recorded before it.
+        let mut learner = tiny_kqk_learner(None);
+        let sample = SearchSample {
+            row: vec![0.0; learner.net.features()],
+            actions: vec![0],
+            policy: vec![1.0],
+            search_value: 0.25,
+            search_moves_left: 4.0,
+            symmetric: false,
+            value: 0.0,
+            moves_left: 0.0,
+        };
+        let end = SelfPlayEnd::Mate { first_won: true };
+        learner.remember(vec![(3, sample.clone())], 5, end);
+        let discount = learner.config.search.discount;
+        let expected = blended_target(2, end, &sample, discount, 0.5);
+        assert_eq!(learner.replay[0].value, expected.value);
+        assert_eq!(learner.replay[0].moves_left, 3.0); // (2 + 4) / 2
+    }
+
+    #[test]
+    fn a_playout_cap_must_search_a_share_of_moves_at_least_as_deep() {
+        let config = tiny_kqk_learner(None).config;
+        let refused = |cap: PlayoutCap| {
+            SearchLearnerConfig {
+                playout_cap: Some(cap),
+                ..config
+            }
+            .check()
+            .unwrap_err()
+            .to_string()
+        };
+        let none = refused(PlayoutCap {
+            full_share: 0.0,
+            full_simulations: 8,
+        });
+        assert!(
+            none.contains("playout_cap.full_share must lie in (0, 1], not 0"),
+            "{none}"
+        );
+        let shallow = refused(PlayoutCap {
+            full_share: 0.25,
+            full_simulations: 2,
+        });
+        assert!(
+            shallow.contains("playout_cap.full_simulations (2) must be at least"),
+            "{shallow}"
+        );
+    }
+
+    #[test]
+    fn full_fast_and_second_player_searches_take_their_simulations_and_noise() {
+        let base = tiny_kqk_learner(None).config;
+        assert_eq!(base.search_of(true, true), base.search);
+        let config = SearchLearnerConfig {
+            playout_cap: Some(PlayoutCap {
+                full_share: 0.25,
+                full_simulations: 16,
+            }),
+            second_player_simulations: Some(12),
+            ..base
+        };
+        let of = |recorded, second| {
+            let s = config.search_of(recorded, second);
+            (s.simulations, s.noise)
+        };
+        assert_eq!(of(true, false), (16, 0.25));
+        assert_eq!(of(true, true), (16, 0.25));
+        assert_eq!(of(false, false), (4, 0.0));
+        assert_eq!(of(false, true), (12, 0.0));
+        let error = SearchLearnerConfig {
+            second_player_simulations: Some(0),
+            ..base
+        }
+        .check()
+        .unwrap_err();
+        assert_eq!(
+            error,
+            AgentError::Setting("second_player_simulations must be positive".into())
+        );
     }
 
     #[test]

@@ -1,12 +1,13 @@
 //! `configs/search-*.toml`: a search learner run on one endgame.
 
 use anyhow::{Result, ensure};
+use burnmate_agents::search_learner::{PlayoutCap, SearchLearnerConfig};
 use burnmate_env::endgame::Endgame;
 use serde::{Deserialize, Serialize};
 
 use crate::device::backend::BackendChoice;
 use crate::studies::scenario::{ENDGAME_EVAL_GAMES, StartSource};
-use crate::studies::search::settings::self_play_games;
+use crate::studies::search::settings::{search_learner_config, self_play_games};
 
 /// A search learner run's config (`study = "search"`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -27,6 +28,14 @@ pub struct SearchStudyConfig {
     pub eval_starts: usize,
     /// Burn backend of the net.
     pub backend: BackendChoice,
+    /// KataGo's playout-cap randomisation of self-play, e.g.
+    /// `playout_cap = { full_share = 0.25, full_simulations = 192 }`: a quarter of the
+    /// moves searched at 192 simulations and recorded, the rest at 64 and played
+    /// only; none (the default): every move at 64 and recorded.
+    pub playout_cap: Option<PlayoutCap>,
+    /// Simulations of black's (the defender's) self-play searches, more than
+    /// white's 64: a stronger opponent to learn against; none (the default): 64.
+    pub defender_simulations: Option<u32>,
 }
 
 impl Default for SearchStudyConfig {
@@ -38,6 +47,8 @@ impl Default for SearchStudyConfig {
             starts: StartSource::Retro,
             eval_starts: ENDGAME_EVAL_GAMES,
             backend: BackendChoice::Flex,
+            playout_cap: None,
+            defender_simulations: None,
         }
     }
 }
@@ -59,6 +70,16 @@ impl SearchStudyConfig {
             (1..=ENDGAME_EVAL_GAMES).contains(&self.eval_starts),
             "eval_starts must lie in 1..={ENDGAME_EVAL_GAMES}"
         );
+        ensure!(
+            self.defender_simulations != Some(0),
+            "defender_simulations must be positive"
+        );
+        SearchLearnerConfig {
+            playout_cap: self.playout_cap,
+            second_player_simulations: self.defender_simulations,
+            ..search_learner_config()
+        }
+        .check()?;
         Ok(())
     }
 }
@@ -92,6 +113,13 @@ mod tests {
         assert_eq!(
             none.check().unwrap_err().to_string(),
             "games must be positive"
+        );
+        let shallow: SearchStudyConfig =
+            toml::from_str("playout_cap = { full_share = 0.25, full_simulations = 32 }").unwrap();
+        let error = shallow.check().unwrap_err().to_string();
+        assert!(
+            error.contains("full_simulations (32) must be at least"),
+            "{error}"
         );
     }
 }

@@ -124,5 +124,7 @@ pub fn search_learner_config() -> SearchLearnerConfig {
         updates: 1,
         lr: 1e-3,
         search_value_weight: 0.5,
+        playout_cap: None,
+        second_player_simulations: None,
     }
 }

@@ -16,7 +16,7 @@ use anyhow::{Result, anyhow};
 use burn::tensor::Device;
 use burnmate_agents::policy_value::PolicyValueNet;
 use burnmate_agents::search_learner::{
-    Augmentation, SearchLearner, SearchLearnerState, SelfPlayEnd,
+    Augmentation, PlayoutCap, SearchLearner, SearchLearnerConfig, SearchLearnerState, SelfPlayEnd,
 };
 use burnmate_encode::side_to_move::{SideToMoveEncoding, transform_row};
 use burnmate_env::endgame::Endgame;
@@ -101,23 +101,49 @@ struct Progress {
 /// games, with the mean losses of the block's updates (empty before the first).
 pub const METRICS_HEADER: &str = "games,mated,policy_loss,value_loss,moves_left_loss";
 
-/// Trains the search learner for `games` self-play games on `endgame` from the
-/// curriculum's starts (`starts`: [`StartSource::Frontier`] for the frontier's, any
-/// other for the level curriculum's), seeded by `seed`: the rules alone (no tablebase
-/// reaches it).
+/// What a search learner's training plays: the rest is [`search_learner_config`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchTraining {
+    /// The endgame (white to mate).
+    pub endgame: Endgame,
+    /// Seed of the net's initialisation, the starts and the searches' noise.
+    pub seed: u64,
+    /// Self-play games.
+    pub games: u64,
+    /// [`StartSource::Frontier`] for the frontier's starts, any other for the level
+    /// curriculum's.
+    pub starts: StartSource,
+    /// KataGo's playout-cap randomisation of self-play (none: every move searched
+    /// alike and recorded).
+    pub playout_cap: Option<PlayoutCap>,
+    /// Simulations of the defender's (black's) self-play searches, when more than
+    /// white's.
+    pub defender_simulations: Option<u32>,
+}
+
+/// Trains the search learner as `run` says: the rules alone (no tablebase reaches it).
 /// Goes on from `resume` when it holds a resume point, and keeps one there. With
 /// `metrics`, writes a row a block there ([`METRICS_HEADER`]).
 pub fn train_search(
-    endgame: Endgame,
-    seed: u64,
-    games: u64,
+    run: &SearchTraining,
     device: &Device,
     resume: &Path,
-    starts: StartSource,
     metrics: Option<&Path>,
 ) -> Result<Trained> {
+    let SearchTraining {
+        endgame,
+        seed,
+        games,
+        starts,
+        playout_cap,
+        defender_simulations,
+    } = *run;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let config = search_learner_config();
+    let config = SearchLearnerConfig {
+        playout_cap,
+        second_player_simulations: defender_simulations,
+        ..search_learner_config()
+    };
     let net = PolicyValueNet::new(
         SideToMoveEncoding.width(),
         &SEARCH_HIDDEN,
