@@ -91,6 +91,10 @@ enum Command {
         /// move's value (default: the matrix's).
         #[arg(long)]
         moves_left_cap: Option<f32>,
+        /// Search net: share of each node's prior spread over checks and captures
+        /// (default: the ending's, 0.5 in KQKR, else 0).
+        #[arg(long)]
+        forcing_share: Option<f32>,
         /// Burn backend to evaluate on.
         #[arg(long, value_enum, default_value_t = BackendChoice::Flex)]
         backend: BackendChoice,
@@ -359,6 +363,7 @@ pub fn run(cli: Cli) -> Result<()> {
             simulations,
             moves_left_slope,
             moves_left_cap,
+            forcing_share,
             backend,
             stockfish_skills,
         } => {
@@ -370,6 +375,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     slope: moves_left_slope,
                     cap: moves_left_cap,
                 },
+                forcing_share,
             };
             let request = EvalRequest {
                 run: &run,
@@ -383,12 +389,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 // A search net file (a matrix's or a shipped compact one): no run directory.
                 refuse_stockfish_skills(&request)?;
                 return burnmate::studies::search::evaluation::eval_command(
-                    &run,
-                    games,
-                    seed,
-                    simulations,
-                    search.moves_left,
-                    backend,
+                    &run, games, &search, backend,
                 );
             }
             let experiment = load_config(&run.join("config.toml"))?;

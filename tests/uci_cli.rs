@@ -476,3 +476,16 @@ fn the_shipped_nets_are_intact_and_play_their_pinned_moves() {
         "changed.bmnet is corrupt or truncated (checksum mismatch)",
     );
 }
+
+#[test]
+fn a_forcing_share_outside_zero_to_one_is_refused_in_one_line() {
+    let out = burnmate(&[
+        "eval",
+        SHIPPED_NETS[0].0,
+        "--games",
+        "1",
+        "--forcing-share",
+        "1.5",
+    ]);
+    assert_one_line_error(&out, "--forcing-share must lie in [0, 1], not 1.5");
+}

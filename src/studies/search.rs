@@ -83,9 +83,7 @@ impl Study for SearchStudyConfig {
         evaluation::eval_command(
             &request.run.join(NET_FILE),
             request.games,
-            request.search.seed,
-            request.search.simulations,
-            request.search.moves_left,
+            &request.search,
             request.backend,
         )
     }

@@ -37,6 +37,8 @@ pub struct SearchEvalOptions {
     pub simulations: Option<u32>,
     /// The moves-left term; unset parts: the net's own.
     pub moves_left: MovesLeftTerm,
+    /// Share of the prior spread over checks and captures; none: the ending's.
+    pub forcing_share: Option<f32>,
 }
 
 /// What `burnmate play RUN` asks of a run.

@@ -17,7 +17,9 @@
 //!                                                for an unvisited move (Lc0's FPU),
 //!          Q(a) = -discount * value(a)           for an unvisited move that ended
 //!                                                the game (seen at expansion)
-//! expand   P(a) = the evaluator's prior over the legal moves; at the root
+//! expand   P(a) = the evaluator's prior over the legal moves; with `forcing_share` f
+//!          P(a) = (1 - f) P(a) + f * [a forcing] / #forcing   (chess: checks and
+//!          captures, so a reply the net overlooks is searched); at the root
 //!          P(a) = (1 - noise) P(a) + noise * Dirichlet(alpha)   (self-play only);
 //!          with `see_endings` (evaluation), the moves the game says may end it at
 //!          once (chess: captures) are played, and those that end it are proven at
@@ -99,6 +101,11 @@ pub struct SearchConfig {
     /// 1.061x, 1.060x and 1.031x the optimum's moves against 1.071x, 1.071x and
     /// 1.033x without it (1000 won starts, 128 simulations).
     pub shortest_win: bool,
+    /// Share of each expanded node's prior spread evenly over its forcing moves
+    /// ([`TwoPlayerGame::forcing`]: checks and captures), so a reply the net
+    /// overlooks (a rook's check that skewers a queen) is still searched; 0: priors
+    /// as the net gives them.
+    pub forcing_share: f32,
 }
 
 impl Default for SearchConfig {
@@ -115,6 +122,7 @@ impl Default for SearchConfig {
             time_limit: None,
             see_endings: false,
             shortest_win: false,
+            forcing_share: 0.0,
         }
     }
 }
@@ -143,6 +151,12 @@ impl SearchConfig {
             return setting(format!(
                 "noise must lie in [0, 1] ({}) and dirichlet_alpha be positive ({})",
                 self.noise, self.dirichlet_alpha
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.forcing_share) {
+            return setting(format!(
+                "forcing_share must lie in [0, 1], not {}",
+                self.forcing_share
             ));
         }
         let finite_share = |x: f32| x >= 0.0 && x.is_finite();
@@ -343,7 +357,18 @@ impl<P: Clone, M: Copy> Tree<P, M> {
     {
         let node = *leaf.path.last().expect("a path");
         let first = self.nodes.len();
-        self.expand(node, &leaf.moves, &evaluation.priors);
+        if config.forcing_share > 0.0 {
+            let position = self.nodes[node].position.as_ref().expect("a leaf");
+            let forcing: Vec<bool> = leaf
+                .moves
+                .iter()
+                .map(|&m| game.forcing(position, m))
+                .collect();
+            let priors = share_over_forcing(&evaluation.priors, &forcing, config.forcing_share);
+            self.expand(node, &leaf.moves, &priors);
+        } else {
+            self.expand(node, &leaf.moves, &evaluation.priors);
+        }
         if config.see_endings {
             self.settle_endings(node, first, game);
         }
@@ -686,6 +711,21 @@ fn evaluate<P, M>(
         })
         .collect();
     evaluator.evaluate(&leaves)
+}
+
+/// `priors` with a `share` of them spread evenly over the `forcing` moves:
+/// `(1 - share) * prior + share * forcing / #forcing` (unchanged without one).
+fn share_over_forcing(priors: &[f32], forcing: &[bool], share: f32) -> Vec<f32> {
+    let count = forcing.iter().filter(|&&f| f).count();
+    if count == 0 {
+        return priors.to_vec();
+    }
+    let each = share / count as f32;
+    priors
+        .iter()
+        .zip(forcing)
+        .map(|(&p, &f)| (1.0 - share) * p + if f { each } else { 0.0 })
+        .collect()
 }
 
 /// Mixes Dirichlet noise into the root's `priors` (AlphaZero's exploration):

@@ -56,6 +56,10 @@ impl TwoPlayerGame for EndgameMatchGame {
         ChessGame.may_end_at_once(position, mv)
     }
 
+    fn forcing(&self, position: &Chess, mv: Move) -> bool {
+        ChessGame.forcing(position, mv)
+    }
+
     fn repetition_key(&self, position: &Chess) -> Option<u64> {
         ChessGame.repetition_key(position)
     }

@@ -44,6 +44,12 @@ pub trait TwoPlayerGame {
         false
     }
 
+    /// Whether `mv` is forcing: it gives check or captures (chess), the replies a
+    /// search with `forcing_share` looks at whatever their prior. None by default.
+    fn forcing(&self, _position: &Self::Position, _mv: Self::Move) -> bool {
+        false
+    }
+
     /// A key equal for repeated positions (the same placement and side to move),
     /// for a search told a game's earlier positions; `None`: repetitions unseen.
     fn repetition_key(&self, _position: &Self::Position) -> Option<u64> {
@@ -130,6 +136,14 @@ impl TwoPlayerGame for ChessGame {
         mv.is_capture()
     }
 
+    fn forcing(&self, position: &Chess, mv: Move) -> bool {
+        mv.is_capture() || {
+            let mut next = position.clone();
+            next.play_unchecked(mv);
+            next.is_check()
+        }
+    }
+
     fn repetition_key(&self, position: &Chess) -> Option<u64> {
         Some(position_key(position))
     }
@@ -187,6 +201,25 @@ mod tests {
         assert_eq!(game.terminal_value(&going_on), None);
         let fifty = chess("7k/8/6K1/8/8/8/8/1Q6 w - - 100 80");
         assert_eq!(game.terminal_value(&fifty), Some(0.0));
+    }
+
+    #[test]
+    fn checks_and_captures_are_forcing_and_quiet_moves_not() {
+        // White: Ke1, Qd1; black: Ke8, Rd8. Qxd8+ captures; Qe2+, Qa4+, Qh5+ and
+        // Qd7+ check; the queen's twelve other moves and the king's are quiet.
+        let game = ChessGame;
+        let position = chess("3rk3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        let forcing: Vec<String> = game
+            .legal_moves(&position)
+            .into_iter()
+            .filter(|&m| game.forcing(&position, m))
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(
+            forcing,
+            ["Qd1-e2", "Qd1-a4", "Qd1-h5", "Qd1-d7", "Qd1xd8"],
+            "{forcing:?}"
+        );
     }
 
     #[test]

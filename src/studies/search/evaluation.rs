@@ -33,6 +33,7 @@ use crate::studies::search::defence::{NetDefence, defence_starts, evaluate_defen
 use crate::studies::search::net_file::{self, SearchNetFile, search_positions};
 use crate::studies::search::settings::evaluation_search;
 use crate::studies::search::training::Trained;
+use crate::studies::study::SearchEvalOptions;
 
 /// The evaluation of `net` on `scenario`'s starts with the search `play`: every
 /// round one batched search over the positions of all unfinished games.
@@ -187,7 +188,7 @@ pub fn evaluate_trained(
             self_play_c_puct: self_play.c_puct,
         },
     )?;
-    let play = evaluation_search(self_play.discount, net.has_moves_left());
+    let play = evaluation_search(endgame, self_play.discount, net.has_moves_left());
     let eval = evaluate_with_search(scenario, net, &play, seed);
     let mut curve = Vec::new();
     for snapshot in &trained.snapshots {
@@ -235,22 +236,45 @@ pub struct MovesLeftTerm {
     pub cap: Option<f32>,
 }
 
+/// How `eval` names a search: its simulations, and its forcing share where set.
+fn search_label(search: &SearchConfig) -> String {
+    if search.forcing_share > 0.0 {
+        format!(
+            "search ({}, forcing {})",
+            search.simulations, search.forcing_share
+        )
+    } else {
+        format!("search ({} simulations)", search.simulations)
+    }
+}
+
 /// `burnmate eval NET`: the search net plays the first `games` of the matrix's
-/// evaluation starts of its endgame against the perfect defender, with its search at
-/// `simulations` and `moves_left` (default the matrix's) and as a raw policy;
-/// prints both beside the optimum.
+/// evaluation starts of its endgame against the perfect defender, with its search
+/// (`options` where set, else the matrix's) and as a raw policy; prints both beside
+/// the optimum.
 pub fn eval_command(
     path: &Path,
     games: u64,
-    seed: Option<u64>,
-    simulations: Option<u32>,
-    moves_left: MovesLeftTerm,
+    options: &SearchEvalOptions,
     backend: BackendChoice,
 ) -> Result<()> {
     let mut net = net_file::load(path, backend.device()?.autodiff())?;
+    let SearchEvalOptions {
+        seed,
+        simulations,
+        moves_left,
+        forcing_share,
+    } = *options;
     if let Some(simulations) = simulations {
         anyhow::ensure!(simulations >= 1, "--simulations must be at least 1");
         net.search.simulations = simulations;
+    }
+    if let Some(share) = forcing_share {
+        anyhow::ensure!(
+            (0.0..=1.0).contains(&share),
+            "--forcing-share must lie in [0, 1], not {share}"
+        );
+        net.search.forcing_share = share;
     }
     for (flag, setting, value) in [
         ("slope", &mut net.search.moves_left_slope, moves_left.slope),
@@ -291,10 +315,7 @@ pub fn eval_command(
         searched.games
     );
     for (label, eval) in [
-        (
-            format!("search ({} simulations)", net.search.simulations),
-            searched,
-        ),
+        (search_label(&net.search), searched),
         ("raw policy".to_string(), raw),
     ] {
         say!(
@@ -335,10 +356,7 @@ fn report_defence(
         defence.search.drawn_games
     );
     for (label, defence) in [
-        (
-            format!("search ({} simulations)", play.simulations),
-            defence.search,
-        ),
+        (search_label(play), defence.search),
         ("raw policy".to_string(), defence.raw_policy),
         ("random king".to_string(), random),
     ] {

@@ -127,7 +127,7 @@ pub fn load(path: &Path, device: Device) -> Result<SearchNet> {
             SideToMoveEncoding.width(),
         );
     }
-    let search = evaluation_search(file.discount, net.has_moves_left());
+    let search = evaluation_search(file.endgame, file.discount, net.has_moves_left());
     Ok(SearchNet { file, net, search })
 }
 

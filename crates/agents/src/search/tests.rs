@@ -307,6 +307,13 @@ fn settings_out_of_range_are_refused_with_their_name() {
         ),
         (
             SearchConfig {
+                forcing_share: 1.5,
+                ..SearchConfig::default()
+            },
+            "forcing_share",
+        ),
+        (
+            SearchConfig {
                 moves_left_cap: -0.2,
                 ..SearchConfig::default()
             },
@@ -437,6 +444,39 @@ fn a_capture_that_draws_is_seen_at_expansion_despite_its_small_prior() {
     };
     let result = search_one(&position, &blind, &mut LostForBlack { rare });
     assert_ne!(result.best(), capture, "without the rule: {result:?}");
+}
+
+#[test]
+fn a_forcing_share_spreads_over_the_forcing_moves_only() {
+    let priors = [0.7, 0.2, 0.1];
+    let mixed = share_over_forcing(&priors, &[false, true, true], 0.5);
+    assert_eq!(mixed, [0.35, 0.35, 0.3]);
+    assert_eq!(share_over_forcing(&priors, &[false; 3], 0.5), priors);
+}
+
+#[test]
+fn a_forcing_share_searches_the_capture_the_net_overlooks() {
+    // As above, without seeing endings at expansion: the 1 % prior leaves Kxd5
+    // unvisited in 8 simulations, half the prior on the forcing moves finds the draw.
+    let position = chess("8/8/4k3/3N4/8/8/8/2B1K3 b - - 0 1");
+    let capture = position
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.is_capture())
+        .expect("Kxd5");
+    let rare = ChessGame.action(&position, capture);
+    let blind = SearchConfig {
+        simulations: 8,
+        ..SearchConfig::default()
+    };
+    let result = search_one(&position, &blind, &mut LostForBlack { rare });
+    assert_ne!(result.best(), capture, "without the share: {result:?}");
+    let forcing = SearchConfig {
+        forcing_share: 0.5,
+        ..blind
+    };
+    let result = search_one(&position, &forcing, &mut LostForBlack { rare });
+    assert_eq!(result.best(), capture, "{result:?}");
 }
 
 #[test]
