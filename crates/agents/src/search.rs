@@ -357,18 +357,18 @@ impl<P: Clone, M: Copy> Tree<P, M> {
     {
         let node = *leaf.path.last().expect("a path");
         let first = self.nodes.len();
-        if config.forcing_share > 0.0 {
+        let priors = if config.forcing_share > 0.0 {
             let position = self.nodes[node].position.as_ref().expect("a leaf");
             let forcing: Vec<bool> = leaf
                 .moves
                 .iter()
                 .map(|&m| game.forcing(position, m))
                 .collect();
-            let priors = share_over_forcing(&evaluation.priors, &forcing, config.forcing_share);
-            self.expand(node, &leaf.moves, &priors);
+            share_over_forcing(&evaluation.priors, &forcing, config.forcing_share)
         } else {
-            self.expand(node, &leaf.moves, &evaluation.priors);
-        }
+            evaluation.priors.clone()
+        };
+        self.expand(node, &leaf.moves, &priors);
         if config.see_endings {
             self.settle_endings(node, first, game);
         }
