@@ -414,10 +414,9 @@ impl LeafEvaluator<Chess> for LostForBlack {
     }
 }
 
-#[test]
-fn a_capture_that_draws_is_seen_at_expansion_despite_its_small_prior() {
-    // Black's king takes the undefended knight: KBK, a draw by material, which the
-    // evaluator's 1 % prior alone would leave unvisited against -0.8 elsewhere.
+/// Black to move takes the undefended knight (Kxd5: KBK, a draw by material); the
+/// position, the capture and its policy index.
+fn knight_hangs() -> (Chess, shakmaty::Move, usize) {
     let position = chess("8/8/4k3/3N4/8/8/8/2B1K3 b - - 0 1");
     let capture = position
         .legal_moves()
@@ -425,6 +424,14 @@ fn a_capture_that_draws_is_seen_at_expansion_despite_its_small_prior() {
         .find(|m| m.is_capture())
         .expect("Kxd5");
     let rare = ChessGame.action(&position, capture);
+    (position, capture, rare)
+}
+
+#[test]
+fn a_capture_that_draws_is_seen_at_expansion_despite_its_small_prior() {
+    // Black's king takes the undefended knight: KBK, a draw by material, which the
+    // evaluator's 1 % prior alone would leave unvisited against -0.8 elsewhere.
+    let (position, capture, rare) = knight_hangs();
     let config = SearchConfig {
         simulations: 8,
         see_endings: true,
@@ -458,13 +465,7 @@ fn a_forcing_share_spreads_over_the_forcing_moves_only() {
 fn a_forcing_share_searches_the_capture_the_net_overlooks() {
     // As above, without seeing endings at expansion: the 1 % prior leaves Kxd5
     // unvisited in 8 simulations, half the prior on the forcing moves finds the draw.
-    let position = chess("8/8/4k3/3N4/8/8/8/2B1K3 b - - 0 1");
-    let capture = position
-        .legal_moves()
-        .into_iter()
-        .find(|m| m.is_capture())
-        .expect("Kxd5");
-    let rare = ChessGame.action(&position, capture);
+    let (position, capture, rare) = knight_hangs();
     let blind = SearchConfig {
         simulations: 8,
         ..SearchConfig::default()
