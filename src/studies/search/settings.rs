@@ -80,7 +80,8 @@ pub fn evaluation_search(endgame: Endgame, discount: f32, moves_left_head: bool)
 /// 68.2 ± 2.4 % against 65.1 ± 0.7 %, drawn starts held as the defender 91.5 %
 /// against 69 %; the shipped KQK net at 0.5 mates in 1.072x the optimum's moves
 /// against 1.061x, KBNK's 96.1 % against 97.3 %; KRKN seed 0 80.0 % against 80.2 %;
-/// KRKB seed 0 98.0 % against 96.0 % (one seed: not yet its default).
+/// KRKB seeds 0-1 98.0 and 98.7 % against 96.0 and 97.9 %, but 98.8 and 98.4 % of
+/// drawn starts held as the defender against 99.2 % (a trade, not a default).
 pub fn evaluation_forcing_share(endgame: Endgame) -> f32 {
     match endgame {
         Endgame::Kqkr => 0.5,
