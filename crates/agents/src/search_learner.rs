@@ -833,22 +833,16 @@ mod tests {
             .unwrap_err()
             .to_string()
         };
-        let none = refused(PlayoutCap {
-            full_share: 0.0,
-            full_simulations: 8,
-        });
-        assert!(
-            none.contains("playout_cap.full_share must lie in (0, 1], not 0"),
-            "{none}"
-        );
-        let shallow = refused(PlayoutCap {
-            full_share: 0.25,
-            full_simulations: 2,
-        });
-        assert!(
-            shallow.contains("playout_cap.full_simulations (2) must be at least"),
-            "{shallow}"
-        );
+        for (full_share, full_simulations, named) in [
+            (0.0, 8, "playout_cap.full_share must lie in (0, 1], not 0"),
+            (0.25, 2, "playout_cap.full_simulations (2) must be at least"),
+        ] {
+            let error = refused(PlayoutCap {
+                full_share,
+                full_simulations,
+            });
+            assert!(error.contains(named), "{error}");
+        }
     }
 
     #[test]
