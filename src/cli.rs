@@ -18,6 +18,7 @@ use burnmate::studies::study::{
 use burnmate::studies::{endgame, queen4x4};
 use burnmate::tools::{compare, match_play, matrix, solve, throughput, uci_server};
 use burnmate_agents::engine::Features;
+use burnmate_env::tactics::ForcingMoves;
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
 #[derive(Parser, Debug)]
@@ -91,10 +92,15 @@ enum Command {
         /// move's value (default: the matrix's).
         #[arg(long)]
         moves_left_cap: Option<f32>,
-        /// Search net: share of each node's prior spread over checks and captures
-        /// (default: the ending's, 0.5 in KQKR, else 0).
+        /// Search net: share of each node's prior spread over its forcing moves
+        /// (default: the ending's, 0.5 in KQKR, KRKB, KRKN and KBNK, else 0).
         #[arg(long)]
         forcing_share: Option<f32>,
+        /// Search net: which moves are forcing, checks-captures, captures-threats or
+        /// all (default: the ending's: all in KRKB and KRKN, captures-threats in KBNK,
+        /// else checks-captures).
+        #[arg(long)]
+        forcing_moves: Option<ForcingMoves>,
         /// Burn backend to evaluate on.
         #[arg(long, value_enum, default_value_t = BackendChoice::Flex)]
         backend: BackendChoice,
@@ -364,6 +370,7 @@ pub fn run(cli: Cli) -> Result<()> {
             moves_left_slope,
             moves_left_cap,
             forcing_share,
+            forcing_moves,
             backend,
             stockfish_skills,
         } => {
@@ -376,6 +383,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     cap: moves_left_cap,
                 },
                 forcing_share,
+                forcing_moves,
             };
             let request = EvalRequest {
                 run: &run,

@@ -478,14 +478,20 @@ fn the_shipped_nets_are_intact_and_play_their_pinned_moves() {
 }
 
 #[test]
-fn a_forcing_share_outside_zero_to_one_is_refused_in_one_line() {
-    let out = burnmate(&[
-        "eval",
-        SHIPPED_NETS[0].0,
-        "--games",
-        "1",
-        "--forcing-share",
-        "1.5",
-    ]);
-    assert_one_line_error(&out, "--forcing-share must lie in [0, 1], not 1.5");
+fn a_forcing_share_outside_zero_to_one_or_unknown_forcing_moves_are_refused_in_one_line() {
+    for (flag, value, error) in [
+        (
+            "--forcing-share",
+            "1.5",
+            "--forcing-share must lie in [0, 1], not 1.5",
+        ),
+        (
+            "--forcing-moves",
+            "threats",
+            "forcing moves must be checks-captures, captures-threats or all, not 'threats'",
+        ),
+    ] {
+        let out = burnmate(&["eval", SHIPPED_NETS[0].0, "--games", "1", flag, value]);
+        assert_one_line_error(&out, error);
+    }
 }

@@ -10,6 +10,7 @@ use crate::device::backend::BackendChoice;
 use crate::run::overrides::Overrides;
 use crate::studies::experiment::Experiment;
 use crate::studies::search::evaluation::MovesLeftTerm;
+use burnmate_env::tactics::ForcingMoves;
 
 /// What `burnmate eval RUN` asks of a run.
 pub struct EvalRequest<'a> {
@@ -37,8 +38,10 @@ pub struct SearchEvalOptions {
     pub simulations: Option<u32>,
     /// The moves-left term; unset parts: the net's own.
     pub moves_left: MovesLeftTerm,
-    /// Share of the prior spread over checks and captures; none: the ending's.
+    /// Share of the prior spread over forcing moves; none: the ending's.
     pub forcing_share: Option<f32>,
+    /// Which moves are forcing; none: the ending's.
+    pub forcing_moves: Option<ForcingMoves>,
 }
 
 /// What `burnmate play RUN` asks of a run.

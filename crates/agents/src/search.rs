@@ -19,7 +19,8 @@
 //!                                                the game (seen at expansion)
 //! expand   P(a) = the evaluator's prior over the legal moves; with `forcing_share` f
 //!          P(a) = (1 - f) P(a) + f * [a forcing] / #forcing   (chess: checks and
-//!          captures, so a reply the net overlooks is searched); at the root
+//!          captures, or captures and threats, so a reply the net overlooks is
+//!          searched); at the root
 //!          P(a) = (1 - noise) P(a) + noise * Dirichlet(alpha)   (self-play only);
 //!          with `see_endings` (evaluation), the moves the game says may end it at
 //!          once (chess: captures) are played, and those that end it are proven at
@@ -50,6 +51,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use burnmate_env::tactics::ForcingMoves;
 use burnmate_env::two_player::TwoPlayerGame;
 use rand::{Rng, RngExt};
 
@@ -102,10 +104,12 @@ pub struct SearchConfig {
     /// 1.033x without it (1000 won starts, 128 simulations).
     pub shortest_win: bool,
     /// Share of each expanded node's prior spread evenly over its forcing moves
-    /// ([`TwoPlayerGame::forcing`]: checks and captures), so a reply the net
-    /// overlooks (a rook's check that skewers a queen) is still searched; 0: priors
-    /// as the net gives them.
+    /// ([`TwoPlayerGame::forcing`] of the kind [`SearchConfig::forcing_moves`]), so a
+    /// reply the net overlooks (a rook's check that skewers a queen) is still
+    /// searched; 0: priors as the net gives them.
     pub forcing_share: f32,
+    /// Which moves are forcing: checks and captures, or captures and threats.
+    pub forcing_moves: ForcingMoves,
 }
 
 impl Default for SearchConfig {
@@ -123,6 +127,7 @@ impl Default for SearchConfig {
             see_endings: false,
             shortest_win: false,
             forcing_share: 0.0,
+            forcing_moves: ForcingMoves::ChecksAndCaptures,
         }
     }
 }
@@ -362,7 +367,7 @@ impl<P: Clone, M: Copy> Tree<P, M> {
             let forcing: Vec<bool> = leaf
                 .moves
                 .iter()
-                .map(|&m| game.forcing(position, m))
+                .map(|&m| game.forcing(position, m, config.forcing_moves))
                 .collect();
             share_over_forcing(&evaluation.priors, &forcing, config.forcing_share)
         } else {

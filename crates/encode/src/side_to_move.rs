@@ -10,10 +10,10 @@
 //! - 1 flag: we are in check.
 
 use burnmate_env::environment::Encoder;
-use burnmate_env::selfplay::material_value;
 use burnmate_env::symmetry::transform_square;
+use burnmate_env::tactics::en_prise;
 use burnmate_env::two_player::seen_from;
-use shakmaty::{Board, Chess, Color, Position, Role, Square};
+use shakmaty::{Chess, Position, Role};
 
 /// Piece planes (6 roles x 2 sides).
 pub const PLANES: usize = 12;
@@ -30,23 +30,6 @@ const THREAT_ROLES: [Role; 5] = [
     Role::Rook,
     Role::Queen,
 ];
-
-/// Whether the piece of `owner` on `square` can be won by the other side: it is
-/// attacked, and undefended or attacked by a cheaper piece.
-pub fn en_prise(board: &Board, square: Square, owner: Color) -> bool {
-    let occupied = board.occupied();
-    let attackers = board.attacks_to(square, !owner, occupied);
-    if attackers.is_empty() {
-        return false;
-    }
-    let value = board.role_at(square).map_or(0.0, material_value);
-    let cheapest = attackers
-        .into_iter()
-        .filter_map(|sq| board.role_at(sq))
-        .map(material_value)
-        .fold(f32::INFINITY, f32::min);
-    cheapest < value || board.attacks_to(square, owner, occupied).is_empty()
-}
 
 /// The most values an encoded position sets: 32 pieces, the 10 threat counts and the
 /// check flag.
@@ -119,7 +102,7 @@ impl Encoder<Chess> for SideToMoveEncoding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, fen::Fen};
+    use shakmaty::{CastlingMode, Square, fen::Fen};
 
     fn position(fen: &str) -> Chess {
         let fen: Fen = fen.parse().unwrap();

@@ -16,4 +16,5 @@ pub mod queen4x4;
 pub mod retro;
 pub mod selfplay;
 pub mod symmetry;
+pub mod tactics;
 pub mod two_player;

@@ -12,6 +12,7 @@
 use shakmaty::{Chess, Move, Position};
 
 use crate::endgame::{Endgame, white_lost_a_piece};
+use crate::tactics::ForcingMoves;
 use crate::two_player::{ChessGame, TwoPlayerGame};
 
 /// Chess played as an endgame match of `endgame` (white the attacker): see the
@@ -56,8 +57,8 @@ impl TwoPlayerGame for EndgameMatchGame {
         ChessGame.may_end_at_once(position, mv)
     }
 
-    fn forcing(&self, position: &Chess, mv: Move) -> bool {
-        ChessGame.forcing(position, mv)
+    fn forcing(&self, position: &Chess, mv: Move, kind: ForcingMoves) -> bool {
+        ChessGame.forcing(position, mv, kind)
     }
 
     fn repetition_key(&self, position: &Chess) -> Option<u64> {

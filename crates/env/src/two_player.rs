@@ -11,6 +11,8 @@
 //! the mover's side), but with positions as values, as a search copies them.
 
 use shakmaty::zobrist::Zobrist64;
+
+use crate::tactics::ForcingMoves;
 use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
 /// A two-player, zero-sum game with alternating moves, as a search sees it.
@@ -44,9 +46,10 @@ pub trait TwoPlayerGame {
         false
     }
 
-    /// Whether `mv` is forcing: it gives check or captures (chess), the replies a
-    /// search with `forcing_share` looks at whatever their prior. None by default.
-    fn forcing(&self, _position: &Self::Position, _mv: Self::Move) -> bool {
+    /// Whether `mv` is forcing of the `kind` asked (chess: checks and captures, or
+    /// captures and threats), the moves a search with `forcing_share` looks at
+    /// whatever their prior. None by default.
+    fn forcing(&self, _position: &Self::Position, _mv: Self::Move, _kind: ForcingMoves) -> bool {
         false
     }
 
@@ -136,12 +139,8 @@ impl TwoPlayerGame for ChessGame {
         mv.is_capture()
     }
 
-    fn forcing(&self, position: &Chess, mv: Move) -> bool {
-        mv.is_capture() || {
-            let mut next = position.clone();
-            next.play_unchecked(mv);
-            next.is_check()
-        }
+    fn forcing(&self, position: &Chess, mv: Move, kind: ForcingMoves) -> bool {
+        kind.includes(position, mv)
     }
 
     fn repetition_key(&self, position: &Chess) -> Option<u64> {
@@ -201,25 +200,6 @@ mod tests {
         assert_eq!(game.terminal_value(&going_on), None);
         let fifty = chess("7k/8/6K1/8/8/8/8/1Q6 w - - 100 80");
         assert_eq!(game.terminal_value(&fifty), Some(0.0));
-    }
-
-    #[test]
-    fn checks_and_captures_are_forcing_and_quiet_moves_not() {
-        // White: Ke1, Qd1; black: Ke8, Rd8. Qxd8+ captures; Qe2+, Qa4+, Qh5+ and
-        // Qd7+ check; the queen's twelve other moves and the king's are quiet.
-        let game = ChessGame;
-        let position = chess("3rk3/8/8/8/8/8/8/3QK3 w - - 0 1");
-        let forcing: Vec<String> = game
-            .legal_moves(&position)
-            .into_iter()
-            .filter(|&m| game.forcing(&position, m))
-            .map(|m| m.to_string())
-            .collect();
-        assert_eq!(
-            forcing,
-            ["Qd1-e2", "Qd1-a4", "Qd1-h5", "Qd1-d7", "Qd1xd8"],
-            "{forcing:?}"
-        );
     }
 
     #[test]

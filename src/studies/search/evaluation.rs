@@ -16,6 +16,7 @@ use burnmate_env::endgame::{Endgame, Match};
 use burnmate_env::endgame_game::{EndgameGame, action_of};
 use burnmate_env::environment::Encoder as _;
 use burnmate_env::match_game::EndgameMatchGame;
+use burnmate_env::tactics::ForcingMoves;
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
 use burnmate_oracle::tablebase::Tablebase;
 use rand::SeedableRng as _;
@@ -236,11 +237,17 @@ pub struct MovesLeftTerm {
     pub cap: Option<f32>,
 }
 
-/// How `eval` names a search: its simulations, and its forcing share where set.
+/// How `eval` names a search: its simulations, and its forcing share where set
+/// ("forcing" over checks and captures, "threats" over captures and threats).
 fn search_label(search: &SearchConfig) -> String {
     if search.forcing_share > 0.0 {
+        let moves = match search.forcing_moves {
+            ForcingMoves::ChecksAndCaptures => "forcing",
+            ForcingMoves::CapturesAndThreats => "threats",
+            ForcingMoves::All => "forcing and threats",
+        };
         format!(
-            "search ({}, forcing {})",
+            "search ({}, {moves} {})",
             search.simulations, search.forcing_share
         )
     } else {
@@ -264,6 +271,7 @@ pub fn eval_command(
         simulations,
         moves_left,
         forcing_share,
+        forcing_moves,
     } = *options;
     if let Some(simulations) = simulations {
         anyhow::ensure!(simulations >= 1, "--simulations must be at least 1");
@@ -275,6 +283,9 @@ pub fn eval_command(
             "--forcing-share must lie in [0, 1], not {share}"
         );
         net.search.forcing_share = share;
+    }
+    if let Some(moves) = forcing_moves {
+        net.search.forcing_moves = moves;
     }
     for (flag, setting, value) in [
         ("slope", &mut net.search.moves_left_slope, moves_left.slope),

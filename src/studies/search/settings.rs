@@ -4,6 +4,7 @@
 use burnmate_agents::search::SearchConfig;
 use burnmate_agents::search_learner::SearchLearnerConfig;
 use burnmate_env::endgame::Endgame;
+use burnmate_env::tactics::ForcingMoves;
 
 /// Self-play games of a search learner's run on `endgame` (a matrix cell's at
 /// budget 1): what took each ending to its result in docs/results/matrix.md.
@@ -45,10 +46,11 @@ pub const SEARCH_DISCOUNT: f32 = 0.995;
 /// The search a trained search learner of `endgame` is evaluated and played with:
 /// self-play's without root noise, seeing captures that end the game at expansion
 /// (`see_endings`), at [`SEARCH_EVAL_SIMULATIONS`] and [`SEARCH_C_PUCT`], with the
-/// ending's [`evaluation_forcing_share`], backing values up with the `discount` the
+/// ending's [`evaluation_forcing`], backing values up with the `discount` the
 /// net was trained with. The moves-left term only for a net with that head
 /// (`moves_left_head`).
 pub fn evaluation_search(endgame: Endgame, discount: f32, moves_left_head: bool) -> SearchConfig {
+    let (forcing_share, forcing_moves) = evaluation_forcing(endgame);
     let search = SearchConfig {
         noise: 0.0,
         simulations: SEARCH_EVAL_SIMULATIONS,
@@ -56,7 +58,8 @@ pub fn evaluation_search(endgame: Endgame, discount: f32, moves_left_head: bool)
         discount,
         see_endings: true,
         shortest_win: true,
-        forcing_share: evaluation_forcing_share(endgame),
+        forcing_share,
+        forcing_moves,
         ..search_learner_config().search
     };
     if moves_left_head {
@@ -70,23 +73,31 @@ pub fn evaluation_search(endgame: Endgame, discount: f32, moves_left_head: bool)
     }
 }
 
-/// Share of the prior a trained learner's search spreads over checks and captures
-/// (`SearchConfig::forcing_share`) in evaluation and play: half in KQKR, where the
-/// net walks into the rook's pins and skewers, none in the lone-king endings, which
-/// have no tactics to miss. Measured on the matrix's 1000 won starts, 128
-/// simulations (`results/search-kqkr-forcing-2026-12-02/`): KQKR seed 0's net,
-/// 36,000 games, 65.8 % mated at 0, 68.0 % at 0.25, 70.9 % at 0.5, 69.1 % at 0.75
-/// (spread only at the replies, black's nodes: 66.6 % at 0.5); seeds 0-2 at 0.5
-/// 68.2 ± 2.4 % against 65.1 ± 0.7 %, drawn starts held as the defender 91.5 %
-/// against 69 %; the shipped KQK net at 0.5 mates in 1.072x the optimum's moves
-/// against 1.061x, KBNK's 96.1 % against 97.3 %; KRKN seed 0 80.0 % against 80.2 %;
-/// KRKB seeds 0-1 98.0 and 98.7 % against 96.0 and 97.9 %, but 98.8 and 98.4 % of
-/// drawn starts held as the defender against 99.2 % (a trade, not a default).
-pub fn evaluation_forcing_share(endgame: Endgame) -> f32 {
+/// Share of the prior a trained learner's search spreads over forcing moves, and
+/// which (`SearchConfig::forcing_share`, `forcing_moves`), in evaluation and play:
+/// half in the endings where a one-move tactic decides, none in KQK, KRK and KBBK,
+/// which have none to miss. Measured on the matrix's 1000 won starts, 128
+/// simulations (`results/search-kqkr-forcing-2026-12-02/`,
+/// `results/search-threats-2026-12-03/`), share 0 -> 0.5:
+/// - KQKR over checks and captures (the rook's pins and skewers): seeds 0-2
+///   65.1 ± 0.7 % -> 68.2 ± 2.4 % mated, drawn starts held as the defender 69 % ->
+///   91.5 %; over all forcing moves and threats, seeds 0-1: 68.7 and 65.3 % against
+///   70.9 and 66.7 %; over captures and threats, seed 0: 63.2 %.
+/// - KRKB and KRKN over checks, captures and threats: KRKB seeds 0-1 96.0 and 97.9
+///   % -> 98.9 and 98.7 %, drawn starts held 99.2 % -> 99.6 % (over checks and
+///   captures alone: 98.0 and 98.7 %, held 98.8 and 98.4 %); KRKN seed 0 80.2 ->
+///   82.1 % (checks and captures: 80.0 %, captures and threats: 79.3 %).
+/// - KBNK over captures and threats (the king's forks of a loose piece): the
+///   shipped net 97.3 -> 98.9 % mated (over checks and captures 96.1 %, over all
+///   97.7 %).
+/// - KQK, KRK, KBBK: the shipped nets over captures and threats mate in 1.061x,
+///   1.061x and 1.030x against 1.061x, 1.060x and 1.031x; over checks KQK's 1.072x.
+pub fn evaluation_forcing(endgame: Endgame) -> (f32, ForcingMoves) {
     match endgame {
-        Endgame::Kqkr => 0.5,
-        Endgame::Kqk | Endgame::Krk | Endgame::Kbbk | Endgame::Kbnk => 0.0,
-        Endgame::Krkb | Endgame::Krkn => 0.0,
+        Endgame::Kqkr => (0.5, ForcingMoves::ChecksAndCaptures),
+        Endgame::Krkb | Endgame::Krkn => (0.5, ForcingMoves::All),
+        Endgame::Kbnk => (0.5, ForcingMoves::CapturesAndThreats),
+        Endgame::Kqk | Endgame::Krk | Endgame::Kbbk => (0.0, ForcingMoves::ChecksAndCaptures),
     }
 }
 

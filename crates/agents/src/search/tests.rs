@@ -481,6 +481,35 @@ fn a_forcing_share_searches_the_capture_the_net_overlooks() {
 }
 
 #[test]
+fn the_forcing_moves_setting_chooses_what_the_share_goes_to() {
+    // Black's king attacks the hanging knight b5 from c4 or c6 (threats, neither a
+    // check nor a capture); the net gives Kc4 1 %. Over checks and captures black
+    // has no forcing move and Kc4 stays almost unvisited; over captures and threats
+    // it gets a quarter of the prior.
+    let position = chess("8/8/8/1N1k4/3B1K2/8/8/8 b - - 0 1");
+    let fork = position
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.to() == shakmaty::Square::C4)
+        .expect("Kc4");
+    let rare = ChessGame.action(&position, fork);
+    let visits_of_fork = |forcing_moves| {
+        let config = SearchConfig {
+            simulations: 32,
+            forcing_share: 0.5,
+            forcing_moves,
+            ..SearchConfig::default()
+        };
+        let result = search_one(&position, &config, &mut LostForBlack { rare });
+        let at = result.moves.iter().position(|&m| m == fork).unwrap();
+        result.visits[at]
+    };
+    let checks = visits_of_fork(ForcingMoves::ChecksAndCaptures);
+    let threats = visits_of_fork(ForcingMoves::CapturesAndThreats);
+    assert!(checks <= 1 && threats >= 5, "{checks} {threats}");
+}
+
+#[test]
 fn a_move_back_to_a_position_of_the_game_is_a_draw_when_the_history_is_given() {
     let position = chess("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
     let config = SearchConfig {
