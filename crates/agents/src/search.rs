@@ -19,8 +19,8 @@
 //!                                                the game (seen at expansion)
 //! expand   P(a) = the evaluator's prior over the legal moves; with `forcing_share` f
 //!          P(a) = (1 - f) P(a) + f * [a forcing] / #forcing   (chess: checks and
-//!          captures, or captures and threats, so a reply the net overlooks is
-//!          searched); at the root
+//!          captures, captures and threats, or all, so a reply the net overlooks
+//!          is searched); at the root
 //!          P(a) = (1 - noise) P(a) + noise * Dirichlet(alpha)   (self-play only);
 //!          with `see_endings` (evaluation), the moves the game says may end it at
 //!          once (chess: captures) are played, and those that end it are proven at
@@ -108,7 +108,7 @@ pub struct SearchConfig {
     /// reply the net overlooks (a rook's check that skewers a queen) is still
     /// searched; 0: priors as the net gives them.
     pub forcing_share: f32,
-    /// Which moves are forcing: checks and captures, or captures and threats.
+    /// Which moves are forcing: checks and captures, captures and threats, or all.
     pub forcing_moves: ForcingMoves,
 }
 

@@ -11,9 +11,9 @@
 //! the mover's side), but with positions as values, as a search copies them.
 
 use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
 use crate::tactics::ForcingMoves;
-use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
 /// A two-player, zero-sum game with alternating moves, as a search sees it.
 pub trait TwoPlayerGame {
@@ -46,9 +46,9 @@ pub trait TwoPlayerGame {
         false
     }
 
-    /// Whether `mv` is forcing of the `kind` asked (chess: checks and captures, or
-    /// captures and threats), the moves a search with `forcing_share` looks at
-    /// whatever their prior. None by default.
+    /// Whether `mv` is forcing of the `kind` asked (chess: [`ForcingMoves`]), the
+    /// moves a search with `forcing_share` looks at whatever their prior. None by
+    /// default.
     fn forcing(&self, _position: &Self::Position, _mv: Self::Move, _kind: ForcingMoves) -> bool {
         false
     }

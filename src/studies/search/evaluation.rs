@@ -238,7 +238,8 @@ pub struct MovesLeftTerm {
 }
 
 /// How `eval` names a search: its simulations, and its forcing share where set
-/// ("forcing" over checks and captures, "threats" over captures and threats).
+/// ("forcing" over checks and captures, "threats" over captures and threats,
+/// "forcing and threats" over all).
 fn search_label(search: &SearchConfig) -> String {
     if search.forcing_share > 0.0 {
         let moves = match search.forcing_moves {
