@@ -226,7 +226,8 @@ impl Tablebase {
 
     /// `count` positions drawn uniformly, with replacement, from the legal positions
     /// with `side` to move whose verdict `keep` accepts (rejection sampling over the
-    /// placements, as [`Tablebase::random_won_starts`]).
+    /// placements, as [`Tablebase::random_won_starts`]; a check no move can give is
+    /// not a legal position).
     pub fn random_starts(
         &self,
         side: Side,
@@ -247,10 +248,12 @@ impl Tablebase {
                 .fen(self.endgame)
                 .parse()
                 .expect("a placement's FEN");
-            starts.push(
-                fen.into_position(CastlingMode::Standard)
-                    .expect("a legal placement is a position"),
-            );
+            // The tables hold every placement whose side not to move is out of
+            // check; chess also rules out checks no move can give (two bishops
+            // checking along one diagonal from both sides), which are drawn again.
+            if let Ok(position) = fen.into_position(CastlingMode::Standard) {
+                starts.push(position);
+            }
         }
         starts
     }
