@@ -81,8 +81,8 @@ pub fn evaluation_search(endgame: Endgame, discount: f32, moves_left_head: bool)
 /// `results/search-threats-2026-12-03/`), share 0 -> 0.5:
 /// - KQKR over checks and captures (the rook's pins and skewers): seeds 0-2
 ///   65.1 ± 0.7 % -> 68.2 ± 2.4 % mated, drawn starts held as the defender 69 % ->
-///   91.5 %; over all forcing moves and threats, seeds 0-1: 68.7 and 65.3 % against
-///   70.9 and 66.7 %; over captures and threats, seed 0: 63.2 %.
+///   91.5 %; over checks, captures and threats 68.7, 65.3 and 65.1 % against 70.9,
+///   66.7 and 66.9 %; over captures and threats, seed 0: 63.2 %.
 /// - KRKB and KRKN over checks, captures and threats: KRKB seeds 0-1 96.0 and 97.9
 ///   % -> 98.9 and 98.7 %, drawn starts held 99.2 % -> 99.6 % (over checks and
 ///   captures alone: 98.0 and 98.7 %, held 98.8 and 98.4 %); KRKN seed 0 80.2 ->
