@@ -86,7 +86,9 @@ pub fn evaluation_search(endgame: Endgame, discount: f32, moves_left_head: bool)
 /// - KRKB and KRKN over checks, captures and threats: KRKB seeds 0-1 96.0 and 97.9
 ///   % -> 98.9 and 98.7 %, drawn starts held 99.2 % -> 99.6 % (over checks and
 ///   captures alone: 98.0 and 98.7 %, held 98.8 and 98.4 %); KRKN seed 0 80.2 ->
-///   82.1 % (checks and captures: 80.0 %, captures and threats: 79.3 %).
+///   82.1 % (checks and captures: 80.0 %, captures and threats: 79.3 %). Seeds
+///   not chosen on gain alike: KRKB seed 2 97.1 -> 98.9 %, KRKN seeds 1-2 79.0 ->
+///   81.7 % and 80.4 -> 82.5 % (`results/search-threats-held-out-2026-12-03/`).
 /// - KBNK over captures and threats (the king's forks of a loose piece): the
 ///   shipped net 97.3 -> 98.9 % mated (over checks and captures 96.1 %, over all
 ///   97.7 %).
