@@ -91,7 +91,8 @@ pub fn evaluation_search(endgame: Endgame, discount: f32, moves_left_head: bool)
 ///   81.7 % and 80.4 -> 82.5 % (`results/search-threats-held-out-2026-12-03/`).
 /// - KBNK over captures and threats (the king's forks of a loose piece): the
 ///   shipped net 97.3 -> 98.9 % mated (over checks and captures 96.1 %, over all
-///   97.7 %).
+///   97.7 %); seeds not chosen on, 1-2: 96.9 -> 98.4 % and 97.5 -> 98.8 %
+///   (`results/search-kbnk-seeds-threats-2026-12-03/`).
 /// - KQK, KRK, KBBK: the shipped nets over captures and threats mate in 1.061x,
 ///   1.061x and 1.030x against 1.061x, 1.060x and 1.031x; over checks KQK's 1.072x.
 pub fn evaluation_forcing(endgame: Endgame) -> (f32, ForcingMoves) {
