@@ -1,4 +1,4 @@
-//! Nodes per second of the engine-grade alpha-beta (`burnmate_agents::engine`) on
+//! Nodes per second of the engine-grade alpha-beta (`burnmate_engine`) on
 //! one core, with material evaluation (the full-chess learner's generation 0) and
 //! with an untrained 768 -> 128 x 2 -> 1 NNUE updated incrementally (a trained one
 //! costs the same), from the first 16 shipped openings at a fixed node count;
@@ -12,10 +12,10 @@ mod timing;
 
 use burnmate_agents::afterstate::alpha_beta::{self, SearchLimit};
 use burnmate_agents::afterstate::host_value::HostValueNet;
-use burnmate_agents::engine::{Evaluator, Limits, Material, NnueEvaluator, NnueForm, Searcher};
 use burnmate_agents::nnue_trainer::fresh_weights;
 use burnmate_encode::nnue::KingBuckets;
 use burnmate_encode::side_to_move::FEATURES;
+use burnmate_engine::{Evaluator, Limits, Material, NnueEvaluator, NnueForm, Searcher};
 use burnmate_models::deep_mlp::LayerWeights;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -1,4 +1,5 @@
-//! The full-chess learner's training step on one core: one Adam step of the
+//! The full-chess learner's training step on one core, then on 1, 2 and all cores:
+//! one Adam step of the
 //! efficiently updatable net (768 -> 128 x 2 -> 1) on a minibatch of 1024 positions
 //! from random games. `NnueTrainer`'s step (the feature transformer on the host as a
 //! sparse layer: its sums and its weight gradient touch only the rows of the set
@@ -12,10 +13,10 @@ mod timing;
 use burn::optim::GradientsParams;
 use burn::tensor::activation::sigmoid;
 use burn::tensor::{Device, Tensor, TensorData};
-use burnmate_agents::engine::NnueForm;
 use burnmate_agents::nnue_trainer::{Labelled, NnueTrainer, fresh_weights};
 use burnmate_agents::optim::pytorch_adam;
 use burnmate_encode::nnue::{INPUTS, KingBuckets, active};
+use burnmate_engine::NnueForm;
 use burnmate_models::{Activation, Nnue};
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
@@ -101,4 +102,30 @@ fn main() {
         BATCH as u64,
         || trainer.train(&data, 1, BATCH, LAMBDA, None, &mut order),
     );
+    // The shipped recipe's net (mirrored inputs, 8 output buckets) on 1, 2 and all
+    // cores: the transformer's columns split over the threads (the same bits).
+    let form = NnueForm {
+        king_buckets: KingBuckets::Mirrored,
+        ..NnueForm::default()
+    };
+    let weights = fresh_weights(form.king_buckets, HIDDEN, 8, &mut rng);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut counts = vec![1, 2, cores];
+    counts.dedup();
+    for threads in counts.into_iter().filter(|&t| t <= cores) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        let device = Device::flex().autodiff();
+        let mut trainer =
+            NnueTrainer::new(&weights, form, 1e-3, device).expect("fresh weights fit");
+        pool.install(|| {
+            measure(
+                &format!("Adam step, NnueTrainer, mirrored, 8 buckets, {threads} thread(s)"),
+                BATCH as u64,
+                || trainer.train(&data, 1, BATCH, LAMBDA, None, &mut order),
+            )
+        });
+    }
 }

@@ -17,7 +17,7 @@ use burnmate::studies::study::{
 };
 use burnmate::studies::{endgame, queen4x4};
 use burnmate::tools::{compare, match_play, matrix, solve, throughput, uci_server};
-use burnmate_agents::engine::Features;
+use burnmate_engine::Features;
 use burnmate_env::tactics::ForcingMoves;
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
@@ -161,8 +161,32 @@ enum Command {
         #[arg(long)]
         max_moves: Option<u32>,
     },
-    /// Measure forward and training-step throughput of every study's network.
+    /// The engine's bench (OpenBench style): fixed positions searched to a fixed
+    /// depth on one thread; the last line is `N nodes M nps`, N the same on every
+    /// machine and run.
     Bench {
+        /// The net (a compact chess net file, a chess run, builtin:material; default:
+        /// the shipped net).
+        #[arg(default_value = "builtin:net")]
+        net: PathBuf,
+        /// Depth each position is searched to.
+        #[arg(long, default_value_t = burnmate_engine::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
+    /// Export a chess run's net as a compact file (`assets/nets/chess.bmnet` is one)
+    /// that `uci`, `match` and `bench` play.
+    Export {
+        /// The chess run.
+        run: PathBuf,
+        /// The generation (default: the newest incumbent).
+        #[arg(long)]
+        generation: Option<u32>,
+        /// The file to write (never replaced).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Measure forward and training-step throughput of every study's network.
+    Throughput {
         /// Backends to measure (comma-separated).
         #[arg(long, value_enum, value_delimiter = ',', default_value = "flex")]
         backend: Vec<BackendChoice>,
@@ -219,7 +243,10 @@ enum Command {
     /// Play a trained selfplay run (or an endgame Q-table, or a matrix's search net)
     /// as a UCI engine on stdin/stdout, for any chess GUI or match runner.
     Uci {
-        /// The run directory, or a search net file a matrix wrote (`nets/kqk-mcts-0.json`).
+        /// The run directory, a compact chess net (`assets/nets/chess.bmnet`), a
+        /// search net file a matrix wrote (`nets/kqk-mcts-0.json`), or
+        /// builtin:material; default: the shipped chess net (builtin:net).
+        #[arg(default_value = "builtin:net")]
         run: PathBuf,
         /// afterstate-td runs: plies of full-width search on the learned values.
         #[arg(long, default_value_t = 1)]
@@ -446,6 +473,11 @@ pub fn run(cli: Cli) -> Result<()> {
                     path.display(),
                     dir.display()
                 );
+                anyhow::ensure!(
+                    !path.exists(),
+                    "{} already exists; choose another name",
+                    path.display()
+                );
             }
             let request = PlayRequest {
                 run: &run,
@@ -463,7 +495,20 @@ pub fn run(cli: Cli) -> Result<()> {
                 .study()
                 .play(&request)
         }
-        Command::Bench {
+        Command::Bench { net, depth } => {
+            anyhow::ensure!(
+                (1..=burnmate_engine::limits::MAX_DEPTH).contains(&depth),
+                "--depth must lie in 1..={}",
+                burnmate_engine::limits::MAX_DEPTH
+            );
+            burnmate::tools::engine_bench::bench_command(&net, depth)
+        }
+        Command::Export {
+            run,
+            generation,
+            out,
+        } => burnmate::studies::chess::compact::export(&run, generation, &out),
+        Command::Throughput {
             backend,
             batch,
             seconds,
@@ -573,6 +618,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 without,
                 generation,
                 run_identity: None,
+                opponent_identities: None,
             };
             let jobs = jobs_or_cores(jobs)?;
             match_play::match_command(&settings, &out, jobs, move_timeout).map(|_| ())

@@ -35,6 +35,23 @@ macro_rules! say_inline {
     };
 }
 
+/// `eprintln!` for progress and warnings: a closed standard error (`2>&1 >/dev/null |
+/// head -1`) is ignored instead of a panic, so the command goes on and keeps its
+/// work (see [`stderr_write`]).
+#[macro_export]
+macro_rules! note {
+    ($($arg:tt)*) => {
+        $crate::stderr_write(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// Writes to standard error, ignoring every failure: a lost progress line must never
+/// lose the work it reports.
+pub fn stderr_write(text: std::fmt::Arguments) {
+    use std::io::Write as _;
+    let _ = std::io::stderr().write_fmt(text);
+}
+
 /// Writes to standard output: a closed pipe is ignored; another error (a full disk,
 /// or no standard output at all: `>&-`, which Rust's runtime turns into /dev/null)
 /// ends the process with `error: cannot write to standard output: ...` and

@@ -3,6 +3,7 @@
 #[cfg(test)]
 mod backend_agreement;
 pub mod compare;
+pub mod engine_bench;
 pub mod match_play;
 pub mod matrix;
 pub mod search_throughput;

@@ -154,7 +154,7 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
         "gen-007.net.json",
     );
     let pinned = tmp.path().join("pinned");
-    let out = burnmate(&[
+    let pinned_args = [
         "match",
         whole.to_str().unwrap(),
         "--generation",
@@ -171,7 +171,8 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
         "1",
         "--out",
         pinned.to_str().unwrap(),
-    ]);
+    ];
+    let out = burnmate(&pinned_args);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stdout(&out).contains("burnmate whole (alpha-beta 150 nodes) generation 1"),
@@ -185,6 +186,10 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
     // A finished run extended by a generation ends as a run trained that long.
     let extended = burnmate(&["resume", whole.to_str().unwrap(), "--generations", "2"]);
     assert!(extended.status.success(), "{}", stderr(&extended));
+    // Its nets are rebound to the new config, their weights unchanged: the match of
+    // a snapshot still resumes (probe: "its weights changed since").
+    let again = burnmate(&pinned_args);
+    assert!(again.status.success(), "{}", stderr(&again));
     let longer = tmp.path().join("longer");
     let mut three = TINY.to_vec();
     three.extend(["--set", "generations=2"]);
@@ -201,6 +206,16 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
     assert_one_line_error(
         &burnmate(&["resume", whole.to_str().unwrap(), "--generations", "1"]),
         "has finished generations 0-2 already; --generations must be at least 2",
+    );
+    // Probe: u32::MAX wrapped to "must be at least 2".
+    assert_one_line_error(
+        &burnmate(&[
+            "resume",
+            whole.to_str().unwrap(),
+            "--generations",
+            "4294967295",
+        ]),
+        "generations must be at most 100000",
     );
     // It learns on with changed settings: the config holds them, changes.txt says
     // from which generation; --set alone is refused.

@@ -869,3 +869,52 @@ fn endgame_training_writes_outputs_and_repeats_with_the_same_seed() {
         "not KRK",
     );
 }
+
+#[test]
+fn verify_blames_the_bad_table_a_table_is_built_from() {
+    // Probe: a corrupt but checksum-valid kqk made `solve kqkr --verify` blame kqkr
+    // and ask for a rebuild on top of the bad kqk.
+    let tmp = TempDir::new();
+    let cache = tmp.path().to_str().unwrap();
+    let built = burnmate(&["solve", "kqkr", "--cache", cache]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let path = tmp.path().join("kqk.bmtb");
+    let mut bytes = fs::read(&path).unwrap();
+    // One win's distance changed (values: 0 draw, 255 illegal, else plies + 1), the
+    // header's checksum recomputed so the file reads as sound.
+    let at = 32
+        + bytes[32..]
+            .iter()
+            .position(|&v| (4..200).contains(&v))
+            .unwrap();
+    bytes[at] += 2;
+    let sum = burnmate_oracle::checksum::fnv1a(&bytes[32..]);
+    bytes[16..24].copy_from_slice(&sum.to_le_bytes());
+    fs::write(&path, &bytes).unwrap();
+    let out = burnmate(&["solve", "kqkr", "--cache", cache, "--verify"]);
+    assert_one_line_error(&out, "the kqk table has ");
+    let error = stderr(&out);
+    assert!(
+        error.contains(&format!("delete {}", path.display()))
+            && error.contains("kqkr.bmtb")
+            && !error.contains("the kqkr table"),
+        "{error}"
+    );
+}
+
+#[test]
+fn solve_keeps_its_table_when_standard_error_is_closed() {
+    // Probe: `solve ... 2>&1 >/dev/null | head -1` panicked (rc 101) on its "built"
+    // line and lost the table it had just built.
+    let tmp = TempDir::new();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(["solve", "krk", "--cache", tmp.path().to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    assert!(tmp.path().join("krk.bmtb").exists(), "the table is saved");
+}

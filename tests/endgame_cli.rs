@@ -140,6 +140,7 @@ fn play_shows_the_game_with_verdicts_and_exports_pgn_once() {
         pgn.to_str().unwrap(),
     ]);
     assert_one_line_error(&again, "already exists");
+    assert_eq!(stdout(&again), "", "refused before the game is played");
     assert_eq!(fs::read_to_string(&pgn).unwrap(), pgn_text);
     // Another start position, and a FEN of the wrong material.
     let other = burnmate(&[

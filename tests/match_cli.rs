@@ -146,6 +146,23 @@ fn a_match_killed_after_a_game_resumes_to_the_uninterrupted_result() {
     fs::write(&results, "0\t1-0\tcheckmate\te2e4 e2e4\n").unwrap();
     fs::remove_file(killed.join("summary.json")).unwrap();
     assert_one_line_error(&burnmate(&args), "results.tsv game 0 is damaged");
+    // A result its own moves contradict is damage too.
+    let first = fs::read_to_string(whole.join("results.tsv")).unwrap();
+    let first = first.lines().next().unwrap();
+    let fields: Vec<&str> = first.split('\t').collect();
+    let wrong = if fields[1] == "1-0" { "0-1" } else { "1-0" };
+    fs::write(
+        &results,
+        format!("{}\t{wrong}\t{}\t{}\n", fields[0], fields[2], fields[3]),
+    )
+    .unwrap();
+    assert_one_line_error(
+        &burnmate(&args),
+        &format!(
+            "its result {wrong} contradicts its moves, which give {}",
+            fields[1]
+        ),
+    );
     // Another run put at the run's path does not resume this match.
     let other_dir = tmp.path().join("other");
     fs::create_dir(&other_dir).unwrap();
@@ -417,4 +434,64 @@ fn a_run_against_itself_searches_alike_on_both_sides() {
     };
     assert_eq!(games[1][1], mirrored);
     assert!(stdout(&out).contains("score 0.500"), "{}", stdout(&out));
+}
+
+#[test]
+fn a_match_resumed_against_a_replaced_opponent_is_refused() {
+    let tmp = TempDir::new();
+    let (run, engine, out_dir) = match_setup(tmp.path());
+    let (run_s, engine_s) = (run.as_str(), engine.as_str());
+    // An engine that declares no UCI_Elo cannot be rated on that scale.
+    assert_one_line_error(
+        &burnmate(&[
+            "match",
+            run_s,
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--engine",
+            engine_s,
+            "--uci-elo",
+            "1500",
+        ]),
+        "--uci-elo 1500 needs an engine with a UCI_Elo option",
+    );
+    assert!(!out_dir.exists(), "a refused request leaves no directory");
+    // A replaced engine binary (another script at the same path).
+    let args = match_args(run_s, out_dir.to_str().unwrap(), engine_s, "2");
+    let first = burnmate(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let script = fs::read_to_string(&engine).unwrap();
+    fs::write(&engine, format!("{script}# another build\n")).unwrap();
+    assert_one_line_error(&burnmate(&args), "holds a match against another");
+    fs::write(&engine, script).unwrap();
+    assert!(burnmate(&args).status.success(), "the same engine resumes");
+    // A replaced opponent run.
+    let vs_run = tmp.path().join("vs-run");
+    let opponent_args = [
+        "match",
+        "builtin:material",
+        "--opponent-run",
+        run_s,
+        "--out",
+        vs_run.to_str().unwrap(),
+        "--games",
+        "2",
+        "--max-plies",
+        "20",
+        "--jobs",
+        "1",
+    ];
+    let first = burnmate(&opponent_args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let other_dir = tmp.path().join("other");
+    fs::create_dir(&other_dir).unwrap();
+    let other = train(
+        &other_dir.join("run"),
+        tmp.path().join("selfplay.toml").to_str().unwrap(),
+        &["--episodes", "2", "--seed", "9"],
+    );
+    assert!(other.status.success(), "{}", stderr(&other));
+    fs::rename(&run, tmp.path().join("first-run")).unwrap();
+    fs::rename(other_dir.join("run"), &run).unwrap();
+    assert_one_line_error(&burnmate(&opponent_args), "holds a match against another");
 }

@@ -371,7 +371,7 @@ fn the_builtin_material_engine_mates_and_draws_by_repetition_when_behind() {
         "builtin:material searches by nodes",
     );
     // Every rule off: plain alpha-beta with quiescence still mates in one.
-    let every = burnmate_agents::engine::Features::NAMES.join(",");
+    let every = burnmate_engine::Features::NAMES.join(",");
     let mut engine = Engine::start_with(Path::new("builtin:material"), &["--without", &every]);
     engine.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
     engine.send("go depth 3");
@@ -494,4 +494,84 @@ fn a_forcing_share_outside_zero_to_one_or_unknown_forcing_moves_are_refused_in_o
         let out = burnmate(&["eval", SHIPPED_NETS[0].0, "--games", "1", flag, value]);
         assert_one_line_error(&out, error);
     }
+}
+
+#[test]
+fn the_engine_declares_hash_threads_and_overhead_and_takes_them() {
+    let mut engine = Engine::start(Path::new("builtin:material"));
+    engine.send("uci");
+    let hello = engine.until("uciok");
+    for option in [
+        "option name Hash type spin default 64 min 1 max ",
+        "option name Threads type spin default 1 min 1 max 256",
+        "option name Move Overhead type spin default 10 min 0 max 5000",
+    ] {
+        assert!(
+            hello.iter().any(|l| l.starts_with(option)),
+            "{option}: {hello:?}"
+        );
+    }
+    // Bad values and unknown names are said, and the engine goes on.
+    engine.send("setoption name Hash value 0");
+    engine.send("setoption name Threads value many");
+    engine.send("setoption name Ponder value true");
+    engine.send("isready");
+    let said = engine.until("readyok");
+    assert!(
+        said[0].starts_with("info string error: option Hash takes 1..=")
+            && said[0].ends_with(", not '0'"),
+        "{said:?}"
+    );
+    assert_eq!(
+        said[1..],
+        [
+            "info string error: option Threads takes 1..=256, not 'many'",
+            "info string error: no option named 'Ponder'",
+            "readyok",
+        ]
+    );
+    // Four threads on a 16 MB table find the mate one thread finds.
+    engine.send("setoption name hash value 16");
+    engine.send("setoption name Threads value 4");
+    engine.send("position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+    engine.send("go depth 6");
+    let lines = engine.until("bestmove ");
+    assert_eq!(lines.last().unwrap(), "bestmove a1a8");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    engine.quit();
+}
+
+#[test]
+fn short_clocks_with_increments_are_never_overrun() {
+    use std::time::Instant;
+    // A one-second game with 10 ms increments, the clock kept as a GUI keeps it:
+    // each move's wall time off the mover's clock, then the increment on it.
+    let mut engine = Engine::start(Path::new("builtin:material"));
+    engine.send("setoption name Threads value 2");
+    let mut position = Chess::default();
+    let mut moves: Vec<String> = Vec::new();
+    let mut clock = [1000i64, 1000];
+    for ply in 0..60 {
+        if position.legal_moves().is_empty() {
+            break;
+        }
+        let side = ply % 2;
+        engine.send(&format!("position startpos moves {}", moves.join(" ")));
+        let asked = Instant::now();
+        engine.send(&format!(
+            "go wtime {} btime {} winc 10 binc 10",
+            clock[0], clock[1]
+        ));
+        let lines = engine.until("bestmove ");
+        clock[side] -= asked.elapsed().as_millis() as i64;
+        assert!(clock[side] > 0, "lost on time at ply {ply}: {clock:?}");
+        clock[side] += 10;
+        let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+        play_uci(&mut position, best);
+        moves.push(best.to_string());
+    }
+    engine.quit();
 }

@@ -12,3 +12,12 @@ pub const MAX_REPLAY: usize = 10_000_000;
 /// Largest batch `burnmate bench` may time (a 1,048,576-row batch of the conv
 /// selector's input is about 3 GB).
 pub const MAX_BENCH_BATCH: usize = 1 << 20;
+
+/// The machine's memory in megabytes (`MemTotal` of `/proc/meminfo`); `None` where
+/// it cannot be read (not Linux), and then no size is refused for it.
+pub fn machine_memory_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}

@@ -105,6 +105,18 @@ pub fn rebind<T: Serialize + DeserializeOwned>(
     save_bound(path, format, &envelope.payload, new)
 }
 
+/// The FNV-1a of a checkpoint's payload alone: what it holds, whatever config it is
+/// bound to (a [`rebind`] leaves it unchanged).
+pub fn payload_digest(path: &Path) -> Result<u64> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("cannot read checkpoint {}", path.display()))?;
+    let envelope: Envelope<serde_json::Value> =
+        serde_json::from_slice(&bytes).map_err(|e| malformed(path, e))?;
+    let payload =
+        serde_json::to_vec(&envelope.payload).context("cannot serialise the checkpoint")?;
+    Ok(fnv1a(&payload))
+}
+
 /// Reads a checkpoint of `format`; a missing, truncated, malformed, foreign or
 /// edited file is a one-line error. (Serialising a payload is deterministic and
 /// floats round-trip exactly, so the payload read back re-serialises to the bytes

@@ -56,7 +56,7 @@ impl Progress for EpisodeBar {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if last.elapsed() >= LINE_EVERY {
             *last = Instant::now();
-            eprintln!(
+            crate::note!(
                 "{}",
                 progress_line(
                     &self.bar.prefix(),

@@ -100,7 +100,7 @@ pub fn load_or_build_table(material: &Material, cache_dir: &Path) -> Result<DtmT
     if path.exists() {
         match read_cache(&path, material) {
             Ok(table) => return Ok(table),
-            Err(e) => eprintln!("warning: {e:#}; rebuilding it"),
+            Err(e) => crate::note!("warning: {e:#}; rebuilding it"),
         }
     }
     // The tables its captures lead to come from the cache too (bare kings aside).
@@ -113,18 +113,16 @@ pub fn load_or_build_table(material: &Material, cache_dir: &Path) -> Result<DtmT
     }
     let started = Instant::now();
     let table = DtmTable::solve_with(material, known)?;
-    eprintln!(
-        "built {} in {:.2} s",
-        material.name(),
-        started.elapsed().as_secs_f64()
-    );
+    let seconds = started.elapsed().as_secs_f64();
     // A table that cannot be cached is still the answer: minutes of work are not
     // thrown away for a read-only or full cache directory.
     let cached = std::fs::create_dir_all(cache_dir)
         .with_context(|| format!("cannot create {}", cache_dir.display()))
         .and_then(|()| write_cache(&path, &table));
+    // Reported after the table is safe: a closed stderr loses a line, never the table.
+    crate::note!("built {} in {seconds:.2} s", material.name());
     if let Err(e) = cached {
-        eprintln!("warning: {e:#}; the table is not cached");
+        crate::note!("warning: {e:#}; the table is not cached");
     }
     Ok(table)
 }

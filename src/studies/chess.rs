@@ -1,10 +1,11 @@
 //! The full-chess learner (ours; `configs/chess-zero.toml`): generations of
 //! search-labelled self-play train an efficiently updatable net
 //! ([`burnmate_models::Nnue`]) for an engine-grade alpha-beta
-//! ([`burnmate_agents::engine`]); generation 0 searches on material values. See
+//! ([`burnmate_engine`]); generation 0 searches on material values. See
 //! [`generations`] for the loop. `burnmate uci RUN` and `burnmate match RUN` play
 //! the newest incumbent.
 
+pub mod compact;
 pub mod config;
 pub mod data_file;
 pub mod games;
@@ -82,7 +83,7 @@ pub fn extend(
 ) -> Result<()> {
     let _lock = lock_dir(run)?;
     let done = generations::finished(run)?.len() as u32;
-    if generations + 1 < done {
+    if generations.saturating_add(1) < done {
         bail!(
             "{} has finished generations 0-{} already; --generations must be at least {}",
             run.display(),

@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use burnmate_agents::engine::Features;
+use burnmate_engine::Features;
 use burnmate_oracle::uci::UciEngine;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
@@ -27,7 +27,7 @@ use crate::studies::chess::openings;
 use crate::tools::uci_server::players::{BUILTIN_MATERIAL, PlaySearch, load_player};
 use burnmate_env::game_result::GameResult;
 use burnmate_oracle::rating::{EloEstimate, Sprt, SprtDecision, Tally, elo_estimate, ladder_fit};
-use game::{Adjudicator, EnginePlayer, Player, RunPlayer, legal_move, play_game};
+use game::{Adjudicator, EnginePlayer, Player, RunPlayer, legal_move, play_game, rejudge};
 use record::{Row, RowWriter, check_numbers, read_rows};
 
 /// The file that records a match's settings; a rerun must ask for the same.
@@ -90,11 +90,20 @@ impl Opponent {
                 None,
             )?)),
             Opponent::Engine {
-                engine, options, ..
+                engine,
+                options,
+                rating,
             } => {
                 let mut started = UciEngine::start(engine, 1)?;
                 for (name, value) in options {
-                    started = started.with_option(name, value)?;
+                    started = started
+                        .with_option(name, value)
+                        .with_context(|| match rating {
+                            Some(elo) => {
+                                format!("--uci-elo {elo} needs an engine with a UCI_Elo option")
+                            }
+                            None => format!("cannot set {name} on {engine}"),
+                        })?;
                 }
                 Box::new(EnginePlayer {
                     engine: started,
@@ -103,6 +112,24 @@ impl Opponent {
                 })
             }
         })
+    }
+
+    /// What the opponent is, so a resumed match is refused when it changed: a run's
+    /// [`run_identity`], an engine's `id name` and the FNV-1a of its executable.
+    fn identity(&self) -> Result<String> {
+        match self {
+            Opponent::Run { run } => run_identity(run, None),
+            Opponent::Engine { engine, .. } => {
+                let path = burnmate_oracle::uci::locate(engine)?;
+                let bytes = std::fs::read(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                let id = UciEngine::start(engine, 1)?.id().to_string();
+                Ok(format!(
+                    "{id} fnv1a:{:016x}",
+                    burnmate_oracle::checksum::fnv1a(&bytes)
+                ))
+            }
+        }
     }
 }
 
@@ -183,31 +210,62 @@ pub struct MatchSettings {
     /// before it existed).
     #[serde(default)]
     pub run_identity: Option<String>,
+    /// What each opponent is ([`Opponent::identity`]), so a resume against a replaced
+    /// opponent run or engine binary is refused (absent in matches from before it
+    /// existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent_identities: Option<Vec<String>>,
 }
 
-/// The identity [`MatchSettings::run_identity`] records for `run`.
+/// The identity [`MatchSettings::run_identity`] records for `run`: the FNV-1a of its
+/// weights file (a run's `checkpoint.json`, a search net's file, a chess run's
+/// generations file, which names its newest incumbent), or for a chess run's
+/// `generation` that of its net's weights alone (`net-fnv1a:`), which a
+/// `resume --generations` that rebinds the file to a new config leaves unchanged.
 pub fn run_identity(run: &Path, generation: Option<u32>) -> Result<String> {
     if run == Path::new(BUILTIN_MATERIAL) || generation == Some(0) {
         return Ok(BUILTIN_MATERIAL.to_string());
     }
-    // A run's weights file; a chess run's net of `generation`, else its
-    // generations file (it names the newest incumbent, whose net file the checksum
-    // of its line binds).
-    let weights = if let Some(generation) = generation {
-        crate::studies::chess::net_file::path(run, generation)
-    } else if run.is_file() {
+    if let Some(generation) = generation {
+        let net = crate::studies::chess::net_file::path(run, generation);
+        let digest = crate::run::checkpoint::payload_digest(&net)?;
+        return Ok(format!("net-fnv1a:{digest:016x}"));
+    }
+    let weights = if run.is_file() {
         run.to_path_buf()
     } else if run.join("checkpoint.json").exists() {
         run.join("checkpoint.json")
     } else {
         run.join(crate::studies::chess::generations::GENERATIONS_FILE)
     };
-    let bytes =
-        std::fs::read(&weights).with_context(|| format!("cannot read {}", weights.display()))?;
+    file_identity(&weights)
+}
+
+/// `fnv1a:` and the FNV-1a of the file's bytes.
+fn file_identity(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     Ok(format!(
         "fnv1a:{:016x}",
         burnmate_oracle::checksum::fnv1a(&bytes)
     ))
+}
+
+/// Whether `recorded` names the run `settings` plays: equal identities, or a match
+/// recorded before generations had `net-fnv1a:` identities whose net file is
+/// unchanged.
+fn same_run(recorded: &str, settings: &MatchSettings) -> Result<bool> {
+    let now = settings.run_identity.as_deref().unwrap_or(recorded);
+    Ok(recorded == now
+        || match settings.generation {
+            Some(generation) if recorded.starts_with("fnv1a:") => {
+                recorded
+                    == file_identity(&crate::studies::chess::net_file::path(
+                        &settings.run,
+                        generation,
+                    ))?
+            }
+            _ => false,
+        })
 }
 
 impl MatchSettings {
@@ -338,6 +396,13 @@ pub fn match_command(
     }
     let identified = MatchSettings {
         run_identity: Some(run_identity(&settings.run, settings.generation)?),
+        opponent_identities: Some(
+            settings
+                .opponents
+                .iter()
+                .map(Opponent::identity)
+                .collect::<Result<_>>()?,
+        ),
         ..settings.clone()
     };
     let settings = &identified;
@@ -346,10 +411,27 @@ pub fn match_command(
     adopt_settings(settings, out)?;
     let rows = read_rows(out)?;
     check_numbers(&rows, settings.planned())?;
+    let adjudicator = Adjudicator::new(tablebase_dir());
     for row in &rows {
         let (_, opening, _) = settings.game_plan(row.game, openings.len());
-        replay(&openings[opening], &row.record.moves)
-            .with_context(|| format!("{} game {} is damaged", record::RESULTS_FILE, row.game))?;
+        let damaged = || format!("{} game {} is damaged", record::RESULTS_FILE, row.game);
+        let record = &row.record;
+        let judged = rejudge(
+            &openings[opening],
+            &record.moves,
+            &record.reason,
+            settings.max_plies,
+            &adjudicator,
+        )
+        .with_context(damaged)?;
+        if judged != record.result {
+            bail!(
+                "{}: its result {} contradicts its moves, which give {}",
+                damaged(),
+                record.result.pgn(),
+                judged.pgn()
+            );
+        }
     }
     let sprt = settings
         .sprt
@@ -364,7 +446,6 @@ pub fn match_command(
         writer: RowWriter::open(out)?,
         failed: false,
     });
-    let adjudicator = Adjudicator::new(tablebase_dir());
     let context = Worker {
         settings,
         deadline,
@@ -405,11 +486,11 @@ fn adopt_settings(settings: &MatchSettings, out: &Path) -> Result<()> {
             .with_context(|| format!("cannot read {}", path.display()))?;
         let recorded: MatchSettings = serde_json::from_str(&text)
             .with_context(|| format!("{} is damaged", path.display()))?;
-        let same_run = match (&recorded.run_identity, &settings.run_identity) {
-            (Some(a), Some(b)) => a == b,
-            _ => true,
+        let same = match &recorded.run_identity {
+            Some(identity) => same_run(identity, settings)?,
+            None => true,
         };
-        if !same_run {
+        if !same {
             bail!(
                 "{} holds a match of another run at {} (its weights changed since: {} then, {} now); choose another --out",
                 out.display(),
@@ -418,8 +499,23 @@ fn adopt_settings(settings: &MatchSettings, out: &Path) -> Result<()> {
                 settings.run_identity.as_deref().unwrap_or("?")
             );
         }
+        if let (Some(then), Some(now)) =
+            (&recorded.opponent_identities, &settings.opponent_identities)
+            && let Some(((was, is), opponent)) = then
+                .iter()
+                .zip(now)
+                .zip(&settings.opponents)
+                .find(|((was, is), _)| was != is)
+        {
+            bail!(
+                "{} holds a match against another {} (it changed since: {was} then, {is} now); choose another --out",
+                out.display(),
+                opponent.label()
+            );
+        }
         let recorded = MatchSettings {
             run_identity: settings.run_identity.clone(),
+            opponent_identities: settings.opponent_identities.clone(),
             ..recorded
         };
         if recorded != *settings {
@@ -530,7 +626,7 @@ impl Worker<'_> {
             let row = Row { game: n, record };
             let mut shared = self.shared.lock().expect("no worker panicked");
             shared.writer.append(&row)?;
-            eprintln!(
+            crate::note!(
                 "game {}/{} vs {}: burnmate {}, {} ({}, {} plies)",
                 n + 1,
                 self.settings.planned(),

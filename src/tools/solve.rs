@@ -46,40 +46,72 @@ fn describe(v: Verdict) -> String {
     }
 }
 
-/// `burnmate solve MATERIAL --verify`: every entry of the table checked against its
-/// successors (captures through the smaller tables); inconsistent entries are an
-/// error naming the first few.
+/// `burnmate solve MATERIAL --verify`: every entry of the table, and first of every
+/// cached table it is built from (its captures' tables, theirs in turn), checked
+/// against its successors; inconsistent entries are an error naming the first table
+/// that holds them, never suggesting a rebuild on top of a bad dependency.
 fn verify(material: &Material, cache_dir: &Path) -> Result<()> {
-    let table = load_or_build_table(material, cache_dir)?;
+    let mut order = Vec::new();
+    dependencies_first(material, &mut order);
+    // Verified tables and the solved bare kings: every table a capture leads to.
     let mut tables = HashMap::new();
-    for smaller in material.captures() {
-        let table = if smaller.slots() > 2 {
-            load_or_build_table(&smaller, cache_dir)?
-        } else {
-            DtmTable::solve(&smaller)?
-        };
-        tables.insert(smaller, table);
-    }
-    let started = Instant::now();
-    let wrong = table.inconsistent_entries(&tables)?;
-    say!(
-        "verified {}: {} entries, {} inconsistent ({:.2} s)",
-        material.name(),
-        table.bytes().len(),
-        wrong.len(),
-        started.elapsed().as_secs_f64()
-    );
-    for &(turn, i) in wrong.iter().take(5) {
-        say!("  inconsistent: {}", table.fen(turn, i));
-    }
-    if !wrong.is_empty() {
-        bail!(
-            "the {} table has {} inconsistent entries; delete its cache file to rebuild it",
-            material.name(),
-            wrong.len()
+    for checked in &order {
+        for smaller in checked.captures() {
+            if smaller.slots() <= 2 && !tables.contains_key(&smaller) {
+                let solved = DtmTable::solve(&smaller)?;
+                tables.insert(smaller, solved);
+            }
+        }
+        let table = load_or_build_table(checked, cache_dir)?;
+        let started = Instant::now();
+        let wrong = table.inconsistent_entries(&tables)?;
+        say!(
+            "verified {}: {} entries, {} inconsistent ({:.2} s)",
+            checked.name(),
+            table.bytes().len(),
+            wrong.len(),
+            started.elapsed().as_secs_f64()
         );
+        for &(turn, i) in wrong.iter().take(5) {
+            say!("  inconsistent: {}", table.fen(turn, i));
+        }
+        if !wrong.is_empty() {
+            let built_on: Vec<String> = order
+                .iter()
+                .skip_while(|m| *m != checked)
+                .skip(1)
+                .map(|m| cache_path(cache_dir, m).display().to_string())
+                .collect();
+            let rebuild = if built_on.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " and the tables built from it ({}), which may be wrong too",
+                    built_on.join(", ")
+                )
+            };
+            bail!(
+                "the {} table has {} inconsistent entries; delete {}{rebuild} to rebuild them",
+                checked.name(),
+                wrong.len(),
+                cache_path(cache_dir, checked).display()
+            );
+        }
+        tables.insert(checked.clone(), table);
     }
     Ok(())
+}
+
+/// Every cached material `material` is built from, each after the tables it is built
+/// from, then `material` itself (bare kings are solved, never cached).
+fn dependencies_first(material: &Material, order: &mut Vec<Material>) {
+    if material.slots() <= 2 || order.contains(material) {
+        return;
+    }
+    for smaller in material.captures() {
+        dependencies_first(&smaller, order);
+    }
+    order.push(material.clone());
 }
 
 /// `burnmate solve NAME [--fen FEN] [--starts N --seed S] [--verify]`.

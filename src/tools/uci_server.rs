@@ -45,6 +45,25 @@ pub trait UciPlayer: Send {
     /// The flag UCI's `stop` raises while [`UciPlayer::best_move`] runs; a player
     /// that searches ends its search when it is set.
     fn set_stop(&mut self, _stop: Arc<AtomicBool>) {}
+    /// The `option name ... type ...` lines the player declares after its `id`.
+    fn options(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// `setoption name NAME value VALUE` (NAME as declared, any case); the error says
+    /// why the value is not taken.
+    fn set_option(&mut self, name: &str, _value: &str) -> Result<(), String> {
+        Err(format!("no option named '{name}'"))
+    }
+}
+
+/// The name and value of `setoption`'s arguments `name NAME [value VALUE]` (a
+/// button has no value: empty).
+pub fn parse_setoption(args: &str) -> Option<(&str, &str)> {
+    let rest = args.strip_prefix("name ")?;
+    Some(match rest.split_once(" value ") {
+        Some((name, value)) => (name.trim(), value.trim()),
+        None => (rest.trim(), ""),
+    })
 }
 
 /// The limits of a `go` command a searching player honours.
@@ -320,10 +339,26 @@ pub fn serve(
             let (command, args) = line.split_once(' ').unwrap_or((&line, ""));
             match command {
                 "uci" => {
-                    let name = player.lock().expect("no search panicked").name();
-                    say(&format!("id name {name}"))?;
+                    let player = player.lock().expect("no search panicked");
+                    say(&format!("id name {}", player.name()))?;
                     say("id author burnmate")?;
+                    for option in player.options() {
+                        say(&option)?;
+                    }
                     say("uciok")?;
+                }
+                "setoption" => {
+                    finish(&mut searching)?;
+                    let set = match parse_setoption(args) {
+                        Some((name, value)) => player
+                            .lock()
+                            .expect("no search panicked")
+                            .set_option(name, value),
+                        None => Err(format!("expected 'name NAME value VALUE', got '{args}'")),
+                    };
+                    if let Err(e) = set {
+                        say(&format!("info string error: {e}"))?;
+                    }
                 }
                 "isready" => say("readyok")?,
                 "ucinewgame" => {

@@ -17,7 +17,6 @@ pub mod agent;
 pub mod beside;
 pub mod dqn;
 pub mod endgame;
-pub mod engine;
 pub mod episode;
 pub mod error;
 pub mod exploration;
@@ -37,3 +36,5 @@ pub mod vector;
 
 #[cfg(test)]
 mod neural_tests;
+#[cfg(test)]
+mod nnue_agreement_tests;

@@ -33,10 +33,12 @@ use burnmate_encode::nnue::{KingBuckets, output_bucket};
 use burnmate_models::{Activation, LayerWeights, Nnue};
 use rand::Rng;
 use rand::seq::SliceRandom;
+use rayon::prelude::*;
+use std::ops::Range;
 
-use crate::engine::nnue::{NnueForm, SCALE};
 use crate::init::uniform_layers;
 use crate::optim::pytorch_adam;
+use burnmate_engine::nnue::{NnueForm, SCALE};
 
 /// One training position: its features from the side to move's view and from the
 /// other side's, the search's score (centipawns, side to move) and the game's result
@@ -116,6 +118,29 @@ struct HostTransformer {
     bias: Vec<f32>,
 }
 
+/// Fewest hidden columns a part of the transformer's work takes: below it a thread's
+/// share is not worth its start.
+const MIN_PART_COLUMNS: usize = 16;
+
+/// The ranges of hidden columns the transformer's work is split into, one a thread
+/// of the current rayon pool (at most `hidden / 16`). Every column's sums and
+/// gradients are computed whole by one part, position after position, as one
+/// thread computes them: the result is the same bits on any number of threads.
+fn column_parts(hidden: usize) -> Vec<Range<usize>> {
+    let parts = rayon::current_num_threads()
+        .min(hidden / MIN_PART_COLUMNS)
+        .max(1);
+    (0..parts)
+        .map(|p| p * hidden / parts..(p + 1) * hidden / parts)
+        .collect()
+}
+
+/// The transformer's sums of one part of the columns: `[sets, width]`.
+struct PartSums {
+    columns: Range<usize>,
+    sums: Vec<f32>,
+}
+
 impl HostTransformer {
     fn of(net: &Nnue) -> HostTransformer {
         let [transformer, _] = net.weights();
@@ -125,61 +150,103 @@ impl HostTransformer {
         }
     }
 
-    /// `b1` plus the rows of each position's set features, for the side to move's
-    /// `us` and the other side's `them`: `[n, 2 hidden]`, each position's two sums
-    /// side by side.
-    fn sums(&self, us: &[&[u16]], them: &[&[u16]]) -> Vec<f32> {
+    /// `b1` plus the rows of each set's features, `sets` alternating the side to
+    /// move's and the other side's of each position, in column parts (on every
+    /// thread of the pool).
+    fn sums(&self, sets: &[&[u16]]) -> Vec<PartSums> {
         let hidden = self.bias.len();
-        let mut sums = vec![0.0f32; 2 * hidden * us.len()];
-        let halves = sums.chunks_exact_mut(hidden);
-        let sets = us.iter().zip(them).flat_map(|(us, them)| [us, them]);
-        for (row, set) in halves.zip(sets) {
-            row.copy_from_slice(&self.bias);
-            for &f in *set {
-                let column = &self.weight[usize::from(f) * hidden..][..hidden];
-                for (s, w) in row.iter_mut().zip(column) {
-                    *s += w;
+        column_parts(hidden)
+            .into_par_iter()
+            .map(|columns| {
+                let width = columns.len();
+                let mut sums = vec![0.0f32; width * sets.len()];
+                for (row, set) in sums.chunks_exact_mut(width).zip(sets) {
+                    row.copy_from_slice(&self.bias[columns.clone()]);
+                    for &f in *set {
+                        let column =
+                            &self.weight[usize::from(f) * hidden + columns.start..][..width];
+                        for (s, w) in row.iter_mut().zip(column) {
+                            *s += w;
+                        }
+                    }
+                }
+                PartSums { columns, sums }
+            })
+            .collect()
+    }
+}
+
+/// `σ` of the parts' sums, laid out `[n, 2 hidden]`: each position's two halves
+/// side by side (rows in parallel).
+fn activated(parts: &[PartSums], activation: Activation, hidden: usize, sets: usize) -> Vec<f32> {
+    let mut out = vec![0.0f32; sets * hidden];
+    out.par_chunks_exact_mut(hidden)
+        .enumerate()
+        .for_each(|(i, row)| {
+            for part in parts {
+                let width = part.columns.len();
+                let sums = &part.sums[i * width..][..width];
+                for (o, s) in row[part.columns.clone()].iter_mut().zip(sums) {
+                    *o = activation.apply(*s);
                 }
             }
-        }
-        sums
-    }
+        });
+    out
 }
 
 /// The transformer's gradients `(dW1 [inputs, hidden], db1 [hidden])` from the
 /// activations' gradients `[n, 2 hidden]` and the sums `activation` took them of
-/// (same shape) of the positions whose set features are `us` and `them`: each half
-/// row's gradient times the activation's slope at its sum (zero where the sum was
-/// clamped), added to the rows of its set features and to the bias, position after
-/// position, the side to move first.
+/// (in parts) of the sets of features `sets` (alternating the side to move's and
+/// the other side's): each half row's gradient times the activation's slope at its
+/// sum (zero where the sum was clamped), added to the rows of its set features and
+/// to the bias, set after set; each part of the columns on a thread of its own.
 fn transformer_gradients(
     [inputs, hidden]: [usize; 2],
     activation: Activation,
-    us: &[&[u16]],
-    them: &[&[u16]],
-    sums: &[f32],
+    sets: &[&[u16]],
+    parts: &[PartSums],
     activation_gradients: &[f32],
 ) -> (Vec<f32>, Vec<f32>) {
+    let computed: Vec<(Vec<f32>, Vec<f32>)> = parts
+        .par_iter()
+        .map(|part| {
+            let width = part.columns.len();
+            let mut weight = vec![0.0f32; inputs * width];
+            let mut bias = vec![0.0f32; width];
+            let mut gradient = vec![0.0f32; width];
+            let rows = part
+                .sums
+                .chunks_exact(width)
+                .zip(activation_gradients.chunks_exact(hidden));
+            for ((sum, upstream), set) in rows.zip(sets) {
+                let upstream = &upstream[part.columns.clone()];
+                for ((g, s), u) in gradient.iter_mut().zip(sum).zip(upstream) {
+                    *g = *u * activation.slope(*s);
+                }
+                for &f in *set {
+                    let row = &mut weight[usize::from(f) * width..][..width];
+                    for (w, g) in row.iter_mut().zip(&gradient) {
+                        *w += g;
+                    }
+                }
+                for (b, g) in bias.iter_mut().zip(&gradient) {
+                    *b += g;
+                }
+            }
+            (weight, bias)
+        })
+        .collect();
     let mut weight = vec![0.0f32; inputs * hidden];
     let mut bias = vec![0.0f32; hidden];
-    let mut gradient = vec![0.0f32; hidden];
-    let halves = sums
-        .chunks_exact(hidden)
-        .zip(activation_gradients.chunks_exact(hidden));
-    let sets = us.iter().zip(them).flat_map(|(us, them)| [us, them]);
-    for ((sum, upstream), set) in halves.zip(sets) {
-        for ((g, s), u) in gradient.iter_mut().zip(sum).zip(upstream) {
-            *g = *u * activation.slope(*s);
+    for (part, (part_weight, part_bias)) in parts.iter().zip(computed) {
+        let width = part.columns.len();
+        for (row, from) in weight
+            .chunks_exact_mut(hidden)
+            .zip(part_weight.chunks_exact(width))
+        {
+            row[part.columns.clone()].copy_from_slice(from);
         }
-        for &f in *set {
-            let row = &mut weight[usize::from(f) * hidden..][..hidden];
-            for (w, g) in row.iter_mut().zip(&gradient) {
-                *w += g;
-            }
-        }
-        for (b, g) in bias.iter_mut().zip(&gradient) {
-            *b += g;
-        }
+        bias[part.columns.clone()].copy_from_slice(&part_bias);
     }
     (weight, bias)
 }
@@ -206,14 +273,19 @@ fn placed_sets(batch: &[&Labelled], king_buckets: KingBuckets) -> [Vec<Vec<u16>>
             .collect()
     };
     [
-        batch.iter().map(|s| place(&s.us)).collect(),
-        batch.iter().map(|s| place(&s.them)).collect(),
+        batch.par_iter().map(|s| place(&s.us)).collect(),
+        batch.par_iter().map(|s| place(&s.them)).collect(),
     ]
 }
 
-/// Slices of `sets`.
-fn slices(sets: &[Vec<u16>]) -> Vec<&[u16]> {
-    sets.iter().map(Vec::as_slice).collect()
+/// The sets of `placed` alternating the side to move's and the other side's of each
+/// position, as the transformer's rows lie.
+fn interleaved(placed: &[Vec<Vec<u16>>; 2]) -> Vec<&[u16]> {
+    placed[0]
+        .iter()
+        .zip(&placed[1])
+        .flat_map(|(us, them)| [us.as_slice(), them.as_slice()])
+        .collect()
 }
 
 impl NnueTrainer {
@@ -253,12 +325,13 @@ impl NnueTrainer {
         (batch, placed): (&[&Labelled], &[Vec<Vec<u16>>; 2]),
         lambda: f32,
         track: bool,
-    ) -> (Tensor<1>, Vec<f32>, Tensor<2>) {
+    ) -> (Tensor<1>, Vec<PartSums>, Tensor<2>) {
         let n = batch.len();
         let transformer = HostTransformer::of(net);
         let hidden = transformer.bias.len();
-        let sums = transformer.sums(&slices(&placed[0]), &slices(&placed[1]));
-        let activated = sums.iter().map(|&s| activation.apply(s)).collect();
+        let sets = interleaved(placed);
+        let sums = transformer.sums(&sets);
+        let activated = activated(&sums, activation, hidden, sets.len());
         let activations =
             Tensor::<2>::from_data(TensorData::new(activated, [n, 2 * hidden]), device);
         let activations = if track {
@@ -316,10 +389,14 @@ impl NnueTrainer {
                 .grad(&grads)
                 .expect("the activations are tracked"),
         );
-        let (us, them) = (slices(&placed[0]), slices(&placed[1]));
         let shape = self.net.transformer.weight.dims();
-        let (weight, bias) =
-            transformer_gradients(shape, self.form.activation, &us, &them, &sums, &upstream);
+        let (weight, bias) = transformer_gradients(
+            shape,
+            self.form.activation,
+            &interleaved(&placed),
+            &sums,
+            &upstream,
+        );
         let mut params = GradientsParams::from_grads(grads, &self.net);
         let inner = self.device.clone().inner();
         if let Some(factoriser) = &self.net.factoriser {
@@ -502,10 +579,14 @@ mod tests {
         let grads = loss.backward();
         assert!((scalar(loss) - scalar(expected)).abs() < 1e-7, "{form:?}");
         let upstream = host(activations.grad(&grads).unwrap());
-        let (us, them) = (slices(&placed[0]), slices(&placed[1]));
         let shape = [inputs, 8];
-        let (weight, bias) =
-            transformer_gradients(shape, form.activation, &us, &them, &sums, &upstream);
+        let (weight, bias) = transformer_gradients(
+            shape,
+            form.activation,
+            &interleaved(&placed),
+            &sums,
+            &upstream,
+        );
         let gap = |a: &[f32], b: &[f32]| {
             assert_eq!(a.len(), b.len());
             a.iter()
@@ -590,5 +671,41 @@ mod tests {
         assert!((held_out - trainer.loss(&data, 64, 0.0)).abs() < 1e-6);
         assert!(held_out < losses[0] * 0.2, "{held_out}");
         assert_eq!(trainer.weights()[0].outputs, 16);
+    }
+
+    #[test]
+    fn a_step_on_any_number_of_threads_gives_the_same_bits() {
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        let form = NnueForm {
+            activation: Activation::Screlu,
+            king_buckets: KingBuckets::Four,
+        };
+        let weights = fresh_weights(form.king_buckets, 64, 2, &mut rng);
+        // Kings on e1 and e8 (features 5 * 64 + 4 and 11 * 64 + 60), and pieces.
+        let data: Vec<Labelled> = (0..48u16)
+            .map(|i| {
+                let us = [324, 764, i, 64 + 2 * i, 200 + i];
+                sample(&us, i32::from(i) * 20 - 400, f32::from(i % 3) / 2.0)
+            })
+            .collect();
+        let batch: Vec<&Labelled> = data.iter().collect();
+        let stepped = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                assert_eq!(column_parts(64).len(), threads.min(4));
+                let device = Device::flex().autodiff();
+                let mut trainer = NnueTrainer::new(&weights, form, 1e-2, device).unwrap();
+                let losses = [trainer.step(&batch, 0.3), trainer.step(&batch, 0.3)];
+                (losses, trainer.weights())
+            })
+        };
+        let one = stepped(1);
+        assert_ne!(one.1, weights, "the steps moved the net");
+        for threads in [2, 3, 4] {
+            assert_eq!(stepped(threads), one, "{threads} threads");
+        }
     }
 }

@@ -5,29 +5,9 @@ use burn::module::{Module, Param};
 use burn::nn::{Linear, LinearConfig};
 use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor, TensorData};
-use serde::{Deserialize, Serialize};
+pub use burnmate_weights::LayerWeights;
 
 use crate::sparse_input::{MAX_SPARSE_WIDTH, SparseRows};
-
-/// Host copy of one linear layer, weight row-major `[inputs, outputs]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LayerWeights {
-    /// Inputs.
-    pub inputs: usize,
-    /// Outputs.
-    pub outputs: usize,
-    /// Weights, `inputs * outputs` values.
-    pub weight: Vec<f32>,
-    /// Biases, `outputs` values.
-    pub bias: Vec<f32>,
-}
-
-impl LayerWeights {
-    /// Whether every weight and bias is a finite number (not NaN or infinite).
-    pub fn is_finite(&self) -> bool {
-        self.weight.iter().chain(&self.bias).all(|w| w.is_finite())
-    }
-}
 
 /// The network: `Linear -> ReLU -> ... -> Linear`.
 #[derive(Module, Debug)]

@@ -22,49 +22,16 @@
 use burn::module::{Module, Param};
 use burn::nn::{Linear, LinearConfig};
 use burn::tensor::{Device, Tensor, TensorData};
-use serde::{Deserialize, Serialize};
+pub use burnmate_weights::Activation;
 
 use crate::deep_mlp::{DeepMlp, LayerWeights};
 
-/// The activation of the feature transformer's sums.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Activation {
-    /// `clamp(s, 0, 1)`.
-    #[default]
-    Crelu,
-    /// `clamp(s, 0, 1)²`.
-    Screlu,
-}
-
-impl Activation {
-    /// `σ(s)`.
-    pub fn apply(self, s: f32) -> f32 {
-        let c = s.clamp(0.0, 1.0);
-        match self {
-            Activation::Crelu => c,
-            Activation::Screlu => c * c,
-        }
-    }
-
-    /// `dσ/ds` (0 outside `[0, 1]`; 1, or `2s`, inside, the ends included).
-    pub fn slope(self, s: f32) -> f32 {
-        if !(0.0..=1.0).contains(&s) {
-            return 0.0;
-        }
-        match self {
-            Activation::Crelu => 1.0,
-            Activation::Screlu => 2.0 * s,
-        }
-    }
-
-    /// `σ` of every element.
-    pub fn tensor<const D: usize>(self, s: Tensor<D>) -> Tensor<D> {
-        let c = s.clamp(0.0, 1.0);
-        match self {
-            Activation::Crelu => c,
-            Activation::Screlu => c.clone() * c,
-        }
+/// `σ` of every element of `s`.
+pub fn activate<const D: usize>(activation: Activation, s: Tensor<D>) -> Tensor<D> {
+    let c = s.clamp(0.0, 1.0);
+    match activation {
+        Activation::Crelu => c,
+        Activation::Screlu => c.clone() * c,
     }
 }
 
@@ -152,7 +119,7 @@ impl Nnue {
         activation: Activation,
         buckets: &[usize],
     ) -> Tensor<2> {
-        let side = |x| activation.tensor(self.transform(x));
+        let side = |x| activate(activation, self.transform(x));
         self.head(Tensor::cat(vec![side(us), side(them)], 1), buckets)
     }
 

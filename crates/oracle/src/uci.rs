@@ -73,6 +73,15 @@ pub enum UciError {
         /// The engine's maximum.
         max: i64,
     },
+    /// An option the engine did not declare in its `uci` reply: setting it would be
+    /// ignored, and the engine would play as if it had not been asked.
+    #[error("engine {path} declares no option '{name}', so it cannot be set")]
+    UnknownOption {
+        /// The executable.
+        path: String,
+        /// The option.
+        name: String,
+    },
     /// The engine said something this client does not understand.
     #[error("engine {path}: unexpected reply '{line}'")]
     Protocol {
@@ -106,6 +115,8 @@ pub struct UciEngine {
     path: String,
     /// What the engine calls itself (`id name`), its version included.
     id: String,
+    /// The name of every option the engine declared.
+    options: Vec<String>,
     /// The range of each `spin` option the engine declared (name, min, max).
     spins: Vec<(String, i64, i64)>,
     child: Child,
@@ -182,6 +193,7 @@ impl UciEngine {
         let mut engine = UciEngine {
             path: shown,
             id: String::new(),
+            options: Vec::new(),
             spins: Vec::new(),
             child,
             input,
@@ -198,6 +210,7 @@ impl UciEngine {
             .unwrap_or("unnamed engine")
             .trim()
             .to_string();
+        engine.options = hello.iter().filter_map(|l| option_name(l)).collect();
         engine.spins = hello.iter().filter_map(|l| spin_range(l)).collect();
         engine.send("setoption name Threads value 1")?;
         engine.send("setoption name Hash value 16")?;
@@ -223,8 +236,14 @@ impl UciEngine {
 
     /// Sets a UCI option (e.g. `UCI_LimitStrength` `true`, `UCI_Elo` `1350`) and
     /// waits until the engine is ready. Answers are no longer cached: a limited
-    /// engine's moves are random.
+    /// engine's moves are random. An option the engine did not declare is refused.
     pub fn with_option(mut self, name: &str, value: &str) -> Result<UciEngine, UciError> {
+        if !self.options.iter().any(|declared| declared == name) {
+            return Err(UciError::UnknownOption {
+                path: self.path.clone(),
+                name: name.to_string(),
+            });
+        }
         if let Some((_, min, max)) = self.spins.iter().find(|(n, ..)| n == name)
             && !value
                 .parse::<i64>()
@@ -445,6 +464,13 @@ impl Drop for UciEngine {
 
 /// The name, minimum and maximum of an `option name N type spin ... min A max B`
 /// line (names may hold spaces).
+/// The name an `option name NAME type ...` line declares.
+fn option_name(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("option name ")?;
+    let (name, _) = rest.split_once(" type ")?;
+    Some(name.trim().to_string())
+}
+
 fn spin_range(line: &str) -> Option<(String, i64, i64)> {
     let rest = line.strip_prefix("option name ")?;
     let (name, rest) = rest.split_once(" type ")?;
@@ -569,6 +595,19 @@ mod tests {
         assert!(
             err.to_string()
                 .contains("option UCI_Elo accepts 1350..=2850, not 1000")
+        );
+        // An option the engine never declared would be ignored: refused.
+        let err = UciEngine::start(path.to_str().unwrap(), 1)
+            .unwrap()
+            .with_option("UCI_LimitStrength", "true")
+            .err()
+            .unwrap();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "engine {} declares no option 'UCI_LimitStrength', so it cannot be set",
+                path.display()
+            )
         );
         let started = Instant::now();
         let mv = engine

@@ -1,17 +1,21 @@
 //! `configs/chess-zero.toml`: the full-chess learner's settings.
 
 use anyhow::{Result, ensure};
-use burnmate_agents::engine::NnueForm;
 use burnmate_encode::nnue::KingBuckets;
+use burnmate_engine::NnueForm;
 use burnmate_models::Activation;
 use burnmate_oracle::rating::Sprt;
 use serde::{Deserialize, Serialize};
 
 use crate::device::backend::BackendChoice;
+use crate::device::limits::machine_memory_mb;
 
 /// Games between two looks of the gating SPRT: fixed, so a run is the same on any
 /// number of cores.
 pub const GATE_ROUND: u32 = 8;
+
+/// Most generations a run may ask for (a generation takes minutes at the least).
+pub const MAX_GENERATIONS: u32 = 100_000;
 
 /// The full-chess learner's config.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -90,7 +94,9 @@ pub struct ChessConfig {
     pub gate_sprt: Option<[f64; 2]>,
     /// Nodes a move in the gating match.
     pub gate_nodes: u64,
-    /// Transposition-table megabytes of each searching thread.
+    /// Transposition-table megabytes of each side of a game: every game in play holds
+    /// two (its two searchers), and one game plays a thread, so self-play and the
+    /// gate hold `2 x threads x table_mb` megabytes of tables at once.
     pub table_mb: usize,
     /// Burn backend of the trainer.
     pub backend: BackendChoice,
@@ -153,6 +159,10 @@ impl ChessConfig {
 
     /// Refuses settings that cannot train, naming the key.
     pub fn validate(&self) -> Result<()> {
+        ensure!(
+            self.generations <= MAX_GENERATIONS,
+            "generations must be at most {MAX_GENERATIONS}"
+        );
         ensure!(self.games > 0, "games must be positive");
         ensure!(self.nodes > 0, "nodes must be positive");
         ensure!(self.max_plies > 0, "max_plies must be positive");
@@ -177,7 +187,10 @@ impl ChessConfig {
             (1..=65_536).contains(&self.batch),
             "batch must lie in 1..=65536"
         );
-        ensure!(self.lr > 0.0, "lr must be positive");
+        ensure!(
+            self.lr > 0.0 && self.lr <= 1.0,
+            "lr must lie in (0, 1] (Adam's step; larger rates overflow to NaN nets)"
+        );
         ensure!(
             self.final_lr.is_none_or(|end| end > 0.0 && end <= self.lr),
             "final_lr must lie in (0, lr]"
@@ -203,6 +216,50 @@ impl ChessConfig {
             (1..=4096).contains(&self.table_mb),
             "table_mb must lie in 1..=4096"
         );
+        self.check_tables_fit(rayon::current_num_threads(), machine_memory_mb())
+    }
+
+    /// Refuses a `table_mb` whose tables (two a thread) would not fit in `memory_mb`
+    /// megabytes (unknown: none refused).
+    pub fn check_tables_fit(&self, threads: usize, memory_mb: Option<u64>) -> Result<()> {
+        let tables_mb = 2 * threads as u64 * self.table_mb as u64;
+        if let Some(memory_mb) = memory_mb {
+            ensure!(
+                tables_mb <= memory_mb / 2,
+                "table_mb = {} takes {tables_mb} MB on {threads} threads (two tables a thread), more than half of this machine's {memory_mb} MB; lower it",
+                self.table_mb
+            );
+        }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_beyond_half_the_machine_and_overflowing_rates_are_refused() {
+        // Probe: table_mb = 4096 passed and took 16.8 GB on 2 cores.
+        let config = ChessConfig {
+            table_mb: 4096,
+            ..ChessConfig::default()
+        };
+        let error = config.check_tables_fit(2, Some(16_000)).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "table_mb = 4096 takes 16384 MB on 2 threads (two tables a thread), more than half of this machine's 16000 MB; lower it"
+        );
+        assert!(config.check_tables_fit(2, Some(32_768)).is_ok());
+        assert!(config.check_tables_fit(2, None).is_ok());
+        // Probe: lr = 1e308 trained NaN nets silently.
+        for lr in [1e308, 1.5, 0.0, -1.0] {
+            let config = ChessConfig {
+                lr,
+                ..ChessConfig::default()
+            };
+            let error = config.validate().unwrap_err().to_string();
+            assert!(error.starts_with("lr must lie in (0, 1]"), "{lr}: {error}");
+        }
     }
 }

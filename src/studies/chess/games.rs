@@ -6,11 +6,11 @@
 
 use std::ops::Range;
 
-use burnmate_agents::engine::score::is_mate;
-use burnmate_agents::engine::search::key_of;
-use burnmate_agents::engine::{Evaluator, Limits, Searcher};
 use burnmate_agents::nnue_trainer::Labelled;
 use burnmate_encode::nnue::active;
+use burnmate_engine::score::is_mate;
+use burnmate_engine::search::key_of;
+use burnmate_engine::{Evaluator, Limits, Searcher};
 use burnmate_env::game_result::GameResult;
 use burnmate_env::selfplay::FullGame;
 use burnmate_oracle::rating::Tally;

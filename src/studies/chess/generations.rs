@@ -27,8 +27,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use burnmate_agents::engine::{Evaluator, Material, NnueEvaluator, NnueForm};
 use burnmate_agents::nnue_trainer::{Labelled, NnueTrainer, fresh_weights};
+use burnmate_engine::{Evaluator, Material, NnueEvaluator, NnueForm};
 use burnmate_env::game_result::GameResult;
 use burnmate_models::LayerWeights;
 use burnmate_oracle::rating::{Sprt, SprtDecision, Tally};

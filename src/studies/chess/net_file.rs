@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use burnmate_agents::engine::NnueForm;
 use burnmate_encode::nnue::KingBuckets;
+use burnmate_engine::NnueForm;
 use burnmate_models::{Activation, LayerWeights};
 use serde::{Deserialize, Serialize};
 

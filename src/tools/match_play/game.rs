@@ -164,6 +164,50 @@ impl Adjudicator {
     }
 }
 
+/// How the rules, then the adjudicator, then the ply cap end `game` now, if they do:
+/// its result and the reason a game record gives.
+fn ending(game: &FullGame, adjudicator: &Adjudicator) -> Result<Option<(GameResult, String)>> {
+    match game.end() {
+        Some(GameEnd::Cap) | None => {}
+        Some(end) => return Ok(Some((game.result().expect("ended"), end.to_string()))),
+    }
+    if let Some((result, endgame)) = adjudicator.verdict(game.position())? {
+        return Ok(Some((
+            result,
+            format!("tablebase {}", endgame.to_uppercase()),
+        )));
+    }
+    Ok(game.end().map(|end| (GameResult::Draw, end.to_string())))
+}
+
+/// The result a recorded game's moves (UCI notation) from `start` give, judged as
+/// [`play_game`] judges: an error when a move is not legal, when the moves go on
+/// past the game's end or stop before it; a game ended by an illegal move (its
+/// `reason`) is lost by the side to move after its moves.
+pub fn rejudge(
+    start: &Chess,
+    moves: &[String],
+    reason: &str,
+    max_plies: u32,
+    adjudicator: &Adjudicator,
+) -> Result<GameResult> {
+    let mut game = FullGame::from_position(start.clone(), max_plies);
+    for (ply, text) in moves.iter().enumerate() {
+        if let Some((_, why)) = ending(&game, adjudicator)? {
+            bail!("its moves go on after the game ended ({why}) at ply {ply}");
+        }
+        let mv = legal_move(game.position(), text)
+            .with_context(|| format!("move '{text}' is not legal there"))?;
+        game.play(mv);
+    }
+    if reason.starts_with("illegal move") {
+        return Ok(GameResult::win_of(!game.position().turn()));
+    }
+    ending(&game, adjudicator)?
+        .map(|(result, _)| result)
+        .context("its moves stop before the game ended")
+}
+
 /// The legal move `text` (UCI notation) names in `position`, if any.
 pub fn legal_move(position: &Chess, text: &str) -> Option<Move> {
     text.parse::<UciMove>().ok()?.to_move(position).ok()
@@ -192,19 +236,8 @@ pub fn play_game(
     };
     loop {
         let position = game.position();
-        match game.end() {
-            Some(GameEnd::Cap) | None => {}
-            Some(end) => return ended(&moves, game.result().expect("ended"), end.to_string()),
-        }
-        if let Some((result, endgame)) = adjudicator.verdict(position)? {
-            return ended(
-                &moves,
-                result,
-                format!("tablebase {}", endgame.to_uppercase()),
-            );
-        }
-        if let Some(end) = game.end() {
-            return ended(&moves, GameResult::Draw, end.to_string());
+        if let Some((result, reason)) = ending(&game, adjudicator)? {
+            return ended(&moves, result, reason);
         }
         let mover = position.turn();
         let player: &mut dyn Player = if mover == Color::White {

@@ -126,6 +126,18 @@ fn pm(value: Option<(f64, f64)>, digits: usize) -> String {
     value.map_or("-".into(), |(m, s)| format!("{m:.digits$} ± {s:.digits$}"))
 }
 
+/// How many seeds the rows hold: the plan's count, or (a partial merge) the counts
+/// the rows have of the plan's.
+fn seeds_text(planned: u64, rows: &[MatrixRow]) -> String {
+    let fewest = rows.iter().map(|r| r.seeds).min().unwrap_or(0);
+    let most = rows.iter().map(|r| r.seeds).max().unwrap_or(0);
+    match (fewest, most) {
+        (f, m) if f == m && m == planned as usize => format!("{planned} seed(s)"),
+        (f, m) if f == m => format!("{m} of the plan's {planned} seed(s) (a partial merge)"),
+        (f, m) => format!("{f}-{m} of the plan's {planned} seed(s) (a partial merge)"),
+    }
+}
+
 /// The markdown table, then the cells that do not apply and why.
 pub fn markdown(plan: &MatrixPlan, rows: &[MatrixRow]) -> String {
     let mut md = String::new();
@@ -143,11 +155,11 @@ pub fn markdown(plan: &MatrixPlan, rows: &[MatrixRow]) -> String {
     };
     let _ = writeln!(
         md,
-        "Greedy play after training, mean ± sd over {} seed(s), budget {}, backend {}. Evaluation: \
+        "Greedy play after training, mean ± sd over {}, budget {}, backend {}. Evaluation: \
          queen4x4 and knight 1000 starts from the study's distribution; endgames {starts}, against \
          the tablebase's perfect defender. Moves are the learner's moves in won games; excess = \
          those moves minus the optimum's from the same starts.\n",
-        plan.seeds,
+        seeds_text(plan.seeds, rows),
         plan.budget,
         plan.backend.name()
     );

@@ -352,3 +352,17 @@ fn search_rows_give_ratios_over_the_optimum_and_the_first_time_at_99_percent() {
     // No search-learner cell, no table.
     assert_eq!(search_rows(&[Game::Knight], &results), vec![]);
 }
+
+#[test]
+fn the_header_counts_the_seeds_the_rows_hold_not_the_plans() {
+    // Probe: `merge --partial` with one of two seeds wrote "over 2 seed(s)".
+    let p = plan(&[Game::Endgame(Endgame::Kqk)], &[Algorithm::Tabular]);
+    let (a, b) = (result(0, 1.0, Some(6.0)), result(1, 0.99, Some(6.1)));
+    let both = [row(a.cell.game, a.cell.algorithm, &[&a, &b]).unwrap()];
+    assert!(super::report::markdown(&p, &both).contains("mean ± sd over 2 seed(s), budget"));
+    let one = [row(a.cell.game, a.cell.algorithm, &[&a]).unwrap()];
+    assert!(
+        super::report::markdown(&p, &one)
+            .contains("mean ± sd over 1 of the plan's 2 seed(s) (a partial merge), budget")
+    );
+}

@@ -5,16 +5,18 @@
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use anyhow::{Result, bail};
 use burnmate_agents::afterstate::alpha_beta::{self, QUIESCENCE_PLIES, SearchLimit};
 use burnmate_agents::afterstate::host_value::HostValueNet;
 use burnmate_agents::afterstate::trainer::{AfterstateLearner, best_index};
 use burnmate_agents::endgame::LeastBestQ;
-use burnmate_agents::engine::score::mate_in_moves;
-use burnmate_agents::engine::search::key_of;
-use burnmate_agents::engine::{Evaluator, Features, Limits, Material, NnueEvaluator, Searcher};
 use burnmate_agents::selfplay::trainer::SelfPlay;
+use burnmate_engine::score::mate_in_moves;
+use burnmate_engine::search::key_of;
+use burnmate_engine::smp::MAX_THREADS;
+use burnmate_engine::{Evaluator, Features, Limits, Material, NnueEvaluator, ThreadPool};
 use burnmate_env::endgame::{Endgame, has_material};
 use burnmate_env::selfplay::FullGame;
 use burnmate_env::two_player::ChessGame;
@@ -23,6 +25,7 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::device::backend::BackendChoice;
+use crate::studies::chess::compact;
 use crate::studies::experiment::{Experiment, load_config};
 use crate::studies::search::NET_FILE;
 use crate::studies::search::net_file::{
@@ -295,24 +298,75 @@ impl UciPlayer for SearchPlayer {
 /// builtin:material`, `burnmate match builtin:material`.
 pub const BUILTIN_MATERIAL: &str = "builtin:material";
 
+/// The name that stands for the shipped chess net (`assets/nets/chess.bmnet`, built
+/// into the binary) where a run is expected; `burnmate uci` with no run plays it.
+pub const BUILTIN_NET: &str = "builtin:net";
+
 /// Nodes a move of the engine-grade search when neither `--nodes` nor `go` says.
 pub const DEFAULT_ENGINE_NODES: u64 = 200_000;
 
-/// Transposition-table megabytes of an engine-grade player.
+/// Transposition-table megabytes of an engine-grade player until `Hash` says.
 const ENGINE_TABLE_MB: usize = 64;
 
-/// The engine-grade alpha-beta ([`burnmate_agents::engine`]) on an evaluator: `go
-/// nodes`, `depth`, `movetime` or the clock bound it, else its node budget; it
-/// knows the game's earlier positions, so it avoids (or seeks) repetitions.
+/// Milliseconds kept back from each move's share of the clock until `Move Overhead`
+/// says: the time the GUI and the pipes take, so a short clock is never lost.
+const MOVE_OVERHEAD_MS: u64 = 10;
+
+/// The engine-grade alpha-beta ([`burnmate_engine`]) on an evaluator: `go nodes`,
+/// `depth`, `movetime` or the clock bound it, else its node budget; it knows the
+/// game's earlier positions, so it avoids (or seeks) repetitions. UCI options:
+/// `Hash` (MB), `Threads` (Lazy SMP on one shared table) and `Move Overhead` (ms).
 pub struct EngineSearchPlayer<E> {
-    searcher: Searcher<E>,
+    pool: ThreadPool<E>,
+    /// The evaluator each thread copies when `Hash` or `Threads` change.
+    evaluator: E,
+    features: Features,
+    hash_mb: usize,
+    overhead: Duration,
     nodes: u64,
     history: Vec<u64>,
     stop: Option<Arc<AtomicBool>>,
     name: String,
 }
 
-impl<E: Evaluator + Send> UciPlayer for EngineSearchPlayer<E> {
+impl<E: Evaluator + Clone + Send> EngineSearchPlayer<E> {
+    /// The player of `evaluator` searching `nodes` a move by default, with one thread
+    /// and a 64 MB table.
+    pub fn new(evaluator: E, features: Features, nodes: u64, name: String) -> Self {
+        EngineSearchPlayer {
+            pool: ThreadPool::new(evaluator.clone(), ENGINE_TABLE_MB, 1, features),
+            evaluator,
+            features,
+            hash_mb: ENGINE_TABLE_MB,
+            overhead: Duration::from_millis(MOVE_OVERHEAD_MS),
+            nodes,
+            history: Vec::new(),
+            stop: None,
+            name,
+        }
+    }
+
+    fn rebuild(&mut self, hash_mb: usize, threads: usize) {
+        self.hash_mb = hash_mb;
+        self.pool = ThreadPool::new(self.evaluator.clone(), hash_mb, threads, self.features);
+    }
+}
+
+/// A spin option's value within `min..=max`, or why not.
+fn spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| format!("option {name} takes {min}..={max}, not '{value}'"))
+}
+
+/// The largest `Hash` this machine takes: half its memory (64 GB where unknown).
+fn max_hash_mb() -> u64 {
+    crate::device::limits::machine_memory_mb().map_or(65_536, |mb| (mb / 2).max(1))
+}
+
+impl<E: Evaluator + Clone + Send> UciPlayer for EngineSearchPlayer<E> {
     fn set_stop(&mut self, stop: Arc<AtomicBool>) {
         self.stop = Some(stop);
     }
@@ -321,17 +375,58 @@ impl<E: Evaluator + Send> UciPlayer for EngineSearchPlayer<E> {
         self.name.clone()
     }
 
+    fn options(&self) -> Vec<String> {
+        vec![
+            format!(
+                "option name Hash type spin default {ENGINE_TABLE_MB} min 1 max {}",
+                max_hash_mb()
+            ),
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+            format!(
+                "option name Move Overhead type spin default {MOVE_OVERHEAD_MS} min 0 max 5000"
+            ),
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                let mb = spin("Hash", value, 1, max_hash_mb())?;
+                self.rebuild(mb as usize, self.pool.threads());
+            }
+            "threads" => {
+                let threads = spin("Threads", value, 1, MAX_THREADS as u64)?;
+                self.rebuild(self.hash_mb, threads as usize);
+            }
+            "move overhead" => {
+                self.overhead = Duration::from_millis(spin("Move Overhead", value, 0, 5000)?);
+            }
+            _ => return Err(format!("no option named '{name}'")),
+        }
+        Ok(())
+    }
+
     fn see_history(&mut self, earlier: &[Chess]) {
         self.history = earlier.iter().map(key_of).collect();
     }
 
     fn new_game(&mut self) {
-        self.searcher.new_game();
+        self.pool.new_game();
         self.history.clear();
     }
 
     fn best_move(&mut self, position: &Chess, among: &[Move], limit: &GoLimit) -> Choice {
-        let time = limit.time_for(position.turn().is_white());
+        // The clock's share less the overhead (at least a millisecond); `movetime`
+        // as asked.
+        let time = limit.time_for(position.turn().is_white()).map(|share| {
+            if limit.movetime.is_some() {
+                share
+            } else {
+                share
+                    .saturating_sub(self.overhead)
+                    .max(Duration::from_millis(1))
+            }
+        });
         // `go infinite` searches until `stop`; otherwise the budget applies when `go`
         // gives no limit of its own.
         let unbounded = limit.infinite || time.is_some() || limit.depth.is_some();
@@ -342,7 +437,7 @@ impl<E: Evaluator + Send> UciPlayer for EngineSearchPlayer<E> {
             stop: self.stop.clone(),
         };
         let result = self
-            .searcher
+            .pool
             .search(position, among, &self.history, limits, |_| {})
             .expect("a position with listed moves");
         self.history.clear();
@@ -363,7 +458,7 @@ impl<E: Evaluator + Send> UciPlayer for EngineSearchPlayer<E> {
 
 /// An engine-grade player on `evaluator` searching `search`'s nodes (the default
 /// budget for a plain `FullWidth(1)`), named after `what` and `detail`.
-fn engine_player<E: Evaluator + Send + 'static>(
+fn engine_player<E: Evaluator + Clone + Send + 'static>(
     evaluator: E,
     search: PlaySearch,
     features: Features,
@@ -377,13 +472,12 @@ fn engine_player<E: Evaluator + Send + 'static>(
             "{what} searches by nodes (--nodes N, default {DEFAULT_ENGINE_NODES}), not --plies {p}"
         ),
     };
-    Ok(Box::new(EngineSearchPlayer {
-        searcher: Searcher::new(evaluator, ENGINE_TABLE_MB).with_features(features),
+    Ok(Box::new(EngineSearchPlayer::new(
+        evaluator,
+        features,
         nodes,
-        history: Vec::new(),
-        stop: None,
-        name: format!("burnmate engine ({detail}, {nodes} nodes)"),
-    }))
+        format!("burnmate engine ({detail}, {nodes} nodes)"),
+    )))
 }
 
 /// A search net's player (it searches by simulations, so `search` must be the
@@ -402,6 +496,41 @@ fn search_player(net: &Path, search: PlaySearch, name: String) -> Result<Box<dyn
         name,
         stop: Arc::default(),
     }))
+}
+
+/// The bytes of the compact chess net `run` names: the shipped one for
+/// [`BUILTIN_NET`], a file's that starts as one; `None` for anything else.
+fn compact_chess_bytes(run: &Path) -> Result<Option<Vec<u8>>> {
+    // SHIPPED-NET-PENDING
+    if !run.is_file() {
+        return Ok(None);
+    }
+    let bytes =
+        std::fs::read(run).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", run.display()))?;
+    Ok(compact::is_compact_chess(&bytes).then_some(bytes))
+}
+
+/// The chess net `run` names (the shipped one, a compact file, or a chess run's
+/// newest incumbent) on the host, with a line saying which it is.
+pub fn load_chess_net(run: &Path) -> Result<(NnueEvaluator, String)> {
+    let (file, detail) = if let Some(bytes) = compact_chess_bytes(run)? {
+        let (header, file) = compact::from_bytes(&bytes)
+            .map_err(|why| anyhow::anyhow!("{} {why}", run.display()))?;
+        let detail = format!("{}, generation {}", header.origin, header.generation);
+        (file, detail)
+    } else {
+        let generation = crate::studies::chess::generations::newest_incumbent(run)?;
+        if generation == 0 {
+            bail!(
+                "{} has no net yet: generation 0 plays on material values",
+                run.display()
+            );
+        }
+        let file = crate::studies::chess::net_file::load(run, generation)?;
+        (file, format!("{} generation {generation}", run.display()))
+    };
+    let net = NnueEvaluator::new(&file.layers, file.form()).map_err(anyhow::Error::msg)?;
+    Ok((net, detail))
 }
 
 /// The player of `run`: a selfplay run, an endgame run, a search run or a
@@ -427,6 +556,16 @@ pub fn load_player(
             bail!("--generation applies to chess runs, not {BUILTIN_MATERIAL}");
         }
         return engine_player(Material, search, features, BUILTIN_MATERIAL, "material");
+    }
+    if compact_chess_bytes(run)?.is_some() {
+        if generation.is_some() {
+            bail!(
+                "--generation applies to chess runs, not the net {}",
+                run.display()
+            );
+        }
+        let (net, detail) = load_chess_net(run)?;
+        return engine_player(net, search, features, &run.display().to_string(), &detail);
     }
     // A net file (a matrix's or a shipped compact one), else a run directory's config (read once).
     let config = (!run.is_file())

@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! An engine-grade alpha-beta search for learned (or hand-set) evaluations, as the
 //! chess-engine world builds one (chessprogramming.org's pages on each idea):
 //! iterative deepening with aspiration windows, principal-variation search, a
@@ -11,8 +12,14 @@
 //! [`exchange`] (static exchange evaluation of a capture),
 //! [`evaluate`] (the [`evaluate::Evaluator`] seam, material as generation 0),
 //! [`nnue`] (the efficiently updatable net, incrementally on the host),
-//! [`limits`] (when a search stops) and [`search`] (the loop).
+//! [`limits`] (when a search stops), [`search`] (the loop) and [`smp`] (threads
+//! sharing the table); the net's weights
+//! are `burnmate-weights`' plain types, which the Burn trainer writes.
+//!
+//! No Burn: `cargo test -p burnmate-engine` builds shakmaty, serde and the encoder
+//! alone.
 
+pub mod bench;
 pub mod evaluate;
 pub mod exchange;
 pub mod limits;
@@ -20,15 +27,16 @@ pub mod nnue;
 pub mod ordering;
 pub mod score;
 pub mod search;
+pub mod smp;
 pub mod table;
 pub mod tactical;
 
 #[cfg(test)]
-mod nnue_tests;
-#[cfg(test)]
 mod tests;
 
+pub use burnmate_weights::{Activation, LayerWeights};
 pub use evaluate::{Evaluator, Material};
 pub use limits::Limits;
 pub use nnue::{NnueEvaluator, NnueForm};
 pub use search::{Features, Info, SearchResult, Searcher};
+pub use smp::ThreadPool;

@@ -9,8 +9,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Move, Position};
 
-use super::evaluate::Evaluator;
-use super::nnue::{NnueEvaluator, NnueForm};
+use burnmate_engine::evaluate::Evaluator;
+use burnmate_engine::nnue::{NnueEvaluator, NnueForm};
 
 /// A random legal move, a special one (castling, en passant, promotion) half the
 /// time one is there, a capture a third of the time.
@@ -145,7 +145,7 @@ fn host_equals_burn_along_random_games(form: NnueForm) {
 
 #[test]
 fn a_search_on_a_random_net_stays_within_its_node_budget() {
-    use super::{Limits, Searcher};
+    use burnmate_engine::{Limits, Searcher};
     let weights = crate::nnue_trainer::fresh_weights(
         KingBuckets::Plain,
         8,
@@ -166,7 +166,7 @@ fn a_search_on_a_random_net_stays_within_its_node_budget() {
 fn a_search_on_a_random_net_stops_in_a_position_full_of_captures() {
     // Random play left pieces en prise everywhere: an untrained net's depth 1 once
     // visited 68 million nodes here; the budget now holds inside it.
-    use super::{Limits, Searcher};
+    use burnmate_engine::{Limits, Searcher};
     // Seeded: an unseeded net made the count depend on the run.
     let weights = crate::nnue_trainer::fresh_weights(
         KingBuckets::Plain,

@@ -30,6 +30,7 @@
 //! last score, widened (doubling) on a fail. The answer is the deepest finished
 //! iteration's first principal-variation move.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use shakmaty::attacks::attacks;
@@ -175,10 +176,11 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
-/// A search with its evaluator and its transposition table (kept between moves).
+/// A search with its evaluator and its transposition table (kept between moves,
+/// and shared with the other threads of a Lazy SMP search).
 pub struct Searcher<E> {
     evaluator: E,
-    table: Table,
+    table: Arc<Table>,
     features: Features,
 }
 
@@ -197,11 +199,26 @@ fn key_after(position: &Chess, key: u64, mv: &Move, child: &Chess) -> u64 {
 impl<E: Evaluator> Searcher<E> {
     /// A searcher on `evaluator` with a table of `table_mb` MB.
     pub fn new(evaluator: E, table_mb: usize) -> Searcher<E> {
+        Searcher::sharing(evaluator, Arc::new(Table::new(table_mb)))
+    }
+
+    /// A searcher on `evaluator` that shares `table` (a helper thread of Lazy SMP).
+    pub fn sharing(evaluator: E, table: Arc<Table>) -> Searcher<E> {
         Searcher {
             evaluator,
-            table: Table::new(table_mb),
+            table,
             features: Features::default(),
         }
+    }
+
+    /// Its transposition table.
+    pub fn table(&self) -> &Arc<Table> {
+        &self.table
+    }
+
+    /// Its rules.
+    pub fn features(&self) -> Features {
+        self.features
     }
 
     /// The same searcher with only `features` on.
@@ -238,7 +255,7 @@ impl<E: Evaluator> Searcher<E> {
         self.evaluator.root(root);
         let mut run = Run {
             evaluator: &mut self.evaluator,
-            table: &mut self.table,
+            table: &self.table,
             features: self.features,
             ordering: Ordering::default(),
             budget: Budget::new(limits),
@@ -300,7 +317,7 @@ impl<E: Evaluator> Searcher<E> {
 /// One search's state.
 struct Run<'a, E> {
     evaluator: &'a mut E,
-    table: &'a mut Table,
+    table: &'a Table,
     features: Features,
     ordering: Ordering,
     budget: Budget,

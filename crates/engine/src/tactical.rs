@@ -159,7 +159,7 @@ mod tests {
         let cases = [
             // A bishop pinned by a rook may not capture off the file; the rook pinned
             // on the diagonal may take its pinner.
-            "4r1k1/8/8/8/4B3/3p4/2b5/q3K3 w - - 0 1",
+            "4r1k1/8/8/8/4B3/3p4/2b5/4K3 w - - 0 1",
             "k7/8/8/8/8/2b5/3R4/4K3 w - - 0 1",
             // Promotions with and without captures, one pawn pinned.
             "1n2k1r1/P5P1/8/8/8/8/6K1/8 w - - 0 1",
@@ -167,12 +167,13 @@ mod tests {
             // En passant that would uncover a rook along the rank is illegal.
             "8/8/8/K2pP2r/8/8/8/7k w - d6 0 2",
             "8/8/8/3pP3/8/8/8/K5k1 w - d6 0 2",
-            // The king may take only an undefended piece.
-            "8/8/8/8/8/3pq3/4K3/6k1 w - - 0 1",
-            "8/8/8/8/5b2/3p4/4K3/6k1 w - - 0 1",
+            // The king may take only an undefended piece (neither position in check).
+            "8/8/8/8/8/3n4/4K3/6k1 w - - 0 1",
+            "8/8/8/8/2b5/3n4/4K3/6k1 w - - 0 1",
         ];
         for fen in cases {
             let p = position(fen);
+            assert!(!p.is_check(), "{fen}");
             assert_eq!(sorted(tactical_moves(&p)), expected(&p), "{fen}");
         }
         assert!(position(cases[4]).ep_square(EnPassantMode::Legal).is_none());

@@ -4,7 +4,7 @@
 //! minus the 2-4 columns it changes (a quiet move: its piece off `from`, onto `to`; a
 //! capture also takes the victim off; castling moves king and rook; en passant takes
 //! the pawn beside), instead of summing all 32 pieces' columns again. Same weights, same sums as
-//! [`burnmate_models::Nnue`]'s forward pass (within f32 rounding):
+//! `burnmate_models::Nnue`'s forward pass (within f32 rounding):
 //!
 //! ```text
 //! acc_p   = b1 + sum of W1's rows of the inputs set from p's side (placed by p's
@@ -15,7 +15,7 @@
 //! ```
 
 use burnmate_encode::nnue::{KingBuckets, KingView, active, feature, output_bucket};
-use burnmate_models::{Activation, LayerWeights};
+use burnmate_weights::{Activation, LayerWeights};
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 
 use super::evaluate::Evaluator;
