@@ -13,10 +13,11 @@ mod timing;
 use burn::optim::GradientsParams;
 use burn::tensor::activation::sigmoid;
 use burn::tensor::{Device, Tensor, TensorData};
-use burnmate_agents::nnue_trainer::{Labelled, NnueTrainer, fresh_weights};
+use burnmate_agents::nnue_trainer::{NnueTrainer, fresh_weights, target};
 use burnmate_agents::optim::pytorch_adam;
-use burnmate_encode::nnue::{INPUTS, KingBuckets, active};
+use burnmate_encode::nnue::{INPUTS, KingBuckets};
 use burnmate_engine::NnueForm;
+use burnmate_engine::packed::{PackedPosition, Perspective};
 use burnmate_models::{Activation, Nnue};
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
@@ -34,7 +35,7 @@ const LAMBDA: f32 = 0.3;
 
 /// `n` positions from random games (0-80 random plies from the start), labelled with
 /// arbitrary scores: a step costs the same whatever the labels.
-fn positions(n: usize, rng: &mut ChaCha8Rng) -> Vec<Labelled> {
+fn positions(n: usize, rng: &mut ChaCha8Rng) -> Vec<PackedPosition> {
     (0..n)
         .map(|_| {
             let mut position = Chess::default();
@@ -43,13 +44,9 @@ fn positions(n: usize, rng: &mut ChaCha8Rng) -> Vec<Labelled> {
                 let Some(m) = moves.choose(rng) else { break };
                 position.play_unchecked(*m);
             }
-            let set = |side| active(position.board(), side).map(|f| f as u16).collect();
-            Labelled {
-                us: set(position.turn()),
-                them: set(!position.turn()),
-                score: rng.random_range(-500..500),
-                result: 0.5,
-            }
+            let score = rng.random_range(-500..500);
+            PackedPosition::new(position.board(), position.turn(), score, 1)
+                .expect("a chess position")
         })
         .collect()
 }
@@ -70,7 +67,7 @@ fn main() {
     let data = positions(BATCH, &mut rng);
     let weights = fresh_weights(KingBuckets::Plain, HIDDEN, 1, &mut rng);
     let device = Device::flex().autodiff();
-    let pieces: usize = data.iter().map(|p| p.us.len()).sum();
+    let pieces: usize = data.iter().map(|p| p.piece_count()).sum();
     println!(
         "{BATCH} positions, {:.1} pieces a position on average\n",
         pieces as f64 / BATCH as f64
@@ -78,13 +75,19 @@ fn main() {
     println!("{HEADER}");
     let mut net = Nnue::from_weights(&weights, &device).expect("fresh weights fit");
     let mut adam = pytorch_adam();
-    let targets: Vec<f32> = data.iter().map(|p| p.target(LAMBDA)).collect();
+    let targets: Vec<f32> = data.iter().map(|p| target(p, LAMBDA)).collect();
     measure(
         "Adam step, burn's dense first layer (before)",
         BATCH as u64,
         || {
-            let us = dense(data.iter().map(|p| p.us.clone()), &device);
-            let them = dense(data.iter().map(|p| p.them.clone()), &device);
+            let us = dense(
+                data.iter().map(|p| p.features(Perspective::Us).collect()),
+                &device,
+            );
+            let them = dense(
+                data.iter().map(|p| p.features(Perspective::Them).collect()),
+                &device,
+            );
             let target =
                 Tensor::<2>::from_data(TensorData::new(targets.clone(), [BATCH, 1]), &device);
             let loss = (sigmoid(net.forward(us, them, Activation::Crelu, &[0; BATCH])) - target)

@@ -39,28 +39,13 @@ use std::ops::Range;
 use crate::init::uniform_layers;
 use crate::optim::pytorch_adam;
 use burnmate_engine::nnue::{NnueForm, SCALE};
+use burnmate_engine::packed::{PackedPosition, Perspective};
 
-/// One training position: its features from the side to move's view and from the
-/// other side's, the search's score (centipawns, side to move) and the game's result
-/// for the side to move.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Labelled {
-    /// Set features from the side to move's perspective.
-    pub us: Vec<u16>,
-    /// Set features from the other side's perspective.
-    pub them: Vec<u16>,
-    /// The search's score.
-    pub score: i32,
-    /// 1 won, 0.5 drawn, 0 lost, for the side to move.
-    pub result: f32,
-}
-
-impl Labelled {
-    /// The training target with result weight `lambda`.
-    pub fn target(&self, lambda: f32) -> f32 {
-        let search = 1.0 / (1.0 + (-(self.score as f32) / SCALE).exp());
-        (1.0 - lambda) * search + lambda * self.result
-    }
+/// The training target of `position` with result weight `lambda`: the search's
+/// score as a win probability blended with the game's result.
+pub fn target(position: &PackedPosition, lambda: f32) -> f32 {
+    let search = 1.0 / (1.0 + (-f32::from(position.score) / SCALE).exp());
+    (1.0 - lambda) * search + lambda * position.result_value()
 }
 
 /// The net, its form, its optimiser and its learning rate.
@@ -265,16 +250,23 @@ fn shared_gradient(weight: &[f32], len: usize) -> Vec<f32> {
 
 /// The side to move's and the other side's inputs of `batch`: each set feature
 /// placed by its perspective's king ([`KingBuckets`]).
-fn placed_sets(batch: &[&Labelled], king_buckets: KingBuckets) -> [Vec<Vec<u16>>; 2] {
-    let place = |set: &[u16]| {
-        let view = king_buckets.view_of_set(set);
+fn placed_sets(batch: &[&PackedPosition], king_buckets: KingBuckets) -> [Vec<Vec<u16>>; 2] {
+    let place = |position: &PackedPosition, perspective: Perspective| -> Vec<u16> {
+        let set: Vec<u16> = position.features(perspective).collect();
+        let view = king_buckets.view_of_set(&set);
         set.iter()
             .map(|&f| view.input(usize::from(f)) as u16)
             .collect()
     };
     [
-        batch.par_iter().map(|s| place(&s.us)).collect(),
-        batch.par_iter().map(|s| place(&s.them)).collect(),
+        batch
+            .par_iter()
+            .map(|p| place(p, Perspective::Us))
+            .collect(),
+        batch
+            .par_iter()
+            .map(|p| place(p, Perspective::Them))
+            .collect(),
     ]
 }
 
@@ -322,7 +314,7 @@ impl NnueTrainer {
         net: &Nnue,
         activation: Activation,
         device: &Device,
-        (batch, placed): (&[&Labelled], &[Vec<Vec<u16>>; 2]),
+        (batch, placed): (&[&PackedPosition], &[Vec<Vec<u16>>; 2]),
         lambda: f32,
         track: bool,
     ) -> (Tensor<1>, Vec<PartSums>, Tensor<2>) {
@@ -339,12 +331,12 @@ impl NnueTrainer {
         } else {
             activations
         };
-        let targets: Vec<f32> = batch.iter().map(|s| s.target(lambda)).collect();
+        let targets: Vec<f32> = batch.iter().map(|p| target(p, lambda)).collect();
         let target = Tensor::<2>::from_data(TensorData::new(targets, [n, 1]), device);
         // A position sets one feature a piece: its material picks the bucket.
         let buckets: Vec<usize> = batch
             .iter()
-            .map(|s| output_bucket(s.us.len(), net.buckets()))
+            .map(|p| output_bucket(p.piece_count(), net.buckets()))
             .collect();
         let out = net.head(activations.clone(), &buckets);
         let loss = (sigmoid(out) - target).powf_scalar(2.0).mean();
@@ -353,11 +345,11 @@ impl NnueTrainer {
 
     /// The mean loss of the net on `data` (in minibatches of `batch`), no step taken:
     /// its error on positions it was not trained on.
-    pub fn loss(&self, data: &[Labelled], batch: usize, lambda: f32) -> f32 {
+    pub fn loss(&self, data: &[PackedPosition], batch: usize, lambda: f32) -> f32 {
         // Without autodiff: no graph is kept for a backward pass that never comes.
         let net = self.net.valid();
         let device = net.transformer.weight.device();
-        let order: Vec<&Labelled> = data.iter().collect();
+        let order: Vec<&PackedPosition> = data.iter().collect();
         let total: f32 = order
             .chunks(batch.max(1))
             .map(|chunk| {
@@ -372,7 +364,7 @@ impl NnueTrainer {
     }
 
     /// One Adam step on `batch`; returns its loss.
-    pub fn step(&mut self, batch: &[&Labelled], lambda: f32) -> f32 {
+    pub fn step(&mut self, batch: &[&PackedPosition], lambda: f32) -> f32 {
         let placed = placed_sets(batch, self.form.king_buckets);
         let (loss, sums, activations) = Self::batch_loss(
             &self.net,
@@ -431,7 +423,7 @@ impl NnueTrainer {
     /// Returns each pass's mean loss.
     pub fn train(
         &mut self,
-        data: &[Labelled],
+        data: &[PackedPosition],
         passes: u32,
         batch: usize,
         lambda: f32,
@@ -445,7 +437,7 @@ impl NnueTrainer {
         let mut step = 0;
         let mut means = Vec::new();
         for _ in 0..passes {
-            let mut order: Vec<&Labelled> = data.iter().collect();
+            let mut order: Vec<&PackedPosition> = data.iter().collect();
             order.shuffle(rng);
             let mut total = 0.0;
             for chunk in order.chunks(batch) {
@@ -480,21 +472,17 @@ mod tests {
         (weights, trainer)
     }
 
-    fn sample(us: &[u16], score: i32, result: f32) -> Labelled {
-        Labelled {
-            us: us.to_vec(),
-            them: us.iter().map(|f| (f + 384) % 768).collect(),
-            score,
-            result,
-        }
+    /// The position whose side to move's features are `us`.
+    fn sample(us: &[u16], score: i32, result: f32) -> PackedPosition {
+        PackedPosition::from_features(us, score, (result * 2.0) as u8).expect("a position")
     }
 
     #[test]
     fn targets_blend_the_search_score_and_the_result() {
-        assert!((sample(&[1], 0, 1.0).target(0.3) - 0.65).abs() < 1e-6);
+        assert!((target(&sample(&[1], 0, 1.0), 0.3) - 0.65).abs() < 1e-6);
         // 400 cp is a logit of 1: sigmoid(1) = 0.731059.
-        assert!((sample(&[1], 400, 0.0).target(0.0) - 0.731_059).abs() < 1e-6);
-        assert!((sample(&[1], -400, 0.5).target(1.0) - 0.5).abs() < 1e-6);
+        assert!((target(&sample(&[1], 400, 0.0), 0.0) - 0.731_059).abs() < 1e-6);
+        assert!((target(&sample(&[1], -400, 0.5), 1.0) - 0.5).abs() < 1e-6);
     }
 
     #[test]
@@ -543,7 +531,7 @@ mod tests {
             sample(&fourteen, 250, 1.0),
         ];
         let buckets = [0, 0, 0, 3];
-        let batch: Vec<&Labelled> = data.iter().collect();
+        let batch: Vec<&PackedPosition> = data.iter().collect();
         let placed = placed_sets(&batch, form.king_buckets);
         // The reference: dense 0/1 rows of the placed inputs through burn's autodiff.
         let dense = |sets: &Vec<Vec<u16>>| {
@@ -555,7 +543,7 @@ mod tests {
             }
             Tensor::<2>::from_data(TensorData::new(rows, [4, inputs]), &device)
         };
-        let targets: Vec<f32> = data.iter().map(|s| s.target(0.3)).collect();
+        let targets: Vec<f32> = data.iter().map(|p| target(p, 0.3)).collect();
         let target = Tensor::<2>::from_data(TensorData::new(targets, [4, 1]), &device);
         let out = net.forward(
             dense(&placed[0]),
@@ -640,8 +628,9 @@ mod tests {
         trainer.step(&data.iter().collect::<Vec<_>>(), 0.3);
         let after = trainer.weights();
         let column = |w: &LayerWeights, f: usize| w.weight[f * 8..(f + 1) * 8].to_vec();
-        // `sample` sets f and (f + 384) mod 768: columns 10, 20, 30, 394, 404, 414 move.
-        for f in [10, 20, 30, 394, 404, 414] {
+        // Our pawns on c2, e3, g4 (features 10, 20, 30) are their pawns on c7, e6,
+        // g5 from the other side (384 + 50, 44, 38): those columns move.
+        for f in [10, 20, 30, 434, 428, 422] {
             assert_ne!(column(&after[0], f), column(&weights[0], f), "feature {f}");
         }
         for f in [0, 11, 383, 767] {
@@ -654,7 +643,7 @@ mod tests {
     #[test]
     fn passes_fit_a_small_labelled_set() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let data: Vec<Labelled> = (0..64u16)
+        let data: Vec<PackedPosition> = (0..64u16)
             .map(|i| sample(&[i, 100 + i], if i % 2 == 0 { 300 } else { -300 }, 0.5))
             .collect();
         let (_, mut trainer) = plain_trainer(16, &mut rng);
@@ -681,14 +670,23 @@ mod tests {
             king_buckets: KingBuckets::Four,
         };
         let weights = fresh_weights(form.king_buckets, 64, 2, &mut rng);
-        // Kings on e1 and e8 (features 5 * 64 + 4 and 11 * 64 + 60), and pieces.
-        let data: Vec<Labelled> = (0..48u16)
+        // The positions of random games from the start, either side to move.
+        let mut position = shakmaty::Chess::default();
+        let data: Vec<PackedPosition> = (0..48i32)
             .map(|i| {
-                let us = [324, 764, i, 64 + 2 * i, 200 + i];
-                sample(&us, i32::from(i) * 20 - 400, f32::from(i % 3) / 2.0)
+                use rand::RngExt;
+                use shakmaty::Position;
+                let moves = position.legal_moves();
+                if moves.is_empty() {
+                    position = shakmaty::Chess::default();
+                } else {
+                    position.play_unchecked(moves[rng.random_range(0..moves.len())]);
+                }
+                let (board, turn) = (position.board(), position.turn());
+                PackedPosition::new(board, turn, i * 20 - 400, (i % 3) as u8).unwrap()
             })
             .collect();
-        let batch: Vec<&Labelled> = data.iter().collect();
+        let batch: Vec<&PackedPosition> = data.iter().collect();
         let stepped = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)

@@ -25,6 +25,7 @@ pub mod exchange;
 pub mod limits;
 pub mod nnue;
 pub mod ordering;
+pub mod packed;
 pub mod score;
 pub mod search;
 pub mod smp;

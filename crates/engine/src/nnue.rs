@@ -14,6 +14,8 @@
 //! eval    = out x SCALE centipawns        (out is a logit of the win probability)
 //! ```
 
+use std::sync::Arc;
+
 use burnmate_encode::nnue::{KingBuckets, KingView, active, feature, output_bucket};
 use burnmate_weights::{Activation, LayerWeights};
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
@@ -34,16 +36,24 @@ pub struct NnueForm {
     pub king_buckets: KingBuckets,
 }
 
-/// The net on the host with its accumulator stack.
-#[derive(Clone, Debug)]
-pub struct NnueEvaluator {
-    hidden: usize,
+/// The net's weights as the evaluator reads them, shared read-only by every copy
+/// of an evaluator (the searchers of a self-play game, the threads of a search).
+#[derive(Debug)]
+struct HostWeights {
     /// `[inputs, hidden]`, row-major: the column of an input is a row here.
     transformer: Vec<f32>,
     transformer_bias: Vec<f32>,
     /// Per output bucket `[2 hidden]`, the side to move's half first.
     output: Vec<Vec<f32>>,
     output_bias: Vec<f32>,
+}
+
+/// The net on the host with its accumulator stack; a clone shares the weights and
+/// copies only the stack.
+#[derive(Clone, Debug)]
+pub struct NnueEvaluator {
+    hidden: usize,
+    weights: Arc<HostWeights>,
     form: NnueForm,
     /// Per ply, white's then black's accumulator (`2 hidden` values).
     stack: Vec<f32>,
@@ -75,10 +85,12 @@ impl NnueEvaluator {
         let bucket_row = |k: usize| output.weight.iter().skip(k).step_by(buckets).copied();
         Ok(NnueEvaluator {
             hidden,
-            transformer: transformer.weight.clone(),
-            transformer_bias: transformer.bias.clone(),
-            output: (0..buckets).map(|k| bucket_row(k).collect()).collect(),
-            output_bias: output.bias.clone(),
+            weights: Arc::new(HostWeights {
+                transformer: transformer.weight.clone(),
+                transformer_bias: transformer.bias.clone(),
+                output: (0..buckets).map(|k| bucket_row(k).collect()).collect(),
+                output_bias: output.bias.clone(),
+            }),
             form,
             stack: vec![0.0; 2 * hidden],
             views: vec![[KingView::default(); 2]],
@@ -92,11 +104,11 @@ impl NnueEvaluator {
         let (hidden, width) = (self.hidden, 2 * self.hidden);
         let start = self.depth * width + side * hidden;
         let acc = &mut self.stack[start..start + hidden];
-        acc.copy_from_slice(&self.transformer_bias);
+        acc.copy_from_slice(&self.weights.transformer_bias);
         let perspective = [Color::White, Color::Black][side];
         for f in active(board, perspective) {
             let input = view.input(f);
-            let column = &self.transformer[input * hidden..(input + 1) * hidden];
+            let column = &self.weights.transformer[input * hidden..(input + 1) * hidden];
             for (a, w) in acc.iter_mut().zip(column) {
                 *a += w;
             }
@@ -120,7 +132,7 @@ impl NnueEvaluator {
             let column = |&(piece, square, sign): &Change| {
                 let input = views[side].input(feature(perspective, piece, square));
                 (
-                    &self.transformer[input * hidden..(input + 1) * hidden],
+                    &self.weights.transformer[input * hidden..(input + 1) * hidden],
                     sign,
                 )
             };
@@ -163,10 +175,10 @@ impl NnueEvaluator {
             Color::Black => (black, white),
         };
         let pieces = position.board().occupied().count();
-        let k = output_bucket(pieces, self.output.len());
-        let (w_us, w_them) = self.output[k].split_at(self.hidden);
+        let k = output_bucket(pieces, self.weights.output.len());
+        let (w_us, w_them) = self.weights.output[k].split_at(self.hidden);
         let dot = |acc, w| dot_activated(acc, w, self.form.activation);
-        self.output_bias[k] + dot(us, w_us) + dot(them, w_them)
+        self.weights.output_bias[k] + dot(us, w_us) + dot(them, w_them)
     }
 
     /// The net's output for `position` from the accumulators on top of the stack

@@ -6,8 +6,7 @@
 
 use std::ops::Range;
 
-use burnmate_agents::nnue_trainer::Labelled;
-use burnmate_encode::nnue::active;
+use burnmate_engine::packed::PackedPosition;
 use burnmate_engine::score::is_mate;
 use burnmate_engine::search::key_of;
 use burnmate_engine::{Evaluator, Limits, Searcher};
@@ -77,13 +76,13 @@ pub fn play(
     nodes: u64,
     max_plies: u32,
     record: bool,
-) -> (GameResult, Vec<Labelled>) {
+) -> (GameResult, Vec<PackedPosition>) {
     let [white, black] = players;
     white.new_game();
     black.new_game();
     let mut game = FullGame::from_position(start.clone(), max_plies);
     let mut history: Vec<u64> = Vec::new();
-    let mut seen: Vec<(Color, Vec<u16>, Vec<u16>, i32)> = Vec::new();
+    let mut seen: Vec<(Color, PackedPosition)> = Vec::new();
     let outcome = loop {
         if let Some(result) = game.result() {
             break result;
@@ -104,20 +103,17 @@ pub fn play(
             && !is_mate(score)
         {
             let side = position.turn();
-            let features = |p: Color| active(position.board(), p).map(|f| f as u16).collect();
-            seen.push((side, features(side), features(!side), score));
+            // The result is filled in when the game ends.
+            let packed = PackedPosition::new(position.board(), side, score, 0)
+                .expect("a chess position has at most 32 pieces");
+            seen.push((side, packed));
         }
         history.push(key_of(position));
         game.play(best);
     };
     let labelled = seen
         .into_iter()
-        .map(|(side, us, them, score)| Labelled {
-            us,
-            them,
-            score,
-            result: outcome.for_side(side),
-        })
+        .map(|(side, packed)| packed.with_result((outcome.for_side(side) * 2.0).round() as u8))
         .collect();
     (outcome, labelled)
 }
@@ -129,8 +125,8 @@ pub fn self_play<E: Evaluator + Clone + Send + Sync>(
     openings: &[Chess],
     games: std::ops::Range<u64>,
     settings: &GameSettings,
-) -> (Vec<Labelled>, Vec<GameResult>) {
-    let played: Vec<(GameResult, Vec<Labelled>)> = games
+) -> (Vec<PackedPosition>, Vec<GameResult>) {
+    let played: Vec<(GameResult, Vec<PackedPosition>)> = games
         .into_par_iter()
         .map(|index| {
             let mut searcher = Searcher::new(evaluator.clone(), settings.table_mb);

@@ -27,7 +27,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use burnmate_agents::nnue_trainer::{Labelled, NnueTrainer, fresh_weights};
+use burnmate_agents::nnue_trainer::{NnueTrainer, fresh_weights};
+use burnmate_engine::packed::PackedPosition;
 use burnmate_engine::{Evaluator, Material, NnueEvaluator, NnueForm};
 use burnmate_env::game_result::GameResult;
 use burnmate_models::LayerWeights;
@@ -230,7 +231,7 @@ fn play_generation(
     openings: &[Chess],
     config: &ChessConfig,
     generation: u32,
-) -> (Vec<Labelled>, [u32; 3]) {
+) -> (Vec<PackedPosition>, [u32; 3]) {
     let settings = GameSettings {
         nodes: config.nodes,
         max_plies: config.max_plies,
@@ -266,7 +267,7 @@ fn passes(config: &ChessConfig, fresh: bool, positions: usize) -> u32 {
 /// its weights and its first and last passes' mean losses.
 fn train_candidate(
     start: Option<Net>,
-    data: &[Labelled],
+    data: &[PackedPosition],
     config: &ChessConfig,
     generation: u32,
     device: &burn::tensor::Device,
