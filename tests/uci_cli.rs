@@ -505,6 +505,7 @@ fn the_engine_declares_hash_threads_and_overhead_and_takes_them() {
         "option name Hash type spin default 64 min 1 max ",
         "option name Threads type spin default 1 min 1 max 256",
         "option name Move Overhead type spin default 10 min 0 max 5000",
+        "option name MultiPV type spin default 1 min 1 max 256",
     ] {
         assert!(
             hello.iter().any(|l| l.starts_with(option)),

@@ -150,6 +150,29 @@ pub struct SearchLine {
     pub pv: Vec<Move>,
     /// Moves to mate for the side to move (negative: mated), when the score is one.
     pub mate_in: Option<i32>,
+    /// The next best moves' lines under `MultiPV`, second best first (empty with
+    /// one line).
+    pub alternatives: Vec<Alternative>,
+}
+
+/// A line after the best one (UCI's `multipv 2` ...).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alternative {
+    /// Plies searched.
+    pub depth: u32,
+    /// The score, `cp N` or `mate N` as UCI writes it.
+    pub score: String,
+    /// The principal variation, the line's move first.
+    pub pv: Vec<Move>,
+}
+
+/// Moves in UCI notation, spaced.
+fn uci_line(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The UCI `score` of `choice` in `position`: `mate 1` when the move mates, else
@@ -423,20 +446,33 @@ pub fn serve(
                         }
                         let uci = choice.mv.to_uci(CastlingMode::Standard);
                         let pv = match &choice.line {
-                            Some(line) if !line.pv.is_empty() => line
-                                .pv
-                                .iter()
-                                .map(|m| m.to_uci(CastlingMode::Standard).to_string())
-                                .collect::<Vec<_>>()
-                                .join(" "),
+                            Some(line) if !line.pv.is_empty() => uci_line(&line.pv),
                             _ => uci.to_string(),
                         };
+                        let alternatives = choice
+                            .line
+                            .as_ref()
+                            .map_or(&[][..], |l| &l.alternatives[..]);
+                        let first = if alternatives.is_empty() {
+                            ""
+                        } else {
+                            " multipv 1"
+                        };
                         say(&format!(
-                            "info depth {} score {} nodes {} pv {pv}",
+                            "info depth {}{first} score {} nodes {} pv {pv}",
                             choice.depth,
                             score(&root, &choice),
                             choice.nodes
                         ))?;
+                        for (i, line) in alternatives.iter().enumerate() {
+                            say(&format!(
+                                "info depth {} multipv {} score {} pv {}",
+                                line.depth,
+                                i + 2,
+                                line.score,
+                                uci_line(&line.pv)
+                            ))?;
+                        }
                         let asked =
                             stop.load(Ordering::Relaxed) && !closing.load(Ordering::Relaxed);
                         if waits && !asked {

@@ -32,7 +32,7 @@ use crate::studies::search::net_file::{
     SearchNet, load as load_search_net, search_positions_until,
 };
 use crate::studies::selfplay::config::SelfplayAlgorithm;
-use crate::tools::uci_server::{Choice, GoLimit, SearchLine, UciPlayer};
+use crate::tools::uci_server::{Alternative, Choice, GoLimit, SearchLine, UciPlayer};
 
 /// A selfplay run's frozen selectors: the side to move plays its greedy move.
 pub struct SelfplayPlayer {
@@ -308,6 +308,9 @@ pub const DEFAULT_ENGINE_NODES: u64 = 200_000;
 /// Transposition-table megabytes of an engine-grade player until `Hash` says.
 const ENGINE_TABLE_MB: usize = 64;
 
+/// Most lines `MultiPV` may ask for.
+const MAX_LINES: usize = 256;
+
 /// Milliseconds kept back from each move's share of the clock until `Move Overhead`
 /// says: the time the GUI and the pipes take, so a short clock is never lost.
 const MOVE_OVERHEAD_MS: u64 = 10;
@@ -315,7 +318,8 @@ const MOVE_OVERHEAD_MS: u64 = 10;
 /// The engine-grade alpha-beta ([`burnmate_engine`]) on an evaluator: `go nodes`,
 /// `depth`, `movetime` or the clock bound it, else its node budget; it knows the
 /// game's earlier positions, so it avoids (or seeks) repetitions. UCI options:
-/// `Hash` (MB), `Threads` (Lazy SMP on one shared table) and `Move Overhead` (ms).
+/// `Hash` (MB), `Threads` (Lazy SMP on one shared table), `Move Overhead` (ms) and
+/// `MultiPV` (the best line, then the best of the other moves ...).
 pub struct EngineSearchPlayer<E> {
     pool: ThreadPool<E>,
     /// The evaluator each thread copies when `Hash` or `Threads` change.
@@ -323,6 +327,8 @@ pub struct EngineSearchPlayer<E> {
     features: Features,
     hash_mb: usize,
     overhead: Duration,
+    /// Lines searched a move (`MultiPV`): the best, then the best of the rest ...
+    lines: usize,
     nodes: u64,
     history: Vec<u64>,
     stop: Option<Arc<AtomicBool>>,
@@ -339,6 +345,7 @@ impl<E: Evaluator + Clone + Send> EngineSearchPlayer<E> {
             features,
             hash_mb: ENGINE_TABLE_MB,
             overhead: Duration::from_millis(MOVE_OVERHEAD_MS),
+            lines: 1,
             nodes,
             history: Vec::new(),
             stop: None,
@@ -385,6 +392,7 @@ impl<E: Evaluator + Clone + Send> UciPlayer for EngineSearchPlayer<E> {
             format!(
                 "option name Move Overhead type spin default {MOVE_OVERHEAD_MS} min 0 max 5000"
             ),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_LINES}"),
         ]
     }
 
@@ -401,6 +409,7 @@ impl<E: Evaluator + Clone + Send> UciPlayer for EngineSearchPlayer<E> {
             "move overhead" => {
                 self.overhead = Duration::from_millis(spin("Move Overhead", value, 0, 5000)?);
             }
+            "multipv" => self.lines = spin("MultiPV", value, 1, MAX_LINES as u64)? as usize,
             _ => return Err(format!("no option named '{name}'")),
         }
         Ok(())
@@ -430,27 +439,53 @@ impl<E: Evaluator + Clone + Send> UciPlayer for EngineSearchPlayer<E> {
         // `go infinite` searches until `stop`; otherwise the budget applies when `go`
         // gives no limit of its own.
         let unbounded = limit.infinite || time.is_some() || limit.depth.is_some();
+        // `MultiPV` lines share the time: each line is a search of its own.
+        let lines = self.lines.min(among.len().max(1));
         let limits = Limits {
             depth: limit.depth,
             nodes: limit.nodes.or((!unbounded).then_some(self.nodes)),
-            time,
+            time: time.map(|t| t / lines as u32),
             stop: self.stop.clone(),
         };
         let result = self
             .pool
-            .search(position, among, &self.history, limits, |_| {})
+            .search(position, among, &self.history, limits.clone(), |_| {})
             .expect("a position with listed moves");
+        let mut rest: Vec<Move> = among
+            .iter()
+            .filter(|&&m| m != result.best)
+            .copied()
+            .collect();
+        let mut alternatives = Vec::new();
+        let mut nodes = result.nodes;
+        while alternatives.len() + 1 < lines && !rest.is_empty() {
+            let next = self
+                .pool
+                .search(position, &rest, &self.history, limits.clone(), |_| {})
+                .expect("moves are left");
+            rest.retain(|&m| m != next.best);
+            nodes += next.nodes;
+            alternatives.push(Alternative {
+                depth: next.depth,
+                score: match mate_in_moves(next.score) {
+                    Some(m) => format!("mate {m}"),
+                    None => format!("cp {}", next.score),
+                },
+                pv: next.pv,
+            });
+        }
         self.history.clear();
         let mate_in = mate_in_moves(result.score);
         Choice {
             mv: result.best,
             value: Some(f64::from(result.score) / 100.0),
             note: mate_in.map(|m| format!("mate in {m} moves")),
-            nodes: result.nodes,
+            nodes,
             depth: result.depth,
             line: Some(SearchLine {
                 pv: result.pv,
                 mate_in,
+                alternatives,
             }),
         }
     }
