@@ -292,10 +292,18 @@ enum Command {
         /// Stockfish's Skill Level (0 = weakest, 20 = full strength).
         #[arg(long)]
         skill: Option<u8>,
+        /// Play the engines of a gauntlet file instead (configs/gauntlet-ccrl.toml),
+        /// each at its published rating: the fit is on the gauntlet's scale.
+        #[arg(long, conflicts_with_all = ["uci_elo", "skill", "opponent_run", "engine"])]
+        gauntlet: Option<PathBuf>,
         /// The engine's search limit: the arguments of UCI `go` (default: a node count,
         /// so a match means the same on any CPU and under any load).
         #[arg(long, default_value = "nodes 50000")]
         go: String,
+        /// Both sides on a clock instead: BASE+INC in seconds, e.g. 10+0.1 (the run
+        /// searches by its clock too, not by nodes).
+        #[arg(long, conflicts_with = "go")]
+        tc: Option<String>,
         /// Seconds an engine move may take beyond the time `--go` grants before the
         /// engine is told `stop` (one that then sends no move ends the match).
         #[arg(long, default_value_t = 60.0)]
@@ -576,7 +584,9 @@ pub fn run(cli: Cli) -> Result<()> {
             opponent_run,
             uci_elo,
             skill,
+            gauntlet,
             go,
+            tc,
             move_timeout,
             games,
             openings,
@@ -600,9 +610,14 @@ pub fn run(cli: Cli) -> Result<()> {
                 [elo0, elo1] => Some((elo0, elo1)),
                 _ => anyhow::bail!("--sprt takes two numbers, elo0,elo1 (e.g. 0,50)"),
             };
-            let opponents = match opponent_run {
-                Some(run) => vec![match_play::Opponent::Run { run }],
-                None => match_play::engine_opponents(&engine, &uci_elo, skill),
+            let gauntlet = gauntlet
+                .as_deref()
+                .map(match_play::gauntlet::Gauntlet::load)
+                .transpose()?;
+            let opponents = match (&gauntlet, opponent_run) {
+                (Some(gauntlet), _) => gauntlet.opponents(),
+                (None, Some(run)) => vec![match_play::Opponent::Run { run }],
+                (None, None) => match_play::engine_opponents(&engine, &uci_elo, skill),
             };
             let settings = match_play::MatchSettings {
                 run,
@@ -619,6 +634,11 @@ pub fn run(cli: Cli) -> Result<()> {
                 generation,
                 run_identity: None,
                 opponent_identities: None,
+                time_control: tc
+                    .as_deref()
+                    .map(match_play::TimeControl::parse)
+                    .transpose()?,
+                scale: gauntlet.map(|g| g.scale),
             };
             let jobs = jobs_or_cores(jobs)?;
             match_play::match_command(&settings, &out, jobs, move_timeout).map(|_| ())

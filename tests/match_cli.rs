@@ -495,3 +495,59 @@ fn a_match_resumed_against_a_replaced_opponent_is_refused() {
     fs::rename(other_dir.join("run"), &run).unwrap();
     assert_one_line_error(&burnmate(&opponent_args), "holds a match against another");
 }
+
+#[test]
+fn a_gauntlet_on_a_clock_rates_the_run_on_the_gauntlets_scale() {
+    let tmp = TempDir::new();
+    let (run, engine, out_dir) = match_setup(tmp.path());
+    let gauntlet = tmp.path().join("gauntlet.toml");
+    fs::write(
+        &gauntlet,
+        format!(
+            "scale = \"a test scale\"\n[[engine]]\nname = \"Scripted 1500\"\ncommand = \"{engine}\"\nrating = 1500\n"
+        ),
+    )
+    .unwrap();
+    let args = [
+        "match",
+        run.as_str(),
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--gauntlet",
+        gauntlet.to_str().unwrap(),
+        "--tc",
+        "5+0.05",
+        "--games",
+        "2",
+        "--max-plies",
+        "40",
+        "--jobs",
+        "1",
+    ];
+    let out = burnmate(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = stdout(&out);
+    assert!(report.contains("  vs Scripted 1500: "), "{report}");
+    assert!(report.contains("  rating on a test scale: "), "{report}");
+    let settings = fs::read_to_string(out_dir.join("match.json")).unwrap();
+    assert!(settings.contains("\"base_ms\": 5000") && settings.contains("\"increment_ms\": 50"));
+    let results = fs::read_to_string(out_dir.join("results.tsv")).unwrap();
+    assert!(!results.contains("on time"), "{results}");
+    // A time control that is no time control, and a gauntlet with an option its
+    // engine does not declare, are one-line errors.
+    let (other, third) = (tmp.path().join("other"), tmp.path().join("third"));
+    let mut bad = args.to_vec();
+    bad[7] = "fast";
+    bad[3] = other.to_str().unwrap();
+    assert_one_line_error(&burnmate(&bad), "--tc 'fast' is not BASE+INC in seconds");
+    fs::write(
+        &gauntlet,
+        format!(
+            "scale = \"s\"\n[[engine]]\nname = \"S\"\ncommand = \"{engine}\"\nrating = 1500\noptions = {{ OwnBook = \"false\" }}\n"
+        ),
+    )
+    .unwrap();
+    let mut bad = args.to_vec();
+    bad[3] = third.to_str().unwrap();
+    assert_one_line_error(&burnmate(&bad), "declares no option 'OwnBook'");
+}

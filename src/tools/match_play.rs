@@ -8,6 +8,7 @@
 
 pub mod engine_limit;
 pub mod game;
+pub mod gauntlet;
 pub mod record;
 
 use std::path::{Path, PathBuf};
@@ -27,6 +28,7 @@ use crate::studies::chess::openings;
 use crate::tools::uci_server::players::{BUILTIN_MATERIAL, PlaySearch, load_player};
 use burnmate_env::game_result::GameResult;
 use burnmate_oracle::rating::{EloEstimate, Sprt, SprtDecision, Tally, elo_estimate, ladder_fit};
+pub use game::TimeControl;
 use game::{Adjudicator, EnginePlayer, Player, RunPlayer, legal_move, play_game, rejudge};
 use record::{Row, RowWriter, check_numbers, read_rows};
 
@@ -43,11 +45,15 @@ pub enum Opponent {
     },
     /// A UCI engine.
     Engine {
+        /// What reports call it (absent: the command and its options).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
         /// Its name on `$PATH` or its path.
         engine: String,
         /// UCI options set after the handshake (name, value).
         options: Vec<(String, String)>,
-        /// Its rating on the engine's `UCI_Elo` scale, when it has one.
+        /// Its rating on the match's scale (its `UCI_Elo` label, or a gauntlet's
+        /// published rating), when it has one.
         rating: Option<f64>,
     },
 }
@@ -57,6 +63,9 @@ impl Opponent {
     pub fn label(&self) -> String {
         match self {
             Opponent::Run { run } => run_label(run),
+            Opponent::Engine {
+                name: Some(name), ..
+            } => name.clone(),
             Opponent::Engine {
                 engine, options, ..
             } => {
@@ -93,6 +102,7 @@ impl Opponent {
                 engine,
                 options,
                 rating,
+                ..
             } => {
                 let mut started = UciEngine::start(engine, 1)?;
                 for (name, value) in options {
@@ -137,6 +147,7 @@ impl Opponent {
 /// Level `skill`, else at full strength.
 pub fn engine_opponents(engine: &str, uci_elo: &[u32], skill: Option<u8>) -> Vec<Opponent> {
     let opponent = |options: Vec<(&str, String)>, rating: Option<f64>| Opponent::Engine {
+        name: None,
         engine: engine.to_string(),
         options: options
             .into_iter()
@@ -215,6 +226,14 @@ pub struct MatchSettings {
     /// existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opponent_identities: Option<Vec<String>>,
+    /// Both sides on this clock instead of `limit` and the run's node budget
+    /// (absent in matches from before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<TimeControl>,
+    /// The scale the opponents' ratings are on, as the report names it (absent:
+    /// the engine's `UCI_Elo` labels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<String>,
 }
 
 /// The identity [`MatchSettings::run_identity`] records for `run`: the FNV-1a of its
@@ -361,6 +380,8 @@ pub struct OpponentResult {
 pub struct MatchSummary {
     /// The run.
     pub run: String,
+    /// The scale of the fitted rating.
+    pub scale: String,
     /// Per opponent.
     pub opponents: Vec<OpponentResult>,
     /// The Elo fitted on the opponents' ratings, with its 95 % interval.
@@ -615,6 +636,7 @@ impl Worker<'_> {
                 &self.openings[opening],
                 self.settings.max_plies,
                 self.adjudicator,
+                self.settings.time_control,
             )
             .with_context(|| {
                 format!(
@@ -712,6 +734,10 @@ fn summarise(settings: &MatchSettings, rows: &[Row], sprt: Option<Sprt>) -> Matc
     });
     MatchSummary {
         run: settings.run_label(),
+        scale: settings
+            .scale
+            .clone()
+            .unwrap_or_else(|| "the engine's UCI_Elo scale".into()),
         opponents,
         rating: rated.and_then(|levels| ladder_fit(&levels)).map(triple),
         sprt,
@@ -746,7 +772,8 @@ pub fn report(summary: &MatchSummary, games: usize) -> String {
     if summary.opponents.iter().all(|o| o.rating.is_some()) {
         match summary.rating {
             Some([elo, low, high]) => text.push_str(&format!(
-                "  rating on the engine's UCI_Elo scale: {elo:.0} [{low:.0}, {high:.0}] (95 %)\n"
+                "  rating on {}: {elo:.0} [{low:.0}, {high:.0}] (95 %)\n",
+                summary.scale
             )),
             None => text.push_str("  rating: unbounded (every game won or every game lost)\n"),
         }

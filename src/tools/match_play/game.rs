@@ -22,12 +22,100 @@ use crate::output::pgn::fen_of;
 use crate::run::tablebases::load_or_build;
 use crate::tools::uci_server::{GoLimit, UciPlayer};
 
+/// A game's clocks: each side's time left (white's, black's) and the increment
+/// each move adds, on a time control of [`TimeControl`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    /// Time left, white's then black's.
+    pub left: [Duration; 2],
+    /// Added to a side's clock after each of its moves.
+    pub increment: Duration,
+}
+
+impl Clocks {
+    /// The limit a UCI `go` gives for these clocks.
+    pub fn go_limit(&self) -> GoLimit {
+        let ms = |d: Duration| Some(d.as_millis().max(1) as u64);
+        GoLimit {
+            clock: self.left.map(ms),
+            increment: [ms(self.increment); 2],
+            ..GoLimit::default()
+        }
+    }
+
+    /// The arguments of UCI `go` for these clocks.
+    pub fn go_args(&self) -> String {
+        let ms = |d: Duration| d.as_millis().max(1);
+        format!(
+            "wtime {} btime {} winc {} binc {}",
+            ms(self.left[0]),
+            ms(self.left[1]),
+            self.increment.as_millis(),
+            self.increment.as_millis()
+        )
+    }
+}
+
+/// A time control both sides play on: `base` each, `increment` a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TimeControl {
+    /// Milliseconds on each clock at the start.
+    pub base_ms: u64,
+    /// Milliseconds added after each move.
+    pub increment_ms: u64,
+}
+
+impl TimeControl {
+    /// `BASE+INC` in seconds (`10+0.1`), or `BASE` alone; a one-line error names the
+    /// text otherwise.
+    pub fn parse(text: &str) -> Result<TimeControl> {
+        let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+        let seconds = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e7)
+        };
+        match (seconds(base), seconds(increment)) {
+            (Some(b), Some(i)) if b > 0.0 => Ok(TimeControl {
+                base_ms: (b * 1000.0).round() as u64,
+                increment_ms: (i * 1000.0).round() as u64,
+            }),
+            _ => bail!("--tc '{text}' is not BASE+INC in seconds, e.g. 10+0.1"),
+        }
+    }
+
+    /// The clocks at the start of a game.
+    pub fn start(&self) -> Clocks {
+        Clocks {
+            left: [Duration::from_millis(self.base_ms); 2],
+            increment: Duration::from_millis(self.increment_ms),
+        }
+    }
+
+    /// How reports write it, e.g. `10+0.1`.
+    pub fn label(&self) -> String {
+        format!(
+            "{}+{}",
+            self.base_ms as f64 / 1000.0,
+            self.increment_ms as f64 / 1000.0
+        )
+    }
+}
+
 /// One side of a match.
 pub trait Player {
     /// Called before each game.
     fn new_game(&mut self) -> Result<()>;
-    /// The answer in `position`, reached by `moves` from `start`.
-    fn choose(&mut self, start: &Chess, moves: &[Move], position: &Chess) -> Result<Answer>;
+    /// The answer in `position`, reached by `moves` from `start`, searching within
+    /// `clocks` when the game has them (else the player's own limit).
+    fn choose(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        position: &Chess,
+        clocks: Option<&Clocks>,
+    ) -> Result<Answer>;
 }
 
 /// A player's answer: a legal move, or the text of a move that is not legal (which
@@ -49,7 +137,13 @@ impl Player for RunPlayer {
         Ok(())
     }
 
-    fn choose(&mut self, start: &Chess, moves: &[Move], position: &Chess) -> Result<Answer> {
+    fn choose(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        position: &Chess,
+        clocks: Option<&Clocks>,
+    ) -> Result<Answer> {
         let mut earlier = Vec::with_capacity(moves.len());
         let mut replayed = start.clone();
         for mv in moves {
@@ -58,7 +152,8 @@ impl Player for RunPlayer {
         }
         self.0.see_history(&earlier);
         let legal: Vec<Move> = position.legal_moves().into_iter().collect();
-        let choice = self.0.best_move(position, &legal, &GoLimit::default());
+        let limit = clocks.map_or_else(GoLimit::default, Clocks::go_limit);
+        let choice = self.0.best_move(position, &legal, &limit);
         Ok(Answer::Legal(choice.mv))
     }
 }
@@ -69,7 +164,8 @@ pub struct EnginePlayer {
     pub engine: UciEngine,
     /// The arguments of `go`, e.g. `movetime 100`.
     pub limit: String,
-    /// How long a move may take before the engine is told `stop`.
+    /// How long a move may take before the engine is told `stop` (on a clock: how
+    /// long beyond its time left).
     pub deadline: Duration,
 }
 
@@ -78,11 +174,25 @@ impl Player for EnginePlayer {
         Ok(self.engine.new_game()?)
     }
 
-    fn choose(&mut self, start: &Chess, moves: &[Move], position: &Chess) -> Result<Answer> {
+    fn choose(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        position: &Chess,
+        clocks: Option<&Clocks>,
+    ) -> Result<Answer> {
         let texts: Vec<String> = moves.iter().map(|&m| uci_text(m)).collect();
+        // On a clock the engine may take its time left, then the slack.
+        let (limit, deadline) = match clocks {
+            Some(clocks) => {
+                let left = clocks.left[usize::from(position.turn().is_black())];
+                (clocks.go_args(), left + self.deadline)
+            }
+            None => (self.limit.clone(), self.deadline),
+        };
         let text = self
             .engine
-            .move_after(&fen_of(start), &texts, &self.limit, self.deadline)?;
+            .move_after(&fen_of(start), &texts, &limit, deadline)?;
         Ok(legal_move(position, &text).map_or(Answer::Illegal(text), Answer::Legal))
     }
 }
@@ -182,8 +292,8 @@ fn ending(game: &FullGame, adjudicator: &Adjudicator) -> Result<Option<(GameResu
 
 /// The result a recorded game's moves (UCI notation) from `start` give, judged as
 /// [`play_game`] judges: an error when a move is not legal, when the moves go on
-/// past the game's end or stop before it; a game ended by an illegal move (its
-/// `reason`) is lost by the side to move after its moves.
+/// past the game's end or stop before it; a game ended by an illegal move or a
+/// clock (its `reason`) is lost by the side to move after its moves.
 pub fn rejudge(
     start: &Chess,
     moves: &[String],
@@ -200,8 +310,12 @@ pub fn rejudge(
             .with_context(|| format!("move '{text}' is not legal there"))?;
         game.play(mv);
     }
+    let mover = game.position().turn();
     if reason.starts_with("illegal move") {
-        return Ok(GameResult::win_of(!game.position().turn()));
+        return Ok(GameResult::win_of(!mover));
+    }
+    if reason.ends_with("loses on time") {
+        return Ok(on_time(game.position(), mover));
     }
     ending(&game, adjudicator)?
         .map(|(result, _)| result)
@@ -213,16 +327,29 @@ pub fn legal_move(position: &Chess, text: &str) -> Option<Move> {
     text.parse::<UciMove>().ok()?.to_move(position).ok()
 }
 
+/// The result when `loser` runs out of time in `position`: a loss, or a draw where
+/// the other side has no mating material (as FIDE rules it).
+fn on_time(position: &Chess, loser: Color) -> GameResult {
+    if position.has_insufficient_material(!loser) {
+        GameResult::Draw
+    } else {
+        GameResult::win_of(!loser)
+    }
+}
+
 /// Plays `white` against `black` from `start` until the rules or the adjudicator end
 /// the game, or `max_plies` plies are played (a draw). A move that is not legal
-/// loses the game for the side that sent it.
+/// loses the game for the side that sent it; on a time control, so does a clock
+/// that runs out (a draw where the other side cannot mate).
 pub fn play_game(
     white: &mut dyn Player,
     black: &mut dyn Player,
     start: &Chess,
     max_plies: u32,
     adjudicator: &Adjudicator,
+    time_control: Option<TimeControl>,
 ) -> Result<PlayedGame> {
+    let mut clocks = time_control.map(|tc| tc.start());
     white.new_game()?;
     black.new_game()?;
     let mut game = FullGame::from_position(start.clone(), max_plies);
@@ -245,9 +372,19 @@ pub fn play_game(
         } else {
             &mut *black
         };
+        let asked = std::time::Instant::now();
         let answer = player
-            .choose(start, &moves, position)
+            .choose(start, &moves, position, clocks.as_ref())
             .with_context(|| format!("ply {} ({mover} to move)", moves.len() + 1))?;
+        if let Some(clocks) = &mut clocks {
+            let side = usize::from(mover.is_black());
+            let spent = asked.elapsed();
+            if spent > clocks.left[side] {
+                let reason = format!("{mover} loses on time");
+                return ended(&moves, on_time(position, mover), reason);
+            }
+            clocks.left[side] = clocks.left[side] - spent + clocks.increment;
+        }
         match answer {
             Answer::Legal(mv) => {
                 game.play(mv);
@@ -269,14 +406,22 @@ mod tests {
         burnmate_env::fen::position(fen).expect("a legal FEN")
     }
 
-    /// Plays a fixed list of moves, then `0000`.
-    struct Scripted(Vec<&'static str>);
+    /// Plays a fixed list of moves, then `0000`; with a pause, sleeps that long
+    /// before each move.
+    struct Scripted(Vec<&'static str>, Duration);
 
     impl Player for Scripted {
         fn new_game(&mut self) -> Result<()> {
             Ok(())
         }
-        fn choose(&mut self, _: &Chess, _: &[Move], position: &Chess) -> Result<Answer> {
+        fn choose(
+            &mut self,
+            _: &Chess,
+            _: &[Move],
+            position: &Chess,
+            _: Option<&Clocks>,
+        ) -> Result<Answer> {
+            std::thread::sleep(self.1);
             let text = if self.0.is_empty() {
                 "0000"
             } else {
@@ -293,13 +438,66 @@ mod tests {
 
     fn play(start: &str, white: Vec<&'static str>, black: Vec<&'static str>) -> PlayedGame {
         play_game(
-            &mut Scripted(white),
-            &mut Scripted(black),
+            &mut Scripted(white, Duration::ZERO),
+            &mut Scripted(black, Duration::ZERO),
             &position(start),
             40,
             &adjudicator(),
+            None,
         )
         .unwrap()
+    }
+
+    #[test]
+    fn a_clock_that_runs_out_loses_unless_the_other_side_cannot_mate() {
+        let tc = TimeControl::parse("0.1+0.02").unwrap();
+        assert_eq!(
+            tc,
+            TimeControl {
+                base_ms: 100,
+                increment_ms: 20
+            }
+        );
+        assert_eq!(tc.label(), "0.1+0.02");
+        assert_eq!(TimeControl::parse("60").unwrap().increment_ms, 0);
+        for bad in ["", "0+1", "x+1", "10+-1", "inf"] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        // Black spends 40 ms a move on 100 ms + 20 ms: it loses 20 ms a move, and
+        // its clock falls within its first five moves.
+        let moves = |n| ["g1f3", "f3g1"].into_iter().cycle().take(n).collect();
+        let black_moves = ["g8f6", "f6g8"].into_iter().cycle().take(10).collect();
+        let game = play_game(
+            &mut Scripted(moves(10), Duration::ZERO),
+            &mut Scripted(black_moves, Duration::from_millis(40)),
+            &position(start),
+            40,
+            &adjudicator(),
+            Some(tc),
+        )
+        .unwrap();
+        assert_eq!(game.result, GameResult::WhiteWins);
+        assert_eq!(game.reason, "black loses on time");
+        assert!(
+            game.moves.len() < 10 && game.moves.len() % 2 == 1,
+            "{:?}",
+            game.moves
+        );
+        // A king alone cannot mate: its opponent's flag falls to a draw.
+        let game = play_game(
+            &mut Scripted(vec![], Duration::from_millis(150)),
+            &mut Scripted(vec![], Duration::ZERO),
+            &position("8/8/8/3k4/8/8/P7/R3K3 w - - 0 1"),
+            40,
+            &adjudicator(),
+            Some(tc),
+        );
+        let game = game.unwrap();
+        assert_eq!(
+            (game.result, game.reason.as_str()),
+            (GameResult::Draw, "white loses on time")
+        );
     }
 
     #[test]
