@@ -98,10 +98,10 @@ fn main() {
         },
     );
     let mut trainer =
-        NnueTrainer::new(&weights, NnueForm::default(), 1e-3, device).expect("fresh weights fit");
+        NnueTrainer::new(&weights, NnueForm::default(), 1e-3).expect("fresh weights fit");
     let mut order = ChaCha8Rng::seed_from_u64(2);
     measure(
-        "Adam step, NnueTrainer (host sparse first layer)",
+        "Adam step, NnueTrainer (all on the host, the pool's threads)",
         BATCH as u64,
         || trainer.train(&data, 1, BATCH, LAMBDA, None, &mut order),
     );
@@ -120,9 +120,7 @@ fn main() {
             .num_threads(threads)
             .build()
             .expect("a thread pool");
-        let device = Device::flex().autodiff();
-        let mut trainer =
-            NnueTrainer::new(&weights, form, 1e-3, device).expect("fresh weights fit");
+        let mut trainer = NnueTrainer::new(&weights, form, 1e-3).expect("fresh weights fit");
         pool.install(|| {
             measure(
                 &format!("Adam step, NnueTrainer, mirrored, 8 buckets, {threads} thread(s)"),

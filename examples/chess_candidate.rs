@@ -142,9 +142,7 @@ fn main() -> Result<()> {
         }
     };
     form.activation = settings.activation.unwrap_or(form.activation);
-    let device = config.backend.device()?.autodiff();
-    let mut trainer =
-        NnueTrainer::new(&weights, form, settings.lr, device).map_err(anyhow::Error::msg)?;
+    let mut trainer = NnueTrainer::new(&weights, form, settings.lr).map_err(anyhow::Error::msg)?;
     let held_out = match &settings.held_out {
         Some((other, first, last)) => {
             data_file::load_generations(Path::new(other), *first..*last + 1)?

@@ -39,21 +39,20 @@ impl Study for ChessConfig {
             config.backend = backend;
         }
         config.validate()?;
-        let device = config.backend.device()?;
         let dir = create_run_dir(overrides.out.as_deref(), &config_stem(path))?;
         let _lock = lock_dir(&dir)?;
         write_atomic(
             &dir.join("config.toml"),
             to_toml(&Experiment::Chess(config.clone()))?.as_bytes(),
         )?;
-        finish(&dir, &config, device)
+        finish(&dir, &config)
     }
 
     /// Continues a killed run at its first unfinished generation.
     fn resume(&self, run: &Path) -> Result<()> {
         self.validate()?;
         let _lock = lock_dir(run)?;
-        finish(run, self, self.backend.device()?)
+        finish(run, self)
     }
 
     fn eval(&self, _: &EvalRequest) -> Result<()> {
@@ -118,12 +117,12 @@ pub fn extend(
         write_atomic(&log, text.as_bytes())?;
     }
     write_atomic(&config_path, new.as_bytes())?;
-    finish(run, &extended, extended.backend.device()?)
+    finish(run, &extended)
 }
 
-fn finish(dir: &Path, config: &ChessConfig, device: burn::tensor::Device) -> Result<()> {
+fn finish(dir: &Path, config: &ChessConfig) -> Result<()> {
     let bar = episode_bar(u64::from(config.generations) + 1, "chess generations");
-    let rows = generations::run_generations(dir, config, device, &bar)?;
+    let rows = generations::run_generations(dir, config, &bar)?;
     bar.finish_and_clear();
     crate::say!("run             {}", dir.display());
     crate::say!("generation  positions  gate (W/D/L)  accepted  incumbent  CPU s");

@@ -78,6 +78,42 @@ impl StepScalars {
     }
 }
 
+/// One tensor's Adam state on the host: its steps and moments.
+#[derive(Clone, Debug, Default)]
+pub struct HostMoments {
+    steps: u32,
+    first: Vec<f32>,
+    second: Vec<f32>,
+}
+
+impl HostMoments {
+    /// Fresh moments (no steps) for `len` values.
+    pub fn new(len: usize) -> HostMoments {
+        HostMoments {
+            steps: 0,
+            first: vec![0.0; len],
+            second: vec![0.0; len],
+        }
+    }
+
+    /// One Adam step at rate `lr` of `values` with `gradient`, by the rule above,
+    /// in chunks on the threads of the current rayon pool (element by element: the
+    /// same bits on any number of threads).
+    pub fn step(&mut self, lr: f64, values: &mut [f32], gradient: &[f32]) {
+        use rayon::prelude::*;
+        /// Values a thread updates at once.
+        const CHUNK: usize = 16 * 1024;
+        self.steps += 1;
+        let scalars = StepScalars::at(self.steps, lr);
+        values
+            .par_chunks_mut(CHUNK)
+            .zip(gradient.par_chunks(CHUNK))
+            .zip(self.first.par_chunks_mut(CHUNK))
+            .zip(self.second.par_chunks_mut(CHUNK))
+            .for_each(|(((p, g), m), v)| fused::adam_step(&scalars, p, g, m, v));
+    }
+}
+
 /// Adam over every parameter of one [`DeepMlp`].
 pub struct Adam {
     slots: Vec<Slot>,

@@ -1,60 +1,48 @@
-//! Trains the efficiently updatable net ([`burnmate_models::Nnue`]) on positions
-//! labelled by search, as the NNUE trainers of chess engines do (Stockfish's
-//! nnue-pytorch, bullet): the net's output is a logit of the side to move's expected
-//! score, and its target blends the search's opinion with the game's result:
+//! Trains the efficiently updatable net (the weights of [`burnmate_models::Nnue`])
+//! on positions labelled by search, as the NNUE trainers of chess engines do
+//! (Stockfish's nnue-pytorch, bullet): the net's output is a logit of the side to
+//! move's expected score, and its target blends the search's opinion with the
+//! game's result:
 //!
 //! ```text
 //! target = (1 - λ) sigmoid(score / SCALE) + λ result      result: 1 win, ½ draw, 0 loss
 //! loss   = mean over a minibatch of (sigmoid(out) - target)²
 //! ```
 //!
-//! Adam with PyTorch's defaults; minibatches in a seeded order. The feature
-//! transformer runs on the host as a sparse layer (bullet's sparse affine op): its
-//! sums add the weight rows of a position's 2-32 set features of 768, and its weight
-//! gradient adds each row's gradient to the rows of its set features; the device
-//! computes the output layer and the loss and their gradients by autodiff:
-//!
-//! ```text
-//! s_p      = b1 + sum of W1's rows f set from p's side, a_p = σ(s_p)      (host)
-//! out      = W2[k] . [a_us, a_them] + b2[k], k the material's bucket      (device)
-//! dL/ds_p  = dL/da_p σ'(s_p): σ' = 1 (CReLU) or 2 s_p (SCReLU) on [0, 1], else 0
-//! dL/dW1_f = sum over positions and sides with f set of dL/ds_p
-//! dL/db1   = sum over positions and sides of dL/ds_p
-//! ```
-//!
-//! The dense product `[batch, 768] x [768, hidden]` it replaces costs 768 multiply-adds
-//! an output where a position sets at most 32 (`benches/README.md`).
+//! The whole step runs on the host's cores, as bullet's CPU backend runs it: the
+//! feature transformer as a sparse layer ([`transformer`]: a position sets at most
+//! 32 of its 768 inputs), the output layer and the loss ([`head`]), and PyTorch's
+//! Adam on each tensor, every part split over the threads of the rayon pool so that
+//! each value is summed in the same order on any number of threads (the same bits
+//! on 1, 2 or 64 cores). Inputs in blocks (king buckets) train with a factoriser
+//! `F` shared by every block, merged into each block's rows when the weights are
+//! copied out (`W1 + F` a block; `dL/dF` is the blocks' gradients summed).
+//! Minibatches in a seeded order.
 
-use burn::module::Module as _;
-use burn::optim::{GradientsParams, ModuleOptimizer};
-use burn::tensor::activation::sigmoid;
-use burn::tensor::{Device, Tensor, TensorData};
+mod head;
+mod transformer;
+
+use std::borrow::Cow;
+
 use burnmate_encode::nnue::{KingBuckets, output_bucket};
-use burnmate_models::{Activation, LayerWeights, Nnue};
+use burnmate_engine::nnue::{NnueForm, SCALE};
+use burnmate_engine::packed::PackedPosition;
+use burnmate_models::LayerWeights;
 use rand::Rng;
 use rand::seq::SliceRandom;
-use rayon::prelude::*;
-use std::ops::Range;
 
+use crate::adam::HostMoments;
 use crate::init::uniform_layers;
-use crate::optim::pytorch_adam;
-use burnmate_engine::nnue::{NnueForm, SCALE};
-use burnmate_engine::packed::{PackedPosition, Perspective};
+use transformer::{
+    HostTransformer, PartSums, activated, interleaved, placed_sets, shared_gradient,
+    transformer_gradients,
+};
 
 /// The training target of `position` with result weight `lambda`: the search's
 /// score as a win probability blended with the game's result.
 pub fn target(position: &PackedPosition, lambda: f32) -> f32 {
     let search = 1.0 / (1.0 + (-f32::from(position.score) / SCALE).exp());
     (1.0 - lambda) * search + lambda * position.result_value()
-}
-
-/// The net, its form, its optimiser and its learning rate.
-pub struct NnueTrainer {
-    net: Nnue,
-    form: NnueForm,
-    optimizer: ModuleOptimizer,
-    device: Device,
-    lr: f64,
 }
 
 /// Fresh weights for a `king_buckets.inputs() -> hidden` x 2 -> `buckets` net
@@ -82,282 +70,158 @@ fn cosine_rate(start: f64, end: Option<f64>, step: usize, steps: usize) -> f64 {
     }
 }
 
-/// The one value of `tensor`.
-fn scalar(tensor: Tensor<1>) -> f32 {
-    host(tensor)[0]
+/// Adam's state, one a tensor.
+struct Moments {
+    transformer: HostMoments,
+    transformer_bias: HostMoments,
+    factoriser: Option<HostMoments>,
+    output: HostMoments,
+    output_bias: HostMoments,
 }
 
-/// The host values of `tensor`.
-fn host<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
-    tensor
-        .into_data()
-        .try_into_vec::<f32>()
-        .expect("f32 values")
+/// Every gradient of one step.
+struct Gradients {
+    transformer: Vec<f32>,
+    transformer_bias: Vec<f32>,
+    factoriser: Option<Vec<f32>>,
+    output: Vec<f32>,
+    output_bias: Vec<f32>,
 }
 
-/// The feature transformer's weights on the host (the factoriser merged in),
-/// copied from the net once a step.
-struct HostTransformer {
-    /// `[inputs, hidden]` row-major: row `f` is input `f`'s column of `W1`.
-    weight: Vec<f32>,
-    bias: Vec<f32>,
+/// The net, its form, its optimiser's state and its learning rate.
+pub struct NnueTrainer {
+    /// `W1` (block rows without the factoriser) and `b1`.
+    transformer: LayerWeights,
+    /// `F`, `[768, hidden]`, with king buckets in blocks.
+    factoriser: Option<Vec<f32>>,
+    /// `W2` (`[2 hidden, buckets]`) and `b2`.
+    output: LayerWeights,
+    moments: Moments,
+    form: NnueForm,
+    lr: f64,
 }
 
-/// Fewest hidden columns a part of the transformer's work takes: below it a thread's
-/// share is not worth its start.
-const MIN_PART_COLUMNS: usize = 16;
-
-/// The ranges of hidden columns the transformer's work is split into, one a thread
-/// of the current rayon pool (at most `hidden / 16`). Every column's sums and
-/// gradients are computed whole by one part, position after position, as one
-/// thread computes them: the result is the same bits on any number of threads.
-fn column_parts(hidden: usize) -> Vec<Range<usize>> {
-    let parts = rayon::current_num_threads()
-        .min(hidden / MIN_PART_COLUMNS)
-        .max(1);
-    (0..parts)
-        .map(|p| p * hidden / parts..(p + 1) * hidden / parts)
-        .collect()
-}
-
-/// The transformer's sums of one part of the columns: `[sets, width]`.
-struct PartSums {
-    columns: Range<usize>,
-    sums: Vec<f32>,
-}
-
-impl HostTransformer {
-    fn of(net: &Nnue) -> HostTransformer {
-        let [transformer, _] = net.weights();
-        HostTransformer {
-            weight: transformer.weight,
-            bias: transformer.bias,
-        }
-    }
-
-    /// `b1` plus the rows of each set's features, `sets` alternating the side to
-    /// move's and the other side's of each position, in column parts (on every
-    /// thread of the pool).
-    fn sums(&self, sets: &[&[u16]]) -> Vec<PartSums> {
-        let hidden = self.bias.len();
-        column_parts(hidden)
-            .into_par_iter()
-            .map(|columns| {
-                let width = columns.len();
-                let mut sums = vec![0.0f32; width * sets.len()];
-                for (row, set) in sums.chunks_exact_mut(width).zip(sets) {
-                    row.copy_from_slice(&self.bias[columns.clone()]);
-                    for &f in *set {
-                        let column =
-                            &self.weight[usize::from(f) * hidden + columns.start..][..width];
-                        for (s, w) in row.iter_mut().zip(column) {
-                            *s += w;
-                        }
-                    }
-                }
-                PartSums { columns, sums }
-            })
-            .collect()
-    }
-}
-
-/// `σ` of the parts' sums, laid out `[n, 2 hidden]`: each position's two halves
-/// side by side (rows in parallel).
-fn activated(parts: &[PartSums], activation: Activation, hidden: usize, sets: usize) -> Vec<f32> {
-    let mut out = vec![0.0f32; sets * hidden];
-    out.par_chunks_exact_mut(hidden)
-        .enumerate()
-        .for_each(|(i, row)| {
-            for part in parts {
-                let width = part.columns.len();
-                let sums = &part.sums[i * width..][..width];
-                for (o, s) in row[part.columns.clone()].iter_mut().zip(sums) {
-                    *o = activation.apply(*s);
-                }
-            }
-        });
-    out
-}
-
-/// The transformer's gradients `(dW1 [inputs, hidden], db1 [hidden])` from the
-/// activations' gradients `[n, 2 hidden]` and the sums `activation` took them of
-/// (in parts) of the sets of features `sets` (alternating the side to move's and
-/// the other side's): each half row's gradient times the activation's slope at its
-/// sum (zero where the sum was clamped), added to the rows of its set features and
-/// to the bias, set after set; each part of the columns on a thread of its own.
-fn transformer_gradients(
-    [inputs, hidden]: [usize; 2],
-    activation: Activation,
-    sets: &[&[u16]],
-    parts: &[PartSums],
-    activation_gradients: &[f32],
-) -> (Vec<f32>, Vec<f32>) {
-    let computed: Vec<(Vec<f32>, Vec<f32>)> = parts
-        .par_iter()
-        .map(|part| {
-            let width = part.columns.len();
-            let mut weight = vec![0.0f32; inputs * width];
-            let mut bias = vec![0.0f32; width];
-            let mut gradient = vec![0.0f32; width];
-            let rows = part
-                .sums
-                .chunks_exact(width)
-                .zip(activation_gradients.chunks_exact(hidden));
-            for ((sum, upstream), set) in rows.zip(sets) {
-                let upstream = &upstream[part.columns.clone()];
-                for ((g, s), u) in gradient.iter_mut().zip(sum).zip(upstream) {
-                    *g = *u * activation.slope(*s);
-                }
-                for &f in *set {
-                    let row = &mut weight[usize::from(f) * width..][..width];
-                    for (w, g) in row.iter_mut().zip(&gradient) {
-                        *w += g;
-                    }
-                }
-                for (b, g) in bias.iter_mut().zip(&gradient) {
-                    *b += g;
-                }
-            }
-            (weight, bias)
-        })
-        .collect();
-    let mut weight = vec![0.0f32; inputs * hidden];
-    let mut bias = vec![0.0f32; hidden];
-    for (part, (part_weight, part_bias)) in parts.iter().zip(computed) {
-        let width = part.columns.len();
-        for (row, from) in weight
-            .chunks_exact_mut(hidden)
-            .zip(part_weight.chunks_exact(width))
-        {
-            row[part.columns.clone()].copy_from_slice(from);
-        }
-        bias[part.columns.clone()].copy_from_slice(&part_bias);
-    }
-    (weight, bias)
-}
-
-/// The factoriser's gradient from the transformer's `weight` gradient: the shared
-/// rows (`len` values) are in every block, so theirs is the blocks' sum.
-fn shared_gradient(weight: &[f32], len: usize) -> Vec<f32> {
-    let mut shared = vec![0.0f32; len];
-    for block in weight.chunks_exact(len) {
-        for (s, g) in shared.iter_mut().zip(block) {
-            *s += g;
-        }
-    }
-    shared
-}
-
-/// The side to move's and the other side's inputs of `batch`: each set feature
-/// placed by its perspective's king ([`KingBuckets`]).
-fn placed_sets(batch: &[&PackedPosition], king_buckets: KingBuckets) -> [Vec<Vec<u16>>; 2] {
-    let place = |position: &PackedPosition, perspective: Perspective| -> Vec<u16> {
-        let set: Vec<u16> = position.features(perspective).collect();
-        let view = king_buckets.view_of_set(&set);
-        set.iter()
-            .map(|&f| view.input(usize::from(f)) as u16)
-            .collect()
-    };
-    [
-        batch
-            .par_iter()
-            .map(|p| place(p, Perspective::Us))
-            .collect(),
-        batch
-            .par_iter()
-            .map(|p| place(p, Perspective::Them))
-            .collect(),
-    ]
-}
-
-/// The sets of `placed` alternating the side to move's and the other side's of each
-/// position, as the transformer's rows lie.
-fn interleaved(placed: &[Vec<Vec<u16>>; 2]) -> Vec<&[u16]> {
-    placed[0]
+/// The output bucket of each position (its material).
+fn buckets(batch: &[&PackedPosition], count: usize) -> Vec<usize> {
+    batch
         .iter()
-        .zip(&placed[1])
-        .flat_map(|(us, them)| [us.as_slice(), them.as_slice()])
+        .map(|p| output_bucket(p.piece_count(), count))
         .collect()
 }
 
 impl NnueTrainer {
-    /// A trainer of the net `weights` of `form` on `device` (autodiff enabled); with
-    /// king buckets, a zero factoriser shared by their blocks.
+    /// A trainer of the net `weights` of `form` at rate `lr`; with king buckets, a
+    /// zero factoriser shared by their blocks.
     pub fn new(
         weights: &[LayerWeights; 2],
         form: NnueForm,
         lr: f64,
-        device: Device,
     ) -> Result<NnueTrainer, String> {
+        let [transformer, output] = weights;
         let inputs = form.king_buckets.inputs();
-        if weights[0].inputs != inputs {
+        if transformer.inputs != inputs {
             return Err(format!(
                 "{:?} king buckets take {inputs} inputs, the net {}",
-                form.king_buckets, weights[0].inputs
+                form.king_buckets, transformer.inputs
             ));
         }
-        let net = Nnue::from_weights(weights, &device)?;
+        let hidden = transformer.outputs;
+        let fits =
+            |l: &LayerWeights| l.weight.len() == l.inputs * l.outputs && l.bias.len() == l.outputs;
+        if !fits(transformer) || !fits(output) || output.inputs != 2 * hidden || output.outputs == 0
+        {
+            return Err(format!(
+                "an NNUE needs {inputs} -> N and 2N -> B layers, not {} -> {} and {} -> {}",
+                transformer.inputs, transformer.outputs, output.inputs, output.outputs
+            ));
+        }
+        let blocks = form.king_buckets.blocks();
+        let factoriser = (blocks > 1).then(|| vec![0.0f32; inputs / blocks * hidden]);
         Ok(NnueTrainer {
-            net: net.with_factoriser(form.king_buckets.blocks()),
+            moments: Moments {
+                transformer: HostMoments::new(transformer.weight.len()),
+                transformer_bias: HostMoments::new(hidden),
+                factoriser: factoriser.as_ref().map(|f| HostMoments::new(f.len())),
+                output: HostMoments::new(output.weight.len()),
+                output_bias: HostMoments::new(output.outputs),
+            },
+            transformer: transformer.clone(),
+            factoriser,
+            output: output.clone(),
             form,
-            optimizer: pytorch_adam(),
-            device,
             lr,
         })
     }
 
-    /// The mean loss of `net` with `activation` (on `device`) on `batch`, whose
-    /// inputs are `placed` ([`placed_sets`]), as a tensor, with the transformer's
-    /// sums (host, `[n, 2 hidden]`) and their activations (tracked for their
-    /// gradient with `track`).
-    fn batch_loss(
-        net: &Nnue,
-        activation: Activation,
-        device: &Device,
-        (batch, placed): (&[&PackedPosition], &[Vec<Vec<u16>>; 2]),
-        lambda: f32,
-        track: bool,
-    ) -> (Tensor<1>, Vec<PartSums>, Tensor<2>) {
-        let n = batch.len();
-        let transformer = HostTransformer::of(net);
-        let hidden = transformer.bias.len();
-        let sets = interleaved(placed);
-        let sums = transformer.sums(&sets);
-        let activated = activated(&sums, activation, hidden, sets.len());
-        let activations =
-            Tensor::<2>::from_data(TensorData::new(activated, [n, 2 * hidden]), device);
-        let activations = if track {
-            activations.require_grad()
-        } else {
-            activations
+    /// `W1` with the factoriser's rows added to each block's.
+    fn merged(&self) -> Cow<'_, [f32]> {
+        match &self.factoriser {
+            None => Cow::Borrowed(&self.transformer.weight),
+            Some(shared) => Cow::Owned(
+                self.transformer
+                    .weight
+                    .chunks_exact(shared.len())
+                    .flat_map(|block| block.iter().zip(shared).map(|(w, f)| w + f))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The transformer's sums (in column parts) and activations `[n, 2 hidden]` of
+    /// the positions whose feature sets are `sets`.
+    fn forward(&self, sets: &[&[u16]]) -> (Vec<PartSums>, Vec<f32>) {
+        let merged = self.merged();
+        let host = HostTransformer {
+            weight: &merged,
+            bias: &self.transformer.bias,
         };
+        let parts = host.sums(sets);
+        let activated = activated(
+            &parts,
+            self.form.activation,
+            self.transformer.outputs,
+            sets.len(),
+        );
+        (parts, activated)
+    }
+
+    /// The mean loss on `batch` and every gradient of it.
+    fn gradients(&self, batch: &[&PackedPosition], lambda: f32) -> (f32, Gradients) {
+        let placed = placed_sets(batch, self.form.king_buckets);
+        let sets = interleaved(&placed);
+        let (parts, activated) = self.forward(&sets);
         let targets: Vec<f32> = batch.iter().map(|p| target(p, lambda)).collect();
-        let target = Tensor::<2>::from_data(TensorData::new(targets, [n, 1]), device);
-        // A position sets one feature a piece: its material picks the bucket.
-        let buckets: Vec<usize> = batch
-            .iter()
-            .map(|p| output_bucket(p.piece_count(), net.buckets()))
-            .collect();
-        let out = net.head(activations.clone(), &buckets);
-        let loss = (sigmoid(out) - target).powf_scalar(2.0).mean();
-        (loss, sums, activations)
+        let buckets = buckets(batch, self.output.outputs);
+        let (loss, head) = head::gradients(&self.output, &activated, &buckets, &targets);
+        let shape = [self.transformer.inputs, self.transformer.outputs];
+        let (weight, bias) =
+            transformer_gradients(shape, self.form.activation, &sets, &parts, &head.upstream);
+        let factoriser = self
+            .factoriser
+            .as_ref()
+            .map(|f| shared_gradient(&weight, f.len()));
+        let gradients = Gradients {
+            transformer: weight,
+            transformer_bias: bias,
+            factoriser,
+            output: head.weight,
+            output_bias: head.bias,
+        };
+        (loss, gradients)
     }
 
     /// The mean loss of the net on `data` (in minibatches of `batch`), no step taken:
     /// its error on positions it was not trained on.
     pub fn loss(&self, data: &[PackedPosition], batch: usize, lambda: f32) -> f32 {
-        // Without autodiff: no graph is kept for a backward pass that never comes.
-        let net = self.net.valid();
-        let device = net.transformer.weight.device();
         let order: Vec<&PackedPosition> = data.iter().collect();
         let total: f32 = order
             .chunks(batch.max(1))
             .map(|chunk| {
                 let placed = placed_sets(chunk, self.form.king_buckets);
-                let activation = self.form.activation;
-                let loss =
-                    Self::batch_loss(&net, activation, &device, (chunk, &placed), lambda, false);
-                scalar(loss.0) * chunk.len() as f32
+                let (_, activated) = self.forward(&interleaved(&placed));
+                let targets: Vec<f32> = chunk.iter().map(|p| target(p, lambda)).collect();
+                let buckets = buckets(chunk, self.output.outputs);
+                head::loss(&self.output, &activated, &buckets, &targets) * chunk.len() as f32
             })
             .sum();
         total / data.len().max(1) as f32
@@ -365,51 +229,21 @@ impl NnueTrainer {
 
     /// One Adam step on `batch`; returns its loss.
     pub fn step(&mut self, batch: &[&PackedPosition], lambda: f32) -> f32 {
-        let placed = placed_sets(batch, self.form.king_buckets);
-        let (loss, sums, activations) = Self::batch_loss(
-            &self.net,
-            self.form.activation,
-            &self.device,
-            (batch, &placed),
-            lambda,
-            true,
-        );
-        let value = scalar(loss.clone());
-        let grads = loss.backward();
-        let upstream = host(
-            activations
-                .grad(&grads)
-                .expect("the activations are tracked"),
-        );
-        let shape = self.net.transformer.weight.dims();
-        let (weight, bias) = transformer_gradients(
-            shape,
-            self.form.activation,
-            &interleaved(&placed),
-            &sums,
-            &upstream,
-        );
-        let mut params = GradientsParams::from_grads(grads, &self.net);
-        let inner = self.device.clone().inner();
-        if let Some(factoriser) = &self.net.factoriser {
-            let rows = factoriser.dims()[0];
-            let shared =
-                TensorData::new(shared_gradient(&weight, rows * shape[1]), [rows, shape[1]]);
-            params.register(factoriser.id, Tensor::<2>::from_data(shared, &inner));
+        let (loss, g) = self.gradients(batch, lambda);
+        let (lr, m) = (self.lr, &mut self.moments);
+        m.transformer
+            .step(lr, &mut self.transformer.weight, &g.transformer);
+        m.transformer_bias
+            .step(lr, &mut self.transformer.bias, &g.transformer_bias);
+        if let (Some(f), Some(moments), Some(gradient)) =
+            (&mut self.factoriser, &mut m.factoriser, &g.factoriser)
+        {
+            moments.step(lr, f, gradient);
         }
-        let transformer = &self.net.transformer;
-        let hidden = shape[1];
-        let weight = TensorData::new(weight, shape);
-        params.register(
-            transformer.weight.id,
-            Tensor::<2>::from_data(weight, &inner),
-        );
-        let bias_id = transformer.bias.as_ref().expect("a bias").id;
-        let bias = TensorData::new(bias, [hidden]);
-        params.register(bias_id, Tensor::<1>::from_data(bias, &inner));
-        let net = self.net.clone();
-        self.net = self.optimizer.step(self.lr, net, params);
-        value
+        m.output.step(lr, &mut self.output.weight, &g.output);
+        m.output_bias
+            .step(lr, &mut self.output.bias, &g.output_bias);
+        loss
     }
 
     /// `passes` passes over `data` in minibatches of `batch`, each in an order drawn
@@ -451,15 +285,21 @@ impl NnueTrainer {
         means
     }
 
-    /// Host copies of the weights `[transformer, output]`.
+    /// Host copies of the weights `[transformer, output]`, the factoriser merged
+    /// into the transformer.
     pub fn weights(&self) -> [LayerWeights; 2] {
-        self.net.weights()
+        let transformer = LayerWeights {
+            weight: self.merged().into_owned(),
+            ..self.transformer.clone()
+        };
+        [transformer, self.output.clone()]
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use burnmate_models::Activation;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -467,8 +307,7 @@ mod tests {
     /// them at rate 1e-2.
     fn plain_trainer(hidden: usize, rng: &mut ChaCha8Rng) -> ([LayerWeights; 2], NnueTrainer) {
         let weights = fresh_weights(KingBuckets::Plain, hidden, 1, rng);
-        let device = Device::flex().autodiff();
-        let trainer = NnueTrainer::new(&weights, NnueForm::default(), 1e-2, device).unwrap();
+        let trainer = NnueTrainer::new(&weights, NnueForm::default(), 1e-2).unwrap();
         (weights, trainer)
     }
 
@@ -506,18 +345,24 @@ mod tests {
     }
 
     fn host_transformer_matches_the_dense_pass(form: NnueForm) {
+        use burn::tensor::activation::sigmoid;
+        use burn::tensor::{Device, Tensor, TensorData};
+        use burnmate_models::Nnue;
+        let host = |t: Tensor<2>| t.into_data().try_into_vec::<f32>().unwrap();
+        let host1 = |t: Tensor<1>| t.into_data().try_into_vec::<f32>().unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         // Eight material buckets: 2-5 pieces use bucket 0, 14 pieces bucket 3.
         let weights = fresh_weights(form.king_buckets, 8, 8, &mut rng);
         let inputs = form.king_buckets.inputs();
         let device = Device::flex().autodiff();
         let mut net = Nnue::from_weights(&weights, &device).unwrap();
-        let blocks = form.king_buckets.blocks();
-        if blocks > 1 {
+        let mut trainer = NnueTrainer::new(&weights, form, 1e-2).unwrap();
+        if form.king_buckets.blocks() > 1 {
             // A factoriser that is not zero, so its part in the sums shows.
             let shared: Vec<f32> = (0..768 * 8)
                 .map(|i| (i as f32 * 0.7).sin() * 0.05)
                 .collect();
+            trainer.factoriser = Some(shared.clone());
             let shared = Tensor::<2>::from_data(TensorData::new(shared, [768, 8]), &device);
             net.factoriser = Some(burn::module::Param::from_tensor(shared));
         }
@@ -530,8 +375,8 @@ mod tests {
             sample(&[3, 64, 65, 66, 400], 0, 0.5),
             sample(&fourteen, 250, 1.0),
         ];
-        let buckets = [0, 0, 0, 3];
         let batch: Vec<&PackedPosition> = data.iter().collect();
+        assert_eq!(buckets(&batch, 8), [0, 0, 0, 3]);
         let placed = placed_sets(&batch, form.king_buckets);
         // The reference: dense 0/1 rows of the placed inputs through burn's autodiff.
         let dense = |sets: &Vec<Vec<u16>>| {
@@ -549,32 +394,25 @@ mod tests {
             dense(&placed[0]),
             dense(&placed[1]),
             form.activation,
-            &buckets,
+            &[0, 0, 0, 3],
         );
         let expected = (sigmoid(out) - target).powf_scalar(2.0).mean();
         let grads = expected.backward();
+        let expected_loss = host1(expected)[0];
         let expected_weight = host(net.transformer.weight.val().grad(&grads).unwrap());
         let bias = net.transformer.bias.as_ref().unwrap();
-        let expected_bias = host(bias.val().grad(&grads).unwrap());
+        let expected_bias = host1(bias.val().grad(&grads).unwrap());
         let expected_output = host(net.output.weight.val().grad(&grads).unwrap());
+        let output_bias = net.output.bias.as_ref().unwrap();
+        let expected_output_bias = host1(output_bias.val().grad(&grads).unwrap());
         let expected_shared = net
             .factoriser
             .as_ref()
             .map(|f| host(f.val().grad(&grads).unwrap()));
-        // The trainer's: host sums, device head, host scatter.
-        let (loss, sums, activations) =
-            NnueTrainer::batch_loss(&net, form.activation, &device, (&batch, &placed), 0.3, true);
-        let grads = loss.backward();
-        assert!((scalar(loss) - scalar(expected)).abs() < 1e-7, "{form:?}");
-        let upstream = host(activations.grad(&grads).unwrap());
-        let shape = [inputs, 8];
-        let (weight, bias) = transformer_gradients(
-            shape,
-            form.activation,
-            &interleaved(&placed),
-            &sums,
-            &upstream,
-        );
+        // The trainer's, all on the host.
+        let (loss, g) = trainer.gradients(&batch, 0.3);
+        assert!((loss - expected_loss).abs() < 1e-7, "{form:?}");
+        assert!((trainer.loss(&data, 3, 0.3) - expected_loss).abs() < 1e-7);
         let gap = |a: &[f32], b: &[f32]| {
             assert_eq!(a.len(), b.len());
             a.iter()
@@ -583,18 +421,21 @@ mod tests {
                 .fold(0.0f32, f32::max)
         };
         assert!(expected_weight.iter().any(|&g| g.abs() > 1e-4));
+        let weight = &g.transformer;
         assert!(
-            gap(&weight, &expected_weight) < 1e-7,
+            gap(weight, &expected_weight) < 1e-7,
             "{form:?}: {}",
-            gap(&weight, &expected_weight)
+            gap(weight, &expected_weight)
         );
-        assert!(gap(&bias, &expected_bias) < 1e-7);
-        if let Some(expected_shared) = expected_shared {
-            let shared = shared_gradient(&weight, 768 * 8);
+        assert!(gap(&g.transformer_bias, &expected_bias) < 1e-7);
+        assert!(gap(&g.output, &expected_output) < 1e-7);
+        assert!(gap(&g.output_bias, &expected_output_bias) < 1e-7);
+        assert_eq!(g.factoriser.is_some(), expected_shared.is_some());
+        if let (Some(shared), Some(expected_shared)) = (&g.factoriser, expected_shared) {
             assert!(
-                gap(&shared, &expected_shared) < 1e-6,
+                gap(shared, &expected_shared) < 1e-6,
                 "{}",
-                gap(&shared, &expected_shared)
+                gap(shared, &expected_shared)
             );
             // Positions 0 and 1 put their inputs in blocks 0 and 2 of four, position 3
             // (its king's feature 357: f5, mirrored c5) in block 3.
@@ -608,11 +449,9 @@ mod tests {
                 [true, false, true, true]
             );
         }
-        let output = host(net.output.weight.val().grad(&grads).unwrap());
-        assert!(gap(&output, &expected_output) < 1e-7);
         // `[16 inputs, 8 buckets]`: only buckets 0 and 3 were used, so only their
         // columns have a gradient.
-        let column_moves = |k: usize| output.iter().skip(k).step_by(8).any(|&g| g != 0.0);
+        let column_moves = |k: usize| g.output.iter().skip(k).step_by(8).any(|&g| g != 0.0);
         let moved: Vec<bool> = (0..8).map(column_moves).collect();
         assert_eq!(
             moved,
@@ -693,9 +532,8 @@ mod tests {
                 .build()
                 .unwrap();
             pool.install(|| {
-                assert_eq!(column_parts(64).len(), threads.min(4));
-                let device = Device::flex().autodiff();
-                let mut trainer = NnueTrainer::new(&weights, form, 1e-2, device).unwrap();
+                assert_eq!(transformer::column_parts(64).len(), threads.min(4));
+                let mut trainer = NnueTrainer::new(&weights, form, 1e-2).unwrap();
                 let losses = [trainer.step(&batch, 0.3), trainer.step(&batch, 0.3)];
                 (losses, trainer.weights())
             })

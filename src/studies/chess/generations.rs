@@ -270,7 +270,6 @@ fn train_candidate(
     data: &[PackedPosition],
     config: &ChessConfig,
     generation: u32,
-    device: &burn::tensor::Device,
 ) -> Result<(Net, (f32, f32))> {
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ u64::from(generation));
     let epochs = passes(config, start.is_none(), data.len());
@@ -279,9 +278,7 @@ fn train_candidate(
         let weights = fresh_weights(buckets, config.hidden, config.output_buckets, &mut rng);
         (weights, config.form())
     });
-    let autodiff = device.clone().autodiff();
-    let mut trainer =
-        NnueTrainer::new(&start, form, config.lr, autodiff).map_err(anyhow::Error::msg)?;
+    let mut trainer = NnueTrainer::new(&start, form, config.lr).map_err(anyhow::Error::msg)?;
     let losses = trainer.train(
         data,
         epochs,
@@ -303,13 +300,12 @@ fn next_generation(
     openings: &[Chess],
     generation: u32,
     previous: u32,
-    device: &burn::tensor::Device,
 ) -> Result<GenerationRow> {
     let (holder, holder_layers) = player(run, previous)?;
     let data =
         data_file::load_generations(run, generation.saturating_sub(config.window)..generation)?;
     let start = holder_layers.filter(|_| !config.from_scratch);
-    let ((layers, form), loss) = train_candidate(start, &data, config, generation, device)?;
+    let ((layers, form), loss) = train_candidate(start, &data, config, generation)?;
     net_file::save(run, generation, &layers, form)?;
     let candidate = NnueEvaluator::new(&layers, form).map_err(anyhow::Error::msg)?;
     let candidate = Player::Net(candidate);
@@ -337,11 +333,10 @@ fn next_generation(
     })
 }
 
-/// Runs (or resumes) the loop of `config` in `run`, training on `device`.
+/// Runs (or resumes) the loop of `config` in `run`, training on the host's cores.
 pub fn run_generations(
     run: &Path,
     config: &ChessConfig,
-    device: burn::tensor::Device,
     progress: &dyn Progress,
 ) -> Result<Vec<GenerationRow>> {
     let started = Instant::now();
@@ -368,9 +363,7 @@ pub fn run_generations(
                     cpu_seconds: 0.0,
                 }
             }
-            Some(last) => {
-                next_generation(run, config, &openings, generation, last.incumbent, &device)?
-            }
+            Some(last) => next_generation(run, config, &openings, generation, last.incumbent)?,
         };
         let row = GenerationRow {
             cpu_seconds: cpu_before + cpu_seconds(started),
