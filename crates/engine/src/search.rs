@@ -184,10 +184,9 @@ pub struct Searcher<E> {
     features: Features,
 }
 
-/// The Zobrist key of `position`.
-pub fn key_of(position: &Chess) -> u64 {
-    position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
-}
+/// The Zobrist key of `position`: the one key every search and repetition check
+/// of burnmate uses.
+pub use burnmate_env::two_player::position_key as key_of;
 
 /// The key after `mv`, updated from `key` where shakmaty can.
 fn key_after(position: &Chess, key: u64, mv: &Move, child: &Chess) -> u64 {

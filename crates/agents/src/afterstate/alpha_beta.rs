@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use burnmate_encode::side_to_move::{FEATURES, encode};
 use burnmate_env::selfplay::{GameEnd, material_value};
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
+use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::host_value::HostValueNet;
 use super::rewards::move_reward;
@@ -137,7 +137,7 @@ pub fn search_until(
 }
 
 fn hash(position: &Chess) -> Zobrist64 {
-    position.zobrist_hash(EnPassantMode::Legal)
+    Zobrist64(burnmate_env::two_player::position_key(position))
 }
 
 /// Most valuable victim first, then least valuable attacker; promotions with them.
