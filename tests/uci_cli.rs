@@ -576,3 +576,41 @@ fn short_clocks_with_increments_are_never_overrun() {
     }
     engine.quit();
 }
+
+#[test]
+fn the_engine_plays_the_shortest_mate_of_a_cached_table() {
+    let tmp = TempDir::new();
+    let cache = tmp.path().to_str().unwrap();
+    assert!(
+        burnmate(&["solve", "krk", "--cache", cache])
+            .status
+            .success()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(["uci", "builtin:material"])
+        .env("BURNMATE_TABLEBASES", cache)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut engine = Engine {
+        stdin: child.stdin.take().unwrap(),
+        stdout: BufReader::new(child.stdout.take().unwrap()),
+        child,
+    };
+    // KRK, white mates in 15 (29 plies): one ply of search sees every reply's
+    // exact distance, with the colours swapped as well.
+    for (fen, mate) in [
+        ("8/8/8/4k3/8/8/8/KR6 w - - 0 1", "mate 15"),
+        ("kr6/8/8/8/4K3/8/8/8 b - - 0 1", "mate 15"),
+    ] {
+        engine.send(&format!("position fen {fen}"));
+        engine.send("go depth 1");
+        let lines = engine.until("bestmove ");
+        assert!(
+            lines[lines.len() - 2].contains(&format!("score {mate} ")),
+            "{fen}: {lines:?}"
+        );
+    }
+    engine.quit();
+}

@@ -93,6 +93,14 @@ pub fn load_or_build(endgame: Endgame, cache_dir: &Path) -> Result<Tablebase> {
     Ok(Tablebase::from_tables(endgame, tables).expect("the endgame's material"))
 }
 
+/// `material`'s table if `cache_dir` holds a sound one (nothing is built).
+pub fn load_cached(material: &Material, cache_dir: &Path) -> Option<DtmTable> {
+    let path = cache_path(cache_dir, material);
+    path.exists()
+        .then(|| read_cache(&path, material).ok())
+        .flatten()
+}
+
 /// Loads any pawnless material's table from `cache_dir`, or builds and caches it
 /// (and, first, the tables its captures lead to).
 pub fn load_or_build_table(material: &Material, cache_dir: &Path) -> Result<DtmTable> {

@@ -18,6 +18,7 @@
 //! `bestmove 0000` until the next `position`. With no
 //! legal move the answer is `bestmove 0000`.
 
+pub mod endgame_tables;
 pub mod players;
 
 use std::io::{BufRead, Write};

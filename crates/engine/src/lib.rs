@@ -30,6 +30,7 @@ pub mod score;
 pub mod search;
 pub mod smp;
 pub mod table;
+pub mod tables;
 pub mod tactical;
 
 #[cfg(test)]

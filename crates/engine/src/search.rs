@@ -43,6 +43,7 @@ use super::limits::{Budget, Limits};
 use super::ordering::{MAX_PLY, Ordering, is_quiet, mvv_lva, sort_descending};
 use super::score::{INFINITE, MATE, from_table, is_mate, mated_at, to_table};
 use super::table::{Bound, Entry, Table, pack};
+use super::tables::Tables;
 use super::tactical::tactical_moves;
 
 /// Which parts of the search are on (all but null move by default, see
@@ -182,6 +183,8 @@ pub struct Searcher<E> {
     evaluator: E,
     table: Arc<Table>,
     features: Features,
+    /// Endgame tables probed for exact values, if any.
+    tables: Option<Arc<dyn Tables>>,
 }
 
 /// The Zobrist key of `position`: the one key every search and repetition check
@@ -207,7 +210,14 @@ impl<E: Evaluator> Searcher<E> {
             evaluator,
             table,
             features: Features::default(),
+            tables: None,
         }
+    }
+
+    /// The same searcher probing `tables` at every node after the root.
+    pub fn with_tables(mut self, tables: Option<Arc<dyn Tables>>) -> Searcher<E> {
+        self.tables = tables;
+        self
     }
 
     /// Its transposition table.
@@ -255,6 +265,7 @@ impl<E: Evaluator> Searcher<E> {
         let mut run = Run {
             evaluator: &mut self.evaluator,
             table: &self.table,
+            tables: self.tables.as_deref(),
             features: self.features,
             ordering: Ordering::default(),
             budget: Budget::new(limits),
@@ -317,6 +328,7 @@ impl<E: Evaluator> Searcher<E> {
 struct Run<'a, E> {
     evaluator: &'a mut E,
     table: &'a Table,
+    tables: Option<&'a dyn Tables>,
     features: Features,
     ordering: Ordering,
     budget: Budget,
@@ -433,6 +445,12 @@ impl<E: Evaluator> Run<'_, E> {
             }
             if self.is_draw(position, key) {
                 return 0;
+            }
+            if let Some(tables) = self.tables
+                && position.board().occupied().count() <= tables.max_pieces()
+                && let Some(value) = tables.probe(position)
+            {
+                return value.score(ply);
             }
             // Mate-distance pruning: no line from here beats a mate already nearer.
             alpha = alpha.max(mated_at(ply as u32));

@@ -20,6 +20,7 @@ use super::evaluate::Evaluator;
 use super::limits::Limits;
 use super::search::{Features, Info, SearchResult, Searcher};
 use super::table::Table;
+use super::tables::Tables;
 
 /// Most threads a pool may hold.
 pub const MAX_THREADS: usize = 256;
@@ -32,10 +33,20 @@ pub struct ThreadPool<E> {
 
 impl<E: Evaluator + Clone + Send> ThreadPool<E> {
     /// `threads` searchers (at least one) on copies of `evaluator`, sharing a table
-    /// of `table_mb` MB, with `features` on.
-    pub fn new(evaluator: E, table_mb: usize, threads: usize, features: Features) -> Self {
+    /// of `table_mb` MB, with `features` on, probing `tables` if given.
+    pub fn new(
+        evaluator: E,
+        table_mb: usize,
+        threads: usize,
+        features: Features,
+        tables: Option<Arc<dyn Tables>>,
+    ) -> Self {
         let table = Arc::new(Table::new(table_mb));
-        let searcher = |e: E| Searcher::sharing(e, Arc::clone(&table)).with_features(features);
+        let searcher = |e: E| {
+            Searcher::sharing(e, Arc::clone(&table))
+                .with_features(features)
+                .with_tables(tables.clone())
+        };
         ThreadPool {
             helpers: (1..threads.clamp(1, MAX_THREADS))
                 .map(|_| searcher(evaluator.clone()))
@@ -116,12 +127,12 @@ mod tests {
         let plain = Searcher::new(Material, 1)
             .search(&root, &[], &[], Limits::depth(5), |_| {})
             .unwrap();
-        let mut one = ThreadPool::new(Material, 1, 1, Features::default());
+        let mut one = ThreadPool::new(Material, 1, 1, Features::default(), None);
         assert_eq!(
             one.search(&root, &[], &[], Limits::depth(5), |_| {}),
             Some(plain.clone())
         );
-        let mut four = ThreadPool::new(Material, 1, 4, Features::default());
+        let mut four = ThreadPool::new(Material, 1, 4, Features::default(), None);
         assert_eq!(four.threads(), 4);
         let found = four
             .search(&root, &[], &[], Limits::depth(5), |_| {})

@@ -16,6 +16,7 @@ use burnmate_agents::selfplay::trainer::SelfPlay;
 use burnmate_engine::score::mate_in_moves;
 use burnmate_engine::search::key_of;
 use burnmate_engine::smp::MAX_THREADS;
+use burnmate_engine::tables::Tables;
 use burnmate_engine::{Evaluator, Features, Limits, Material, NnueEvaluator, ThreadPool};
 use burnmate_env::endgame::{Endgame, has_material};
 use burnmate_env::selfplay::FullGame;
@@ -25,6 +26,7 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::device::backend::BackendChoice;
+use crate::run::tablebases::tablebase_dir;
 use crate::studies::chess::compact;
 use crate::studies::experiment::{Experiment, load_config};
 use crate::studies::search::NET_FILE;
@@ -32,6 +34,7 @@ use crate::studies::search::net_file::{
     SearchNet, load as load_search_net, search_positions_until,
 };
 use crate::studies::selfplay::config::SelfplayAlgorithm;
+use crate::tools::uci_server::endgame_tables::CachedTables;
 use crate::tools::uci_server::{Alternative, Choice, GoLimit, SearchLine, UciPlayer};
 
 /// A selfplay run's frozen selectors: the side to move plays its greedy move.
@@ -319,7 +322,8 @@ const MOVE_OVERHEAD_MS: u64 = 10;
 /// `depth`, `movetime` or the clock bound it, else its node budget; it knows the
 /// game's earlier positions, so it avoids (or seeks) repetitions. UCI options:
 /// `Hash` (MB), `Threads` (Lazy SMP on one shared table), `Move Overhead` (ms) and
-/// `MultiPV` (the best line, then the best of the other moves ...).
+/// `MultiPV` (the best line, then the best of the other moves ...); positions of
+/// burnmate's cached pawnless tables take the tables' values in the search.
 pub struct EngineSearchPlayer<E> {
     pool: ThreadPool<E>,
     /// The evaluator each thread copies when `Hash` or `Threads` change.
@@ -329,6 +333,8 @@ pub struct EngineSearchPlayer<E> {
     overhead: Duration,
     /// Lines searched a move (`MultiPV`): the best, then the best of the rest ...
     lines: usize,
+    /// burnmate's cached pawnless tables, probed in the search.
+    tables: Option<Arc<dyn Tables>>,
     nodes: u64,
     history: Vec<u64>,
     stop: Option<Arc<AtomicBool>>,
@@ -336,11 +342,20 @@ pub struct EngineSearchPlayer<E> {
 }
 
 impl<E: Evaluator + Clone + Send> EngineSearchPlayer<E> {
-    /// The player of `evaluator` searching `nodes` a move by default, with one thread
-    /// and a 64 MB table.
+    /// The player of `evaluator` searching `nodes` a move by default, with one thread,
+    /// a 64 MB table and the pawnless tables of up to four pieces cached in the
+    /// tablebase directory.
     pub fn new(evaluator: E, features: Features, nodes: u64, name: String) -> Self {
+        let tables = CachedTables::load(&tablebase_dir());
         EngineSearchPlayer {
-            pool: ThreadPool::new(evaluator.clone(), ENGINE_TABLE_MB, 1, features),
+            pool: ThreadPool::new(
+                evaluator.clone(),
+                ENGINE_TABLE_MB,
+                1,
+                features,
+                tables.clone(),
+            ),
+            tables,
             evaluator,
             features,
             hash_mb: ENGINE_TABLE_MB,
@@ -355,7 +370,13 @@ impl<E: Evaluator + Clone + Send> EngineSearchPlayer<E> {
 
     fn rebuild(&mut self, hash_mb: usize, threads: usize) {
         self.hash_mb = hash_mb;
-        self.pool = ThreadPool::new(self.evaluator.clone(), hash_mb, threads, self.features);
+        self.pool = ThreadPool::new(
+            self.evaluator.clone(),
+            hash_mb,
+            threads,
+            self.features,
+            self.tables.clone(),
+        );
     }
 }
 
