@@ -551,3 +551,72 @@ fn a_gauntlet_on_a_clock_rates_the_run_on_the_gauntlets_scale() {
     bad[3] = third.to_str().unwrap();
     assert_one_line_error(&burnmate(&bad), "declares no option 'OwnBook'");
 }
+
+#[test]
+fn an_xboard_engine_plays_a_match_on_a_clock() {
+    let tmp = TempDir::new();
+    // A scripted xboard engine: after `setboard` it counts the moves it is sent and
+    // answers knight moves that are legal in the first plies from the start.
+    let script = tmp.path().join("xboard.sh");
+    fs::write(
+        &script,
+        "#!/bin/sh\nn=0\nwhile read cmd rest; do case \"$cmd\" in\n\
+         protover) echo 'feature myname=\"Scripted XB\" usermove=1 setboard=1 done=1';;\n\
+         setboard) n=0;;\n\
+         usermove) n=$((n+1));;\n\
+         go) case $n in 0) echo 'move b1c3';; 1) echo 'move g8f6';; 2) echo 'move c3b1';; *) echo 'move f6g8';; esac;;\n\
+         quit) exit 0;;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status()
+        .unwrap();
+    let gauntlet = tmp.path().join("gauntlet.toml");
+    fs::write(
+        &gauntlet,
+        format!(
+            "scale = \"s\"\n[[engine]]\nname = \"XB\"\ncommand = \"{}\"\nprotocol = \"xboard\"\nrating = 1500\n",
+            script.display()
+        ),
+    )
+    .unwrap();
+    let openings = tmp.path().join("start.epd");
+    fs::write(
+        &openings,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n",
+    )
+    .unwrap();
+    let out_dir = tmp.path().join("match");
+    let out = burnmate(&[
+        "match",
+        "builtin:material",
+        "--nodes",
+        "300",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--gauntlet",
+        gauntlet.to_str().unwrap(),
+        "--tc",
+        "5+0.05",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--games",
+        "2",
+        "--max-plies",
+        "4",
+        "--jobs",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = fs::read_to_string(out_dir.join("results.tsv")).unwrap();
+    let games: Vec<Vec<&str>> = rows.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(games.len(), 2, "{rows}");
+    for game in &games {
+        assert_eq!(game[1..3], ["1/2-1/2", "ply cap"], "{rows}");
+    }
+    // Its moves are there: as black it answered g8f6 and f6g8, as white b1c3, c3b1.
+    assert!(rows.contains("g8f6") && rows.contains("c3b1"), "{rows}");
+}

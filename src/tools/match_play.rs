@@ -17,7 +17,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use burnmate_engine::Features;
-use burnmate_oracle::uci::UciEngine;
+use burnmate_oracle::uci::{HANDSHAKE, UciEngine};
+use burnmate_oracle::xboard::XboardEngine;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
 
@@ -29,11 +30,30 @@ use crate::tools::uci_server::players::{BUILTIN_MATERIAL, PlaySearch, load_playe
 use burnmate_env::game_result::GameResult;
 use burnmate_oracle::rating::{EloEstimate, Sprt, SprtDecision, Tally, elo_estimate, ladder_fit};
 pub use game::TimeControl;
-use game::{Adjudicator, EnginePlayer, Player, RunPlayer, legal_move, play_game, rejudge};
+use game::{
+    Adjudicator, EnginePlayer, Player, RunPlayer, XboardPlayer, legal_move, play_game, rejudge,
+};
 use record::{Row, RowWriter, check_numbers, read_rows};
 
 /// The file that records a match's settings; a rerun must ask for the same.
 pub const SETTINGS_FILE: &str = "match.json";
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// The Universal Chess Interface.
+    #[default]
+    Uci,
+    /// xboard / CECP, protocol 2 ([`burnmate_oracle::xboard`]).
+    Xboard,
+}
+
+impl Protocol {
+    fn is_uci(&self) -> bool {
+        *self == Protocol::Uci
+    }
+}
 
 /// Whom the run plays.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -43,14 +63,21 @@ pub enum Opponent {
         /// Its directory.
         run: PathBuf,
     },
-    /// A UCI engine.
+    /// A chess engine (UCI or xboard).
     Engine {
         /// What reports call it (absent: the command and its options).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
         /// Its name on `$PATH` or its path.
         engine: String,
-        /// UCI options set after the handshake (name, value).
+        /// Arguments it is started with (absent in matches from before they existed).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        args: Vec<String>,
+        /// The protocol it speaks (absent: UCI).
+        #[serde(default, skip_serializing_if = "Protocol::is_uci")]
+        protocol: Protocol,
+        /// Options set after the handshake (name, value): UCI's `setoption`,
+        /// xboard's `option NAME=VALUE`.
         options: Vec<(String, String)>,
         /// Its rating on the match's scale (its `UCI_Elo` label, or a gauntlet's
         /// published rating), when it has one.
@@ -83,13 +110,15 @@ impl Opponent {
         }
     }
 
-    /// The opponent ready to play: an engine searching with `go limit`, a run
-    /// searching as the match's own run does (`search`, every rule on).
+    /// The opponent ready to play: an engine searching with `go limit` (unless the
+    /// match is `clocked`), a run searching as the match's own run does (`search`,
+    /// every rule on).
     fn start(
         &self,
         limit: &str,
         search: PlaySearch,
         deadline: Duration,
+        clocked: bool,
     ) -> Result<Box<dyn Player>> {
         Ok(match self {
             Opponent::Run { run } => Box::new(RunPlayer(load_player(
@@ -100,24 +129,46 @@ impl Opponent {
             )?)),
             Opponent::Engine {
                 engine,
+                args,
+                protocol: Protocol::Uci,
                 options,
-                rating,
                 ..
             } => {
-                let mut started = UciEngine::start(engine, 1)?;
+                let mut started = UciEngine::start_with_args(engine, args, 1, HANDSHAKE)?;
                 for (name, value) in options {
-                    started = started
-                        .with_option(name, value)
-                        .with_context(|| match rating {
-                            Some(elo) => {
-                                format!("--uci-elo {elo} needs an engine with a UCI_Elo option")
-                            }
-                            None => format!("cannot set {name} on {engine}"),
-                        })?;
+                    started = started.with_option(name, value).with_context(|| {
+                        if name.starts_with("UCI_") {
+                            format!("--uci-elo {value} needs an engine with a UCI_Elo option")
+                        } else {
+                            format!("cannot set {name} on {engine}")
+                        }
+                    })?;
                 }
                 Box::new(EnginePlayer {
                     engine: started,
                     limit: limit.to_string(),
+                    deadline,
+                })
+            }
+            Opponent::Engine {
+                engine,
+                args,
+                protocol: Protocol::Xboard,
+                options,
+                ..
+            } => {
+                let mut started = XboardEngine::start(engine, args)?;
+                for (name, value) in options {
+                    started.set_option(name, value)?;
+                }
+                let limit = if clocked {
+                    None
+                } else {
+                    Some(XboardPlayer::limit_of(limit)?)
+                };
+                Box::new(XboardPlayer {
+                    engine: started,
+                    limit,
                     deadline,
                 })
             }
@@ -129,11 +180,21 @@ impl Opponent {
     fn identity(&self) -> Result<String> {
         match self {
             Opponent::Run { run } => run_identity(run, None),
-            Opponent::Engine { engine, .. } => {
+            Opponent::Engine {
+                engine,
+                args,
+                protocol,
+                ..
+            } => {
                 let path = burnmate_oracle::uci::locate(engine)?;
                 let bytes = std::fs::read(&path)
                     .with_context(|| format!("cannot read {}", path.display()))?;
-                let id = UciEngine::start(engine, 1)?.id().to_string();
+                let id = match protocol {
+                    Protocol::Uci => UciEngine::start_with_args(engine, args, 1, HANDSHAKE)?
+                        .id()
+                        .to_string(),
+                    Protocol::Xboard => XboardEngine::start(engine, args)?.id().to_string(),
+                };
                 Ok(format!(
                     "{id} fnv1a:{:016x}",
                     burnmate_oracle::checksum::fnv1a(&bytes)
@@ -149,6 +210,8 @@ pub fn engine_opponents(engine: &str, uci_elo: &[u32], skill: Option<u8>) -> Vec
     let opponent = |options: Vec<(&str, String)>, rating: Option<f64>| Opponent::Engine {
         name: None,
         engine: engine.to_string(),
+        args: Vec::new(),
+        protocol: Protocol::Uci,
         options: options
             .into_iter()
             .map(|(name, value)| (name.to_string(), value))
@@ -413,7 +476,8 @@ pub fn match_command(
     // Each opponent is started once with its options (an option out of the engine's
     // declared range, such as UCI_Elo 1000 on Stockfish 15.1, is refused here).
     for opponent in &settings.opponents {
-        drop(opponent.start(&settings.limit, settings.search()?, deadline)?);
+        let clocked = settings.time_control.is_some();
+        drop(opponent.start(&settings.limit, settings.search()?, deadline, clocked)?);
     }
     let identified = MatchSettings {
         run_identity: Some(run_identity(&settings.run, settings.generation)?),
@@ -623,6 +687,7 @@ impl Worker<'_> {
                     &self.settings.limit,
                     self.settings.search()?,
                     self.deadline,
+                    self.settings.time_control.is_some(),
                 )?),
             };
             let (white, black): (&mut dyn Player, &mut dyn Player) = if run_white {

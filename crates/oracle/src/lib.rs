@@ -3,9 +3,11 @@
 //! the engines of the Elo ladder, and the statistics that turn games into a rating.
 
 pub mod checksum;
+pub mod engine_process;
 pub mod knight;
 pub mod pawnless;
 pub mod queen4x4;
 pub mod rating;
 pub mod tablebase;
 pub mod uci;
+pub mod xboard;

@@ -4,16 +4,14 @@
 //! thread, 16 MB hash cleared before every position (`ucinewgame`), a bare FEN, a
 //! fixed depth. With those the engine is deterministic per FEN, so answers are cached.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
 mod answer_cache;
+use crate::engine_process::EngineProcess;
 pub use answer_cache::{AnswerCache, CacheStats};
 
 /// How long the engine may take to answer `uci` and `isready`.
@@ -25,7 +23,7 @@ pub const STOP_GRACE: Duration = Duration::from_secs(2);
 /// Where an engine is looked for when no path is given, after `$PATH`.
 const FALLBACK_DIRS: [&str; 2] = ["/usr/games", "/usr/local/bin"];
 
-/// What went wrong talking to the engine.
+/// What went wrong talking to an engine (UCI or xboard).
 #[derive(Debug, Error)]
 pub enum UciError {
     /// No executable was found.
@@ -112,17 +110,13 @@ pub struct Analysis {
 
 /// A running UCI engine with a per-FEN answer cache.
 pub struct UciEngine {
-    path: String,
+    process: EngineProcess,
     /// What the engine calls itself (`id name`), its version included.
     id: String,
     /// The name of every option the engine declared.
     options: Vec<String>,
     /// The range of each `spin` option the engine declared (name, min, max).
     spins: Vec<(String, i64, i64)>,
-    child: Child,
-    input: ChildStdin,
-    /// The engine's output lines, read on their own thread so waits can time out.
-    lines: Receiver<std::io::Result<String>>,
     depth: u32,
     cache: Arc<AnswerCache>,
     randomised: bool,
@@ -162,42 +156,22 @@ impl UciEngine {
         depth: u32,
         handshake: Duration,
     ) -> Result<UciEngine, UciError> {
-        let path = locate(name)?;
-        let shown = path.display().to_string();
-        let io = |e: std::io::Error| UciError::Io {
-            path: shown.clone(),
-            message: e.to_string(),
-        };
-        let mut child = Command::new(&path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(io)?;
-        let input = child.stdin.take().expect("piped stdin");
-        let mut output = BufReader::new(child.stdout.take().expect("piped stdout"));
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            loop {
-                // Bytes, decoded lossily: one Latin-1 line (an `id author`) must not
-                // end the conversation, as it does not in GUIs.
-                let mut bytes = Vec::new();
-                let read = output.read_until(b'\n', &mut bytes);
-                let end = !matches!(read, Ok(n) if n > 0);
-                let line = read.map(|_| String::from_utf8_lossy(&bytes).into_owned());
-                if sender.send(line).is_err() || end {
-                    return;
-                }
-            }
-        });
+        UciEngine::start_with_args(name, &[], depth, handshake)
+    }
+
+    /// [`UciEngine::start_within`] of `name` run with `args` (GNU Chess: `--uci`).
+    pub fn start_with_args(
+        name: &str,
+        args: &[String],
+        depth: u32,
+        handshake: Duration,
+    ) -> Result<UciEngine, UciError> {
+        let process = EngineProcess::spawn(name, args)?;
         let mut engine = UciEngine {
-            path: shown,
+            process,
             id: String::new(),
             options: Vec::new(),
             spins: Vec::new(),
-            child,
-            input,
-            lines,
             depth,
             cache: Arc::new(AnswerCache::in_memory()),
             randomised: false,
@@ -240,7 +214,7 @@ impl UciEngine {
     pub fn with_option(mut self, name: &str, value: &str) -> Result<UciEngine, UciError> {
         if !self.options.iter().any(|declared| declared == name) {
             return Err(UciError::UnknownOption {
-                path: self.path.clone(),
+                path: self.process.path.clone(),
                 name: name.to_string(),
             });
         }
@@ -250,7 +224,7 @@ impl UciEngine {
                 .is_ok_and(|v| (*min..=*max).contains(&v))
         {
             return Err(UciError::OutOfRange {
-                path: self.path.clone(),
+                path: self.process.path.clone(),
                 name: name.to_string(),
                 value: value.to_string(),
                 min: *min,
@@ -319,7 +293,7 @@ impl UciEngine {
                 }
                 Err(UciError::Timeout { .. }) => {
                     return Err(UciError::NoMove {
-                        path: self.path.clone(),
+                        path: self.process.path.clone(),
                         seconds: deadline.as_secs_f64(),
                         limit: limit.to_string(),
                     });
@@ -386,7 +360,7 @@ impl UciEngine {
                     self.cache
                         .insert(fen, &analysis)
                         .map_err(|e| UciError::Io {
-                            path: self.path.clone(),
+                            path: self.process.path.clone(),
                             message: format!("cannot keep the answer: {e}"),
                         })?;
                 }
@@ -401,37 +375,11 @@ impl UciEngine {
     }
 
     fn send(&mut self, command: &str) -> Result<(), UciError> {
-        writeln!(self.input, "{command}")
-            .and_then(|()| self.input.flush())
-            .map_err(|e| UciError::Io {
-                path: self.path.clone(),
-                message: e.to_string(),
-            })
+        self.process.send(command)
     }
 
-    /// The next line of output, waiting at most `timeout` (`None`: as long as it
-    /// takes, e.g. a deep search).
     fn read_line(&mut self, timeout: Option<Duration>) -> Result<String, UciError> {
-        let received = match timeout {
-            Some(limit) => self.lines.recv_timeout(limit),
-            None => self
-                .lines
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected),
-        };
-        let io = |message: String| UciError::Io {
-            path: self.path.clone(),
-            message,
-        };
-        match received {
-            Ok(Ok(line)) if !line.is_empty() => Ok(line.trim_end().to_string()),
-            Ok(Ok(_)) | Err(RecvTimeoutError::Disconnected) => Err(io("the engine exited".into())),
-            Ok(Err(e)) => Err(io(e.to_string())),
-            Err(RecvTimeoutError::Timeout) => Err(UciError::Timeout {
-                path: self.path.clone(),
-                seconds: timeout.unwrap_or_default().as_secs_f64(),
-            }),
-        }
+        self.process.read_line(timeout)
     }
 
     /// Reads until the line `token`, each line within `timeout`; returns the lines
@@ -446,19 +394,9 @@ impl UciEngine {
             lines.push(line);
         }
         Err(UciError::Protocol {
-            path: self.path.clone(),
+            path: self.process.path.clone(),
             line: format!("no '{token}' after 10000 lines"),
         })
-    }
-}
-
-impl Drop for UciEngine {
-    /// Asks the engine to quit and ends the process (a program that ignores `quit`,
-    /// like one that is no engine at all, would otherwise keep the caller waiting).
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -505,6 +443,7 @@ pub fn parse_score(line: &str) -> Option<Score> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::Command;
 
     #[test]
     fn scores_are_read_from_info_lines() {

@@ -15,6 +15,8 @@ use burnmate_env::game_result::GameResult;
 use burnmate_env::selfplay::{FullGame, GameEnd};
 use burnmate_oracle::tablebase::{Tablebase, Verdict};
 use burnmate_oracle::uci::UciEngine;
+use burnmate_oracle::xboard::{XboardEngine, XboardLimit};
+use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position};
 
@@ -26,6 +28,8 @@ use crate::tools::uci_server::{GoLimit, UciPlayer};
 /// each move adds, on a time control of [`TimeControl`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clocks {
+    /// Each side's time at the start.
+    pub base: Duration,
     /// Time left, white's then black's.
     pub left: [Duration; 2],
     /// Added to a side's clock after each of its moves.
@@ -88,6 +92,7 @@ impl TimeControl {
     /// The clocks at the start of a game.
     pub fn start(&self) -> Clocks {
         Clocks {
+            base: Duration::from_millis(self.base_ms),
             left: [Duration::from_millis(self.base_ms); 2],
             increment: Duration::from_millis(self.increment_ms),
         }
@@ -118,14 +123,16 @@ pub trait Player {
     ) -> Result<Answer>;
 }
 
-/// A player's answer: a legal move, or the text of a move that is not legal (which
-/// loses the game).
+/// A player's answer: a legal move, the text of a move that is not legal (which
+/// loses the game), or resignation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
     /// A legal move.
     Legal(Move),
-    /// What a UCI engine sent that names no legal move.
+    /// What an engine sent that names no legal move.
     Illegal(String),
+    /// The engine resigned (xboard's `resign`).
+    Resigned,
 }
 
 /// A trained run, choosing among every legal move.
@@ -194,6 +201,77 @@ impl Player for EnginePlayer {
             .engine
             .move_after(&fen_of(start), &texts, &limit, deadline)?;
         Ok(legal_move(position, &text).map_or(Answer::Illegal(text), Answer::Legal))
+    }
+}
+
+/// An xboard engine searching each move on the game's clock, or with a fixed time
+/// or depth a move.
+pub struct XboardPlayer {
+    /// The running engine.
+    pub engine: XboardEngine,
+    /// Its limit when the game has no clock (`None`: the match has one).
+    pub limit: Option<XboardLimit>,
+    /// How long a move may take before the engine is told `?` (on a clock: how long
+    /// beyond its time left).
+    pub deadline: Duration,
+}
+
+impl XboardPlayer {
+    /// The xboard limit of the match's `go` arguments: `movetime MS` or `depth N`
+    /// (xboard has no node limit); else a one-line error.
+    pub fn limit_of(go: &str) -> Result<XboardLimit> {
+        let words: Vec<&str> = go.split_whitespace().collect();
+        match words[..] {
+            ["movetime", ms] => Ok(XboardLimit::MoveTime(Duration::from_millis(ms.parse()?))),
+            ["depth", depth] => Ok(XboardLimit::Depth(depth.parse()?)),
+            _ => bail!(
+                "an xboard engine plays on a clock (--tc), a movetime or a depth, not `go {go}`"
+            ),
+        }
+    }
+}
+
+impl Player for XboardPlayer {
+    fn new_game(&mut self) -> Result<()> {
+        Ok(())
+    }
+
+    fn choose(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        position: &Chess,
+        clocks: Option<&Clocks>,
+    ) -> Result<Answer> {
+        let texts: Vec<String> = moves.iter().map(|&m| uci_text(m)).collect();
+        let side = usize::from(position.turn().is_black());
+        let (limit, deadline) = match clocks {
+            Some(c) => (
+                XboardLimit::Clock {
+                    base: c.base,
+                    increment: c.increment,
+                    own: c.left[side],
+                    other: c.left[1 - side],
+                },
+                c.left[side] + self.deadline,
+            ),
+            None => (
+                self.limit
+                    .context("an xboard engine needs a clock, a movetime or a depth")?,
+                self.deadline,
+            ),
+        };
+        let text = self
+            .engine
+            .move_after(&fen_of(start), &texts, limit, deadline)?;
+        if text == "resign" {
+            return Ok(Answer::Resigned);
+        }
+        // Coordinates, or SAN as some engines write it (castling as O-O).
+        let san = || text.parse::<San>().ok()?.to_move(position).ok();
+        Ok(legal_move(position, &text)
+            .or_else(san)
+            .map_or(Answer::Illegal(text), Answer::Legal))
     }
 }
 
@@ -311,7 +389,7 @@ pub fn rejudge(
         game.play(mv);
     }
     let mover = game.position().turn();
-    if reason.starts_with("illegal move") {
+    if reason.starts_with("illegal move") || reason.ends_with("resigns") {
         return Ok(GameResult::win_of(!mover));
     }
     if reason.ends_with("loses on time") {
@@ -393,6 +471,13 @@ pub fn play_game(
             Answer::Illegal(text) => {
                 let reason = format!("illegal move {text} by {mover}");
                 return ended(&moves, GameResult::win_of(!mover), reason);
+            }
+            Answer::Resigned => {
+                return ended(
+                    &moves,
+                    GameResult::win_of(!mover),
+                    format!("{mover} resigns"),
+                );
             }
         }
     }

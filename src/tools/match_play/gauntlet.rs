@@ -18,7 +18,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-use crate::tools::match_play::Opponent;
+use crate::tools::match_play::{Opponent, Protocol};
 
 /// What a gauntlet file holds.
 #[derive(Debug, Deserialize)]
@@ -38,6 +38,12 @@ pub struct GauntletEngine {
     pub name: String,
     /// Its program: a name on `$PATH` (or in /usr/games) or a path.
     pub command: String,
+    /// Arguments it is started with (GNU Chess: `--uci`; Phalanx: `-l- -b-`).
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// The protocol it speaks: `uci` (default) or `xboard`.
+    #[serde(default)]
+    pub protocol: Protocol,
     /// Its published rating on the gauntlet's scale.
     pub rating: f64,
     /// UCI options set after the handshake (each must be one the engine declares).
@@ -73,6 +79,8 @@ impl Gauntlet {
             .map(|e| Opponent::Engine {
                 name: Some(e.name.clone()),
                 engine: e.command.clone(),
+                args: e.args.clone(),
+                protocol: e.protocol,
                 options: e.options.clone().into_iter().collect(),
                 rating: Some(e.rating),
             })
@@ -104,6 +112,8 @@ mod tests {
             Opponent::Engine {
                 name: Some("B 2".into()),
                 engine: "/opt/b".into(),
+                args: Vec::new(),
+                protocol: Protocol::Uci,
                 options: vec![
                     ("OwnBook".into(), "false".into()),
                     ("Ponder".into(), "false".into())
@@ -123,9 +133,17 @@ mod tests {
         );
         assert!(!error.contains('\n'));
         std::fs::remove_dir_all(dir).unwrap();
-        // The shipped gauntlet: five engines, ratings rising.
+        // The shipped gauntlet: seven engines, ratings rising, two over xboard.
         let shipped = Gauntlet::load(Path::new("configs/gauntlet-ccrl.toml")).unwrap();
         let ratings: Vec<f64> = shipped.engine.iter().map(|e| e.rating).collect();
-        assert_eq!(ratings, [1923.0, 2204.0, 2363.0, 2500.0, 2793.0]);
+        assert_eq!(
+            ratings,
+            [1798.0, 1923.0, 2204.0, 2363.0, 2500.0, 2644.0, 2793.0]
+        );
+        let xboard = shipped
+            .engine
+            .iter()
+            .filter(|e| e.protocol == Protocol::Xboard);
+        assert_eq!(xboard.count(), 2);
     }
 }
