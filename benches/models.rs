@@ -3,7 +3,7 @@
 //! markdown table. `BURNMATE_BENCH_BACKENDS` (e.g. `flex,wgpu`) and
 //! `BURNMATE_BENCH_BATCHES` (e.g. `1,64`) narrow it; on the CPU backends the conv
 //! selector stops at batch 1024 (a 16384 training step takes tens of seconds).
-//! `burnmate bench` runs the same measurements from the installed binary.
+//! `burnmate throughput` runs the same measurements from the installed binary.
 
 #[path = "../src/device/backend.rs"]
 #[allow(dead_code)]

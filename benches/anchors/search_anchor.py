@@ -1,4 +1,4 @@
-"""PyTorch anchor for `burnmate bench`'s search policy-value rows, on the same GPU in the same run.
+"""PyTorch anchor for `burnmate throughput`'s search policy-value rows, on the same GPU in the same run.
 
 Same layer shapes as src/search_throughput.rs (the matrix's `mcts` network):
 features -> 256 -> 128 -> actions + value + moves left, ReLU. "evaluate (synced)": a
