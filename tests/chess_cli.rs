@@ -183,6 +183,32 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
         serde_json::from_str(&fs::read_to_string(pinned.join("match.json")).unwrap()).unwrap();
     assert_eq!(recorded["generation"], 1, "{recorded}");
 
+    // Its net of generation 1 as a compact file: the engine plays it, benches it, and
+    // an existing file is never replaced.
+    let compact = tmp.path().join("g1.bmnet");
+    let export = |generation: &str| {
+        burnmate(&[
+            "export",
+            whole.to_str().unwrap(),
+            "--generation",
+            generation,
+            "--out",
+            compact.to_str().unwrap(),
+        ])
+    };
+    let out = export("1");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("exported generation 1 of "),
+        "{}",
+        stdout(&out)
+    );
+    let bench = burnmate(&["bench", compact.to_str().unwrap(), "--depth", "3"]);
+    assert!(bench.status.success(), "{}", stderr(&bench));
+    assert!(stdout(&bench).contains("generation 1, depth 3, one thread"));
+    assert_one_line_error(&export("1"), "already exists");
+    assert_one_line_error(&export("0"), "generation 0 plays on material values");
+
     // A finished run extended by a generation ends as a run trained that long.
     let extended = burnmate(&["resume", whole.to_str().unwrap(), "--generations", "2"]);
     assert!(extended.status.success(), "{}", stderr(&extended));

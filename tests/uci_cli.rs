@@ -614,3 +614,52 @@ fn the_engine_plays_the_shortest_mate_of_a_cached_table() {
     }
     engine.quit();
 }
+
+/// The shipped chess net (`assets/nets/chess.bmnet`): its FNV-1a, its move from
+/// the start at 20,000 nodes, and its bench signature at depth 8.
+const SHIPPED_CHESS: (u64, &str, &str) = (0xbc1c_498b_88ea_4a11, "c2c4", "474622 nodes ");
+
+#[test]
+fn the_shipped_chess_net_is_intact_plays_its_move_and_benches_its_signature() {
+    let (fnv, best, signature) = SHIPPED_CHESS;
+    let bytes = std::fs::read("assets/nets/chess.bmnet").unwrap();
+    assert_eq!(burnmate_oracle::checksum::fnv1a(&bytes), fnv);
+    // `burnmate uci` with no argument plays it.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut engine = Engine {
+        stdin: child.stdin.take().unwrap(),
+        stdout: BufReader::new(child.stdout.take().unwrap()),
+        child,
+    };
+    engine.send("uci");
+    let hello = engine.until("uciok");
+    assert!(
+        hello[0].starts_with("id name burnmate engine (chess run "),
+        "{hello:?}"
+    );
+    engine.send("position startpos");
+    engine.send("go nodes 20000");
+    let lines = engine.until("bestmove ");
+    assert_eq!(lines.last().unwrap(), &format!("bestmove {best}"));
+    engine.quit();
+    // The bench: the same nodes on every run, the file's net the built-in one.
+    for net in ["builtin:net", "assets/nets/chess.bmnet"] {
+        let out = burnmate(&["bench", net, "--depth", "8"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let last = text.lines().last().unwrap();
+        assert!(
+            last.starts_with(signature) && last.ends_with(" nps"),
+            "{text}"
+        );
+    }
+    assert_one_line_error(
+        &burnmate(&["bench", "--depth", "0"]),
+        "--depth must lie in 1..=64",
+    );
+}

@@ -26,7 +26,7 @@ use crate::run::fault::crash_point;
 use crate::run::files::{lock_dir, write_atomic};
 use crate::run::tablebases::tablebase_dir;
 use crate::studies::chess::openings;
-use crate::tools::uci_server::players::{BUILTIN_MATERIAL, PlaySearch, load_player};
+use crate::tools::uci_server::players::{BUILTIN_MATERIAL, BUILTIN_NET, PlaySearch, load_player};
 use burnmate_env::game_result::GameResult;
 use burnmate_oracle::rating::{EloEstimate, Sprt, SprtDecision, Tally, elo_estimate, ladder_fit};
 pub use game::TimeControl;
@@ -307,6 +307,10 @@ pub struct MatchSettings {
 pub fn run_identity(run: &Path, generation: Option<u32>) -> Result<String> {
     if run == Path::new(BUILTIN_MATERIAL) || generation == Some(0) {
         return Ok(BUILTIN_MATERIAL.to_string());
+    }
+    if run == Path::new(BUILTIN_NET) {
+        let digest = burnmate_oracle::checksum::fnv1a(crate::studies::chess::compact::SHIPPED);
+        return Ok(format!("{BUILTIN_NET} fnv1a:{digest:016x}"));
     }
     if let Some(generation) = generation {
         let net = crate::studies::chess::net_file::path(run, generation);

@@ -30,6 +30,10 @@ pub const MAGIC: &[u8; 8] = b"BMCHESS\x01";
 /// Bytes before the header: tag, checksum, header length.
 const PREFIX: usize = 20;
 
+/// The net shipped in `assets/nets/chess.bmnet`, built into the binary
+/// (`burnmate uci` with no argument plays it; `builtin:net` names it).
+pub const SHIPPED: &[u8] = include_bytes!("../../../assets/nets/chess.bmnet");
+
 /// What the header holds: the net's form and shapes, and where it came from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -557,7 +557,9 @@ fn search_player(net: &Path, search: PlaySearch, name: String) -> Result<Box<dyn
 /// The bytes of the compact chess net `run` names: the shipped one for
 /// [`BUILTIN_NET`], a file's that starts as one; `None` for anything else.
 fn compact_chess_bytes(run: &Path) -> Result<Option<Vec<u8>>> {
-    // SHIPPED-NET-PENDING
+    if run == Path::new(BUILTIN_NET) {
+        return Ok(Some(compact::SHIPPED.to_vec()));
+    }
     if !run.is_file() {
         return Ok(None);
     }
