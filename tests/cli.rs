@@ -331,12 +331,12 @@ fn a_closed_stdout_is_quiet_and_a_full_one_is_a_one_line_error() {
 
 #[test]
 fn bench_refuses_an_empty_batch_and_a_nan_duration() {
-    assert_one_line_error(&burnmate(&["bench", "--batch", "0"]), "--batch");
+    assert_one_line_error(&burnmate(&["throughput", "--batch", "0"]), "--batch");
     assert_one_line_error(
-        &burnmate(&["bench", "--batch", "100000000000"]),
+        &burnmate(&["throughput", "--batch", "100000000000"]),
         "--batch sizes must lie in 1..=1048576",
     );
-    assert_one_line_error(&burnmate(&["bench", "--seconds", "nan"]), "--seconds");
+    assert_one_line_error(&burnmate(&["throughput", "--seconds", "nan"]), "--seconds");
 }
 
 #[test]

@@ -132,17 +132,19 @@ impl Opponent {
                 args,
                 protocol: Protocol::Uci,
                 options,
+                rating,
                 ..
             } => {
                 let mut started = UciEngine::start_with_args(engine, args, 1, HANDSHAKE)?;
                 for (name, value) in options {
-                    started = started.with_option(name, value).with_context(|| {
-                        if name.starts_with("UCI_") {
-                            format!("--uci-elo {value} needs an engine with a UCI_Elo option")
-                        } else {
-                            format!("cannot set {name} on {engine}")
-                        }
-                    })?;
+                    started = started
+                        .with_option(name, value)
+                        .with_context(|| match rating {
+                            Some(elo) if name.starts_with("UCI_") => {
+                                format!("--uci-elo {elo} needs an engine with a UCI_Elo option")
+                            }
+                            _ => format!("cannot set {name} on {engine}"),
+                        })?;
                 }
                 Box::new(EnginePlayer {
                     engine: started,
