@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
 
-use crate::run::checkpoint::{FNV1A_START, fnv1a_extend};
+use burnmate_oracle::checksum::{FNV1A_START, fnv1a_extend};
 
 /// Writes `contents` to `path` through a temporary file and a rename, so a reader
 /// never sees a half-written file under the real name; a failed write (a full disk)

@@ -10,6 +10,7 @@ pub mod algorithm;
 pub mod cell;
 pub mod report;
 pub mod search_report;
+pub mod spread;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};

@@ -16,21 +16,7 @@ use crate::tools::matrix::MatrixPlan;
 use crate::tools::matrix::algorithm::Algorithm;
 use crate::tools::matrix::cell::CellResult;
 use crate::tools::matrix::search_report::{search_markdown, search_rows};
-
-/// Mean and sample standard deviation (0 for fewer than two values).
-pub fn mean_sd(values: &[f64]) -> Option<(f64, f64)> {
-    if values.is_empty() {
-        return None;
-    }
-    let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    let var = if values.len() > 1 {
-        values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
-    } else {
-        0.0
-    };
-    Some((mean, var.sqrt()))
-}
+use crate::tools::matrix::spread::mean_sd;
 
 /// How close a row comes to optimal play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::studies::scenario::Game;
 use crate::studies::scenario::evaluation::Evaluation;
 use crate::tools::matrix::cell::CellResult;
-use crate::tools::matrix::report::mean_sd;
+use crate::tools::matrix::spread::mean_sd;
 
 /// Mate rate a milestone asks for.
 pub const MILESTONE_MATE_RATE: f64 = 0.99;
