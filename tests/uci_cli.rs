@@ -25,9 +25,16 @@ impl Engine {
     }
 
     fn start_with(run: &Path, extra: &[&str]) -> Engine {
+        let mut args = vec!["uci", run.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        Engine::spawn(&args, &[])
+    }
+
+    /// `burnmate ARGS` with environment variables `vars` set.
+    fn spawn(args: &[&str], vars: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_burnmate"))
-            .args(["uci", run.to_str().unwrap()])
-            .args(extra)
+            .args(args)
+            .envs(vars.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -586,18 +593,10 @@ fn the_engine_plays_the_shortest_mate_of_a_cached_table() {
             .status
             .success()
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_burnmate"))
-        .args(["uci", "builtin:material"])
-        .env("BURNMATE_TABLEBASES", cache)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut engine = Engine {
-        stdin: child.stdin.take().unwrap(),
-        stdout: BufReader::new(child.stdout.take().unwrap()),
-        child,
-    };
+    let mut engine = Engine::spawn(
+        &["uci", "builtin:material"],
+        &[("BURNMATE_TABLEBASES", cache)],
+    );
     // KRK, white mates in 15 (29 plies): one ply of search sees every reply's
     // exact distance, with the colours swapped as well.
     for (fen, mate) in [
@@ -625,17 +624,7 @@ fn the_shipped_chess_net_is_intact_plays_its_move_and_benches_its_signature() {
     let bytes = std::fs::read("assets/nets/chess.bmnet").unwrap();
     assert_eq!(burnmate_oracle::checksum::fnv1a(&bytes), fnv);
     // `burnmate uci` with no argument plays it.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_burnmate"))
-        .arg("uci")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut engine = Engine {
-        stdin: child.stdin.take().unwrap(),
-        stdout: BufReader::new(child.stdout.take().unwrap()),
-        child,
-    };
+    let mut engine = Engine::spawn(&["uci"], &[]);
     engine.send("uci");
     let hello = engine.until("uciok");
     assert!(
