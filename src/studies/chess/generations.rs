@@ -293,19 +293,22 @@ fn train_candidate(
 
 /// Generation `generation` >= 1 of `run` after incumbent `previous`: a candidate
 /// trained on the window's positions, gated against the incumbent, and the
-/// winner's self-play (saved before the row is returned).
+/// winner's self-play (saved before the row is returned), and the wall seconds of
+/// the three phases in words.
 fn next_generation(
     run: &Path,
     config: &ChessConfig,
     openings: &[Chess],
     generation: u32,
     previous: u32,
-) -> Result<GenerationRow> {
+) -> Result<(GenerationRow, String)> {
     let (holder, holder_layers) = player(run, previous)?;
     let data =
         data_file::load_generations(run, generation.saturating_sub(config.window)..generation)?;
     let start = holder_layers.filter(|_| !config.from_scratch);
+    let clock = Instant::now();
     let ((layers, form), loss) = train_candidate(start, &data, config, generation)?;
+    let train = clock.elapsed().as_secs_f64();
     net_file::save(run, generation, &layers, form)?;
     let candidate = NnueEvaluator::new(&layers, form).map_err(anyhow::Error::msg)?;
     let candidate = Player::Net(candidate);
@@ -316,11 +319,15 @@ fn next_generation(
         seed: config.seed ^ 0x6A7E ^ (u64::from(generation) << 32),
         table_mb: config.table_mb,
     };
+    let clock = Instant::now();
     let (gate, accepted) = gate_match(&candidate, &holder, openings, config, &settings);
+    let gate_seconds = clock.elapsed().as_secs_f64();
     let winner = if accepted { &candidate } else { &holder };
+    let clock = Instant::now();
     let (positions, outcomes) = play_generation(winner, openings, config, generation);
+    let play = clock.elapsed().as_secs_f64();
     data_file::save(&data_file::path(run, generation), &positions)?;
-    Ok(GenerationRow {
+    let row = GenerationRow {
         generation,
         games: config.games,
         positions: positions.len(),
@@ -330,7 +337,10 @@ fn next_generation(
         accepted,
         incumbent: if accepted { generation } else { previous },
         cpu_seconds: 0.0,
-    })
+    };
+    let phases =
+        format!(", wall s: training {train:.1}, gate {gate_seconds:.1}, self-play {play:.1}");
+    Ok((row, phases))
 }
 
 /// Runs (or resumes) the loop of `config` in `run`, training on the host's cores.
@@ -346,12 +356,12 @@ pub fn run_generations(
     let cpu_before = rows.last().map_or(0.0, |r| r.cpu_seconds);
     progress.advance(rows.len() as u64);
     for generation in rows.len() as u32..=config.generations {
-        let row = match rows.last() {
+        let (row, phases) = match rows.last() {
             None => {
                 let (player, _) = player(run, 0)?;
                 let (positions, outcomes) = play_generation(&player, &openings, config, 0);
                 data_file::save(&data_file::path(run, 0), &positions)?;
-                GenerationRow {
+                let row = GenerationRow {
                     generation,
                     games: config.games,
                     positions: positions.len(),
@@ -361,7 +371,8 @@ pub fn run_generations(
                     accepted: true,
                     incumbent: 0,
                     cpu_seconds: 0.0,
-                }
+                };
+                (row, String::new())
             }
             Some(last) => next_generation(run, config, &openings, generation, last.incumbent)?,
         };
@@ -373,7 +384,7 @@ pub fn run_generations(
         record(run, &rows)?;
         crate::run::fault::crash_point("chess-generation-recorded");
         progress.note(&format!(
-            "generation {generation}: incumbent {}, {:.0} CPU s",
+            "generation {generation}: incumbent {}, {:.0} CPU s{phases}",
             rows.last().expect("just pushed").incumbent,
             rows.last().expect("just pushed").cpu_seconds
         ));
