@@ -39,6 +39,19 @@ pub struct RunOverrides {
     set: Vec<String>,
 }
 
+/// The steps of `burnmate generation`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum GenerationStepName {
+    /// A new run of --config, no generation played.
+    New,
+    /// Train and gate the next generation's candidate.
+    Prepare,
+    /// Play one shard of its self-play.
+    Play,
+    /// Join its shards and record it.
+    Record,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Train an agent from a config file; writes a new run directory.
@@ -172,6 +185,24 @@ enum Command {
         /// Depth each position is searched to.
         #[arg(long, default_value_t = burnmate_engine::bench::DEFAULT_DEPTH)]
         depth: u32,
+    },
+    /// One step of a chess run's next generation, so that its self-play spreads over
+    /// machines (a Slurm job array: `scripts/slurm/chess-generations.sh`): `new`
+    /// (a run of --config, nothing played), `prepare` (train and gate the candidate),
+    /// `play --shard i/N` (block i of the self-play games), `record` (join the shards,
+    /// write the generation's row).
+    Generation {
+        /// The chess run.
+        run: PathBuf,
+        /// new, prepare, play or record.
+        #[arg(value_enum)]
+        step: GenerationStepName,
+        /// play: the block of games, i/N (1 <= i <= N).
+        #[arg(long, required_if_eq("step", "play"))]
+        shard: Option<String>,
+        /// new: the chess config (TOML) of the run.
+        #[arg(long, required_if_eq("step", "new"))]
+        config: Option<PathBuf>,
     },
     /// Export a chess run's net as a compact file (`assets/nets/chess.bmnet` is one)
     /// that `uci`, `match` and `bench` play.
@@ -510,6 +541,23 @@ pub fn run(cli: Cli) -> Result<()> {
                 burnmate_engine::limits::MAX_DEPTH
             );
             burnmate::tools::engine_bench::bench_command(&net, depth)
+        }
+        Command::Generation {
+            run,
+            step,
+            shard,
+            config,
+        } => {
+            use burnmate::studies::chess::shards::Step;
+            let step = match step {
+                GenerationStepName::New => Step::New(config.expect("clap requires --config")),
+                GenerationStepName::Prepare => Step::Prepare,
+                GenerationStepName::Play => Step::Play(Shard::parse(
+                    shard.as_deref().expect("clap requires --shard"),
+                )?),
+                GenerationStepName::Record => Step::Record,
+            };
+            burnmate::studies::chess::shards::run_step(&run, step)
         }
         Command::Export {
             run,

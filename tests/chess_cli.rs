@@ -332,3 +332,87 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
         "output_buckets must lie in 1..=32",
     );
 }
+
+/// The file names under `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn generations_played_in_two_shards_give_the_files_of_one_machine() {
+    let tmp = TempDir::new();
+    let whole = tmp.path().join("whole");
+    let out = train(&whole, "configs/chess-zero.toml", &TINY);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let sharded = tmp.path().join("sharded");
+    let run = sharded.to_str().unwrap();
+    let step = |args: &[&str]| {
+        let mut all = vec!["generation", run];
+        all.extend_from_slice(args);
+        burnmate(&all)
+    };
+    let config = whole.join("config.toml");
+    let out = step(&["new", "--config", config.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Generation 0 needs no training; its shards may come in any order.
+    for args in [
+        &["play", "--shard", "2/2"][..],
+        &["play", "--shard", "1/2"],
+        &["record"],
+    ] {
+        let out = step(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+    let unprepared = step(&["play", "--shard", "1/2"]);
+    assert!(!unprepared.status.success());
+    assert!(
+        stderr(&unprepared).contains("generation 1 of")
+            && stderr(&unprepared).contains("is not prepared"),
+        "{}",
+        stderr(&unprepared)
+    );
+    for args in [&["prepare"][..], &["prepare"], &["play", "--shard", "1/2"]] {
+        let out = step(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+    let half = step(&["record"]);
+    assert!(!half.status.success());
+    assert!(
+        stderr(&half).contains("shards 2/2 are missing"),
+        "{}",
+        stderr(&half)
+    );
+    for args in [
+        &["play", "--shard", "2/2"][..],
+        &["play", "--shard", "2/2"],
+        &["record"],
+    ] {
+        let out = step(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+    assert_eq!(rows_without_time(&sharded), rows_without_time(&whole));
+    for file in [
+        "config.toml",
+        "gen-001.net.json",
+        "data/gen-000.bin",
+        "data/gen-001.bin",
+    ] {
+        assert!(
+            fs::read(whole.join(file)).unwrap() == fs::read(sharded.join(file)).unwrap(),
+            "{file} differs"
+        );
+    }
+    assert_eq!(names(&sharded.join("data")), names(&whole.join("data")));
+    let done = step(&["prepare"]);
+    assert!(!done.status.success());
+    assert!(
+        stderr(&done).contains("has finished its 1 generations"),
+        "{}",
+        stderr(&done)
+    );
+}

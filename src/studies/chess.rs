@@ -12,6 +12,7 @@ pub mod games;
 pub mod generations;
 pub mod net_file;
 pub mod openings;
+pub mod shards;
 
 use std::path::Path;
 
@@ -64,6 +65,23 @@ impl Study for ChessConfig {
     fn play(&self, _: &PlayRequest) -> Result<()> {
         bail!("a chess run plays through UCI: `burnmate uci RUN` in any chess GUI")
     }
+}
+
+/// A new run of `config` in `dir` (which must not exist or be empty), nothing
+/// played yet: the first step of a run whose generations go by [`shards`].
+pub fn create(dir: &Path, config: &ChessConfig) -> Result<()> {
+    config.validate()?;
+    let dir = create_run_dir(Some(dir), "chess")?;
+    write_atomic(
+        &dir.join("config.toml"),
+        to_toml(&Experiment::Chess(config.clone()))?.as_bytes(),
+    )?;
+    crate::say!(
+        "run {}: its generations go by `burnmate generation {} prepare`, `play --shard i/N`, `record`",
+        dir.display(),
+        dir.display()
+    );
+    Ok(())
 }
 
 /// The file that records settings changed by [`extend`], a line each.

@@ -23,6 +23,7 @@
 //! generation in `generations.csv`. A killed run resumes at the first generation
 //! without a line; every step is seeded, so the resumed run is the same run.
 
+use std::ops::Range;
 use std::path::Path;
 use std::time::Instant;
 
@@ -35,6 +36,7 @@ use burnmate_models::LayerWeights;
 use burnmate_oracle::rating::{Sprt, SprtDecision, Tally};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move};
 
 use super::config::{ChessConfig, GATE_ROUND};
@@ -149,7 +151,8 @@ pub fn finished(run: &Path) -> Result<Vec<GenerationRow>> {
         .collect()
 }
 
-fn record(run: &Path, rows: &[GenerationRow]) -> Result<()> {
+/// Writes `rows` as the run's `generations.csv`.
+pub(super) fn record(run: &Path, rows: &[GenerationRow]) -> Result<()> {
     let mut text = format!("{HEADER}\n");
     for row in rows {
         text.push_str(&row.line());
@@ -160,7 +163,7 @@ fn record(run: &Path, rows: &[GenerationRow]) -> Result<()> {
 
 /// CPU seconds this process has used (user + system, every thread), where the
 /// system says; else wall seconds since `started` times the threads.
-fn cpu_seconds(started: Instant) -> f64 {
+pub(super) fn cpu_seconds(started: Instant) -> f64 {
     std::fs::read_to_string("/proc/self/stat")
         .ok()
         .and_then(|stat| {
@@ -175,7 +178,7 @@ fn cpu_seconds(started: Instant) -> f64 {
 
 /// Who plays a generation's games: material values (generation 0) or a net.
 #[derive(Clone)]
-enum Player {
+pub(super) enum Player {
     Material(Material),
     Net(NnueEvaluator),
 }
@@ -214,7 +217,7 @@ impl Evaluator for Player {
 type Net = ([LayerWeights; 2], NnueForm);
 
 /// The player of `run`'s generation `generation` and, for a net, its weights and form.
-fn player(run: &Path, generation: u32) -> Result<(Player, Option<Net>)> {
+pub(super) fn player(run: &Path, generation: u32) -> Result<(Player, Option<Net>)> {
     if generation == 0 {
         return Ok((Player::Material(Material), None));
     }
@@ -224,13 +227,16 @@ fn player(run: &Path, generation: u32) -> Result<(Player, Option<Net>)> {
     Ok((Player::Net(net), Some((file.layers, form))))
 }
 
-/// Self-play of generation `generation` by `player`: its labelled positions and its
-/// white wins, draws and black wins.
-fn play_generation(
+/// Self-play games `games` of generation `generation` by `player`: their labelled
+/// positions in game order and their white wins, draws and black wins. A game's
+/// moves depend only on its index, so any split of the games gives the same
+/// positions in the same order.
+pub(super) fn play_generation(
     player: &Player,
     openings: &[Chess],
     config: &ChessConfig,
     generation: u32,
+    games: Range<u64>,
 ) -> (Vec<PackedPosition>, [u32; 3]) {
     let settings = GameSettings {
         nodes: config.nodes,
@@ -239,7 +245,7 @@ fn play_generation(
         seed: config.seed ^ (u64::from(generation) << 32),
         table_mb: config.table_mb,
     };
-    let (positions, outcomes) = self_play(player, openings, 0..u64::from(config.games), &settings);
+    let (positions, outcomes) = self_play(player, openings, games, &settings);
     let count = |o: GameResult| outcomes.iter().filter(|&&x| x == o).count() as u32;
     (
         positions,
@@ -291,17 +297,61 @@ fn train_candidate(
     Ok(((trainer.weights(), form), first_last))
 }
 
-/// Generation `generation` >= 1 of `run` after incumbent `previous`: a candidate
-/// trained on the window's positions, gated against the incumbent, and the
-/// winner's self-play (saved before the row is returned), and the wall seconds of
-/// the three phases in words.
-fn next_generation(
+/// What a generation's training and gate decided, before its self-play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(super) struct Decision {
+    /// Mean loss of the candidate's first and last pass (none for generation 0).
+    pub loss: Option<(f32, f32)>,
+    /// The candidate's gating W/D/L (none for generation 0).
+    pub gate: Option<(u64, u64, u64)>,
+    /// Whether the candidate became the incumbent.
+    pub accepted: bool,
+    /// The incumbent that plays the generation's self-play.
+    pub incumbent: u32,
+}
+
+impl Decision {
+    /// Generation 0's: material values play.
+    pub const MATERIAL: Decision = Decision {
+        loss: None,
+        gate: None,
+        accepted: true,
+        incumbent: 0,
+    };
+
+    /// The finished row of `generation` once its self-play gave `positions`
+    /// positions and `outcomes`.
+    pub fn row(
+        &self,
+        generation: u32,
+        config: &ChessConfig,
+        positions: usize,
+        outcomes: [u32; 3],
+    ) -> GenerationRow {
+        GenerationRow {
+            generation,
+            games: config.games,
+            positions,
+            outcomes,
+            loss: self.loss,
+            gate: self.gate,
+            accepted: self.accepted,
+            incumbent: self.incumbent,
+            cpu_seconds: 0.0,
+        }
+    }
+}
+
+/// Generation `generation` >= 1 of `run` after incumbent `previous`, up to its
+/// self-play: a candidate trained on the window's positions (saved) and gated
+/// against the incumbent; the decision and the wall seconds of both steps in words.
+pub(super) fn train_and_gate(
     run: &Path,
     config: &ChessConfig,
     openings: &[Chess],
     generation: u32,
     previous: u32,
-) -> Result<(GenerationRow, String)> {
+) -> Result<(Decision, String)> {
     let (holder, holder_layers) = player(run, previous)?;
     let data =
         data_file::load_generations(run, generation.saturating_sub(config.window)..generation)?;
@@ -309,6 +359,7 @@ fn next_generation(
     let clock = Instant::now();
     let ((layers, form), loss) = train_candidate(start, &data, config, generation)?;
     let train = clock.elapsed().as_secs_f64();
+    drop(data);
     net_file::save(run, generation, &layers, form)?;
     let candidate = NnueEvaluator::new(&layers, form).map_err(anyhow::Error::msg)?;
     let candidate = Player::Net(candidate);
@@ -322,25 +373,37 @@ fn next_generation(
     let clock = Instant::now();
     let (gate, accepted) = gate_match(&candidate, &holder, openings, config, &settings);
     let gate_seconds = clock.elapsed().as_secs_f64();
-    let winner = if accepted { &candidate } else { &holder };
-    let clock = Instant::now();
-    let (positions, outcomes) = play_generation(winner, openings, config, generation);
-    let play = clock.elapsed().as_secs_f64();
-    data_file::save(&data_file::path(run, generation), &positions)?;
-    let row = GenerationRow {
-        generation,
-        games: config.games,
-        positions: positions.len(),
-        outcomes,
+    let decision = Decision {
         loss: Some(loss),
         gate: Some((gate.wins, gate.draws, gate.losses)),
         accepted,
         incumbent: if accepted { generation } else { previous },
-        cpu_seconds: 0.0,
     };
-    let phases =
-        format!(", wall s: training {train:.1}, gate {gate_seconds:.1}, self-play {play:.1}");
-    Ok((row, phases))
+    Ok((
+        decision,
+        format!("training {train:.1}, gate {gate_seconds:.1}"),
+    ))
+}
+
+/// Generation `generation` >= 1 of `run` after incumbent `previous`: trained and
+/// gated ([`train_and_gate`]), then the winner's self-play (saved before the row is
+/// returned); the wall seconds of the three phases in words.
+fn next_generation(
+    run: &Path,
+    config: &ChessConfig,
+    openings: &[Chess],
+    generation: u32,
+    previous: u32,
+) -> Result<(GenerationRow, String)> {
+    let (decision, phases) = train_and_gate(run, config, openings, generation, previous)?;
+    let (winner, _) = player(run, decision.incumbent)?;
+    let clock = Instant::now();
+    let games = 0..u64::from(config.games);
+    let (positions, outcomes) = play_generation(&winner, openings, config, generation, games);
+    let play = clock.elapsed().as_secs_f64();
+    data_file::save(&data_file::path(run, generation), &positions)?;
+    let row = decision.row(generation, config, positions.len(), outcomes);
+    Ok((row, format!(", wall s: {phases}, self-play {play:.1}")))
 }
 
 /// Runs (or resumes) the loop of `config` in `run`, training on the host's cores.
@@ -358,20 +421,11 @@ pub fn run_generations(
     for generation in rows.len() as u32..=config.generations {
         let (row, phases) = match rows.last() {
             None => {
-                let (player, _) = player(run, 0)?;
-                let (positions, outcomes) = play_generation(&player, &openings, config, 0);
+                let games = 0..u64::from(config.games);
+                let (positions, outcomes) =
+                    play_generation(&Player::Material(Material), &openings, config, 0, games);
                 data_file::save(&data_file::path(run, 0), &positions)?;
-                let row = GenerationRow {
-                    generation,
-                    games: config.games,
-                    positions: positions.len(),
-                    outcomes,
-                    loss: None,
-                    gate: None,
-                    accepted: true,
-                    incumbent: 0,
-                    cpu_seconds: 0.0,
-                };
+                let row = Decision::MATERIAL.row(0, config, positions.len(), outcomes);
                 (row, String::new())
             }
             Some(last) => next_generation(run, config, &openings, generation, last.incumbent)?,
@@ -382,6 +436,7 @@ pub fn run_generations(
         };
         rows.push(row);
         record(run, &rows)?;
+        super::shards::clear(run, generation)?;
         crate::run::fault::crash_point("chess-generation-recorded");
         progress.note(&format!(
             "generation {generation}: incumbent {}, {:.0} CPU s{phases}",
