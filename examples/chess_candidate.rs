@@ -151,7 +151,7 @@ fn main() -> Result<()> {
     };
     let report = |trainer: &NnueTrainer, when: &str| {
         if !held_out.is_empty() {
-            let loss = trainer.loss(&held_out, 4096, settings.result_weight);
+            let loss = trainer.loss(&held_out, settings.result_weight);
             println!(
                 "held-out loss {when}: {loss:.6} ({} positions)",
                 held_out.len()

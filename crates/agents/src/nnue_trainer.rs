@@ -21,6 +21,7 @@
 
 mod head;
 mod transformer;
+mod widest;
 
 use std::borrow::Cow;
 
@@ -33,10 +34,24 @@ use rand::seq::SliceRandom;
 
 use crate::adam::HostMoments;
 use crate::init::uniform_layers;
-use transformer::{
-    HostTransformer, PartSums, activated, interleaved, placed_sets, shared_gradient,
-    transformer_gradients,
-};
+use head::HeadGradients;
+use rayon::prelude::*;
+use transformer::{HostTransformer, placed_sets, shared_gradient, sum_gradients, weight_gradient};
+
+/// Positions a part of a step's pass takes (sums, output layer, loss): a fixed
+/// count, so a step gives the same bits on any number of threads.
+const POSITIONS_A_PART: usize = 64;
+
+/// One part's pass ([`NnueTrainer::position_part`]).
+struct PositionPart {
+    /// Each position's feature sets, the side to move's then the other side's.
+    sets: Vec<Vec<u16>>,
+    /// Their share of `dL/db1`.
+    transformer_bias: Vec<f32>,
+    /// Their share of the output layer's gradients; `upstream` holds the sums'
+    /// gradients `dL/ds` (`[2 positions, hidden]`).
+    head: HeadGradients,
+}
 
 /// The training target of `position` with result weight `lambda`: the search's
 /// score as a win probability blended with the game's result.
@@ -167,64 +182,109 @@ impl NnueTrainer {
         }
     }
 
-    /// The transformer's sums (in column parts) and activations `[n, 2 hidden]` of
-    /// the positions whose feature sets are `sets`.
-    fn forward(&self, sets: &[&[u16]]) -> (Vec<PartSums>, Vec<f32>) {
-        let merged = self.merged();
-        let host = HostTransformer {
-            weight: &merged,
-            bias: &self.transformer.bias,
-        };
-        let parts = host.sums(sets);
-        let activated = activated(
-            &parts,
-            self.form.activation,
-            self.transformer.outputs,
-            sets.len(),
-        );
-        (parts, activated)
+    /// The pass of one part of a batch of `batch` positions: their feature sets,
+    /// sums and activations, their share of the loss and of every gradient but
+    /// `dW1`, and the sums' gradients `dW1` is summed from.
+    fn position_part(
+        &self,
+        transformer: &HostTransformer,
+        columns: &[Vec<f32>],
+        positions: &[&PackedPosition],
+        lambda: f32,
+        batch: usize,
+    ) -> PositionPart {
+        let sets = placed_sets(positions, self.form.king_buckets);
+        let sums = transformer.sums(&sets);
+        let activation = self.form.activation;
+        let activated: Vec<f32> = sums.iter().map(|&s| activation.apply(s)).collect();
+        let targets: Vec<f32> = positions.iter().map(|p| target(p, lambda)).collect();
+        let buckets = buckets(positions, self.output.outputs);
+        let mut head =
+            head::gradients(&self.output, columns, &activated, &buckets, &targets, batch);
+        sum_gradients(activation, &sums, &mut head.upstream);
+        let mut transformer_bias = vec![0.0f32; self.transformer.outputs];
+        for row in head.upstream.chunks_exact(self.transformer.outputs) {
+            for (b, g) in transformer_bias.iter_mut().zip(row) {
+                *b += g;
+            }
+        }
+        PositionPart {
+            sets,
+            transformer_bias,
+            head,
+        }
     }
 
-    /// The mean loss on `batch` and every gradient of it.
+    /// `W1` with the factoriser merged in, borrowed as the transformer's weights.
+    fn with_transformer<R>(&self, work: impl FnOnce(&HostTransformer) -> R) -> R {
+        let merged = self.merged();
+        work(&HostTransformer {
+            weight: &merged,
+            bias: &self.transformer.bias,
+        })
+    }
+
+    /// The mean loss on `batch` and every gradient of it: parts of
+    /// [`POSITIONS_A_PART`] positions in parallel, their shares summed in order,
+    /// then `dW1` in column parts.
     fn gradients(&self, batch: &[&PackedPosition], lambda: f32) -> (f32, Gradients) {
-        let placed = placed_sets(batch, self.form.king_buckets);
-        let sets = interleaved(&placed);
-        let (parts, activated) = self.forward(&sets);
-        let targets: Vec<f32> = batch.iter().map(|p| target(p, lambda)).collect();
-        let buckets = buckets(batch, self.output.outputs);
-        let (loss, head) = head::gradients(&self.output, &activated, &buckets, &targets);
+        let columns = head::columns(&self.output);
+        let parts: Vec<PositionPart> = self.with_transformer(|transformer| {
+            batch
+                .par_chunks(POSITIONS_A_PART)
+                .map(|positions| {
+                    self.position_part(transformer, &columns, positions, lambda, batch.len())
+                })
+                .collect()
+        });
         let shape = [self.transformer.inputs, self.transformer.outputs];
-        let (weight, bias) =
-            transformer_gradients(shape, self.form.activation, &sets, &parts, &head.upstream);
+        let sets: Vec<&[Vec<u16>]> = parts.iter().map(|p| p.sets.as_slice()).collect();
+        let sum_gradients: Vec<&[f32]> = parts.iter().map(|p| p.head.upstream.as_slice()).collect();
+        let weight = weight_gradient(shape, &sets, &sum_gradients);
+        let summed = |share: fn(&PositionPart) -> &[f32]| {
+            let mut total = vec![0.0f32; share(&parts[0]).len()];
+            for part in &parts {
+                for (t, x) in total.iter_mut().zip(share(part)) {
+                    *t += x;
+                }
+            }
+            total
+        };
+        let squared: f32 = parts.iter().map(|p| p.head.squared_errors).sum();
         let factoriser = self
             .factoriser
             .as_ref()
             .map(|f| shared_gradient(&weight, f.len()));
         let gradients = Gradients {
             transformer: weight,
-            transformer_bias: bias,
+            transformer_bias: summed(|p| &p.transformer_bias),
             factoriser,
-            output: head.weight,
-            output_bias: head.bias,
+            output: summed(|p| &p.head.weight),
+            output_bias: summed(|p| &p.head.bias),
         };
-        (loss, gradients)
+        (squared / batch.len().max(1) as f32, gradients)
     }
 
-    /// The mean loss of the net on `data` (in minibatches of `batch`), no step taken:
-    /// its error on positions it was not trained on.
-    pub fn loss(&self, data: &[PackedPosition], batch: usize, lambda: f32) -> f32 {
+    /// The mean loss of the net on `data`, no step taken: its error on positions it
+    /// was not trained on (parts of [`POSITIONS_A_PART`] positions in parallel).
+    pub fn loss(&self, data: &[PackedPosition], lambda: f32) -> f32 {
+        let columns = head::columns(&self.output);
         let order: Vec<&PackedPosition> = data.iter().collect();
-        let total: f32 = order
-            .chunks(batch.max(1))
-            .map(|chunk| {
-                let placed = placed_sets(chunk, self.form.king_buckets);
-                let (_, activated) = self.forward(&interleaved(&placed));
-                let targets: Vec<f32> = chunk.iter().map(|p| target(p, lambda)).collect();
-                let buckets = buckets(chunk, self.output.outputs);
-                head::loss(&self.output, &activated, &buckets, &targets) * chunk.len() as f32
-            })
-            .sum();
-        total / data.len().max(1) as f32
+        let shares: Vec<f32> = self.with_transformer(|transformer| {
+            order
+                .par_chunks(POSITIONS_A_PART)
+                .map(|positions| {
+                    let sets = placed_sets(positions, self.form.king_buckets);
+                    let sums = transformer.sums(&sets);
+                    let activation = self.form.activation;
+                    let activated: Vec<f32> = sums.iter().map(|&s| activation.apply(s)).collect();
+                    let targets: Vec<f32> = positions.iter().map(|p| target(p, lambda)).collect();
+                    let buckets = buckets(positions, self.output.outputs);
+                    head::squared_errors(&self.output, &columns, &activated, &buckets, &targets)
+                })
+                .collect()
+        });
+        shares.iter().sum::<f32>() / data.len().max(1) as f32
     }
 
     /// One Adam step on `batch`; returns its loss.
@@ -369,15 +429,27 @@ mod tests {
         // Our king on g1 (feature 326: mirrored, block 0) and on e2 (332: mirrored,
         // block 2 of four).
         let fourteen: Vec<u16> = (0..14).map(|i| 50 * i + 7).collect();
-        let data = [
+        let four = [
             sample(&[0, 5, 326, 700], 120, 1.0),
             sample(&[5, 332], -40, 0.0),
             sample(&[3, 64, 65, 66, 400], 0, 0.5),
             sample(&fourteen, 250, 1.0),
         ];
+        // 33 copies: a step's three parts of 64, 64 and 4 positions.
+        let n = 132;
+        let data: Vec<PackedPosition> = four.iter().cycle().take(n).copied().collect();
         let batch: Vec<&PackedPosition> = data.iter().collect();
-        assert_eq!(buckets(&batch, 8), [0, 0, 0, 3]);
+        let bucket_of: Vec<usize> = [0, 0, 0, 3].into_iter().cycle().take(n).collect();
+        assert_eq!(buckets(&batch, 8), bucket_of);
         let placed = placed_sets(&batch, form.king_buckets);
+        let side = |s: usize| {
+            placed
+                .iter()
+                .skip(s)
+                .step_by(2)
+                .cloned()
+                .collect::<Vec<_>>()
+        };
         // The reference: dense 0/1 rows of the placed inputs through burn's autodiff.
         let dense = |sets: &Vec<Vec<u16>>| {
             let mut rows = vec![0.0f32; sets.len() * inputs];
@@ -386,15 +458,15 @@ mod tests {
                     row[usize::from(f)] = 1.0;
                 }
             }
-            Tensor::<2>::from_data(TensorData::new(rows, [4, inputs]), &device)
+            Tensor::<2>::from_data(TensorData::new(rows, [n, inputs]), &device)
         };
         let targets: Vec<f32> = data.iter().map(|p| target(p, 0.3)).collect();
-        let target = Tensor::<2>::from_data(TensorData::new(targets, [4, 1]), &device);
+        let target = Tensor::<2>::from_data(TensorData::new(targets, [n, 1]), &device);
         let out = net.forward(
-            dense(&placed[0]),
-            dense(&placed[1]),
+            dense(&side(0)),
+            dense(&side(1)),
             form.activation,
-            &[0, 0, 0, 3],
+            &bucket_of,
         );
         let expected = (sigmoid(out) - target).powf_scalar(2.0).mean();
         let grads = expected.backward();
@@ -412,7 +484,7 @@ mod tests {
         // The trainer's, all on the host.
         let (loss, g) = trainer.gradients(&batch, 0.3);
         assert!((loss - expected_loss).abs() < 1e-7, "{form:?}");
-        assert!((trainer.loss(&data, 3, 0.3) - expected_loss).abs() < 1e-7);
+        assert!((trainer.loss(&data, 0.3) - expected_loss).abs() < 1e-7);
         let gap = |a: &[f32], b: &[f32]| {
             assert_eq!(a.len(), b.len());
             a.iter()
@@ -495,8 +567,7 @@ mod tests {
             losses[30]
         );
         // The loss without a step is the mean of the per-position errors.
-        let held_out = trainer.loss(&data, 7, 0.0);
-        assert!((held_out - trainer.loss(&data, 64, 0.0)).abs() < 1e-6);
+        let held_out = trainer.loss(&data, 0.0);
         assert!(held_out < losses[0] * 0.2, "{held_out}");
         assert_eq!(trainer.weights()[0].outputs, 16);
     }
@@ -511,7 +582,8 @@ mod tests {
         let weights = fresh_weights(form.king_buckets, 64, 2, &mut rng);
         // The positions of random games from the start, either side to move.
         let mut position = shakmaty::Chess::default();
-        let data: Vec<PackedPosition> = (0..48i32)
+        // Three parts of a step: 64, 64 and 22 positions.
+        let data: Vec<PackedPosition> = (0..150i32)
             .map(|i| {
                 use rand::RngExt;
                 use shakmaty::Position;

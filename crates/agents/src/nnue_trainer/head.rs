@@ -10,23 +10,22 @@
 //! ```
 
 use burnmate_models::LayerWeights;
-use rayon::prelude::*;
 
-/// The output layer's gradients and the activations' gradient.
+/// One part of the positions' share of the output layer's gradients, and the
+/// activations' gradient.
 pub(super) struct HeadGradients {
-    /// `dL/dW2`, `[2 hidden, buckets]` row-major like `W2`.
+    /// Their part of `dL/dW2`, `[2 hidden, buckets]` row-major like `W2`.
     pub weight: Vec<f32>,
-    /// `dL/db2`.
+    /// Their part of `dL/db2`.
     pub bias: Vec<f32>,
     /// `dL/da`, `[n, 2 hidden]`.
     pub upstream: Vec<f32>,
+    /// Their squared errors summed.
+    pub squared_errors: f32,
 }
 
-/// Rows of `W2`'s gradient a thread sums at once.
-const ROWS_A_PART: usize = 32;
-
 /// `W2`'s columns, one a bucket: `[buckets][2 hidden]`.
-fn columns(output: &LayerWeights) -> Vec<Vec<f32>> {
+pub(super) fn columns(output: &LayerWeights) -> Vec<Vec<f32>> {
     let buckets = output.outputs;
     (0..buckets)
         .map(|k| {
@@ -45,89 +44,71 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Each position's out: `b2[k] + W2[., k] . a` (in parallel).
-fn outs(output: &LayerWeights, activated: &[f32], buckets: &[usize]) -> Vec<f32> {
-    let columns = columns(output);
+/// Each position's out: `b2[k] + W2[., k] . a`.
+fn outs<'a>(
+    output: &'a LayerWeights,
+    columns: &'a [Vec<f32>],
+    activated: &'a [f32],
+    buckets: &'a [usize],
+) -> impl Iterator<Item = f32> + 'a {
     activated
-        .par_chunks_exact(output.inputs)
-        .zip(buckets.par_iter())
+        .chunks_exact(output.inputs)
+        .zip(buckets)
         .map(|(a, &k)| {
             let dot: f32 = a.iter().zip(&columns[k]).map(|(x, w)| x * w).sum();
             output.bias[k] + dot
         })
-        .collect()
 }
 
-/// The mean loss of the positions whose activations are `activated` (`[n, 2
-/// hidden]`), output buckets `buckets` and targets `targets`.
-pub(super) fn loss(
+/// The squared errors, summed, of the positions whose activations are `activated`
+/// (`[n, 2 hidden]`), output buckets `buckets` and targets `targets`; `columns` are
+/// `W2`'s ([`columns`]).
+pub(super) fn squared_errors(
     output: &LayerWeights,
+    columns: &[Vec<f32>],
     activated: &[f32],
     buckets: &[usize],
     targets: &[f32],
 ) -> f32 {
-    let outs = outs(output, activated, buckets);
-    let total: f32 = outs
-        .iter()
+    outs(output, columns, activated, buckets)
         .zip(targets)
-        .map(|(&o, &t)| (sigmoid(o) - t).powi(2))
-        .sum();
-    total / targets.len().max(1) as f32
+        .map(|(o, &t)| (sigmoid(o) - t).powi(2))
+        .sum()
 }
 
-/// The mean loss and its gradients (see the module's rule).
+/// The gradients of the mean loss over a batch of `batch` positions (see the
+/// module's rule) from these of its positions, summed over them in order.
 pub(super) fn gradients(
     output: &LayerWeights,
+    columns: &[Vec<f32>],
     activated: &[f32],
     buckets: &[usize],
     targets: &[f32],
-) -> (f32, HeadGradients) {
+    batch: usize,
+) -> HeadGradients {
     let (width, count) = (output.inputs, output.outputs);
-    let n = targets.len().max(1) as f32;
-    let outs = outs(output, activated, buckets);
-    let (loss, douts): (Vec<f32>, Vec<f32>) = outs
-        .iter()
-        .zip(targets)
-        .map(|(&o, &t)| {
-            let p = sigmoid(o);
-            ((p - t).powi(2), 2.0 * (p - t) * p * (1.0 - p) / n)
-        })
-        .unzip();
-    let loss = loss.iter().sum::<f32>() / n;
-    let columns = columns(output);
-    let mut upstream = vec![0.0f32; activated.len()];
-    upstream
-        .par_chunks_exact_mut(width)
-        .zip(douts.par_iter().zip(buckets.par_iter()))
-        .for_each(|(row, (&d, &k))| {
-            for (u, w) in row.iter_mut().zip(&columns[k]) {
-                *u = d * w;
-            }
-        });
-    // Each part of W2's rows sums its gradient over the positions in order: the same
-    // bits on any number of threads.
-    let mut weight = vec![0.0f32; width * count];
-    weight
-        .par_chunks_mut(ROWS_A_PART * count)
-        .enumerate()
-        .for_each(|(part, rows)| {
-            let first = part * ROWS_A_PART;
-            for ((a, &d), &k) in activated.chunks_exact(width).zip(&douts).zip(buckets) {
-                for (j, row) in rows.chunks_exact_mut(count).enumerate() {
-                    row[k] += d * a[first + j];
-                }
-            }
-        });
-    let mut bias = vec![0.0f32; count];
-    for (&d, &k) in douts.iter().zip(buckets) {
-        bias[k] += d;
+    let n = batch.max(1) as f32;
+    let mut gradients = HeadGradients {
+        weight: vec![0.0f32; width * count],
+        bias: vec![0.0f32; count],
+        upstream: vec![0.0f32; activated.len()],
+        squared_errors: 0.0,
+    };
+    let outs = outs(output, columns, activated, buckets);
+    let rows = activated
+        .chunks_exact(width)
+        .zip(gradients.upstream.chunks_exact_mut(width));
+    for ((o, &t), ((a, upstream), &k)) in outs.zip(targets).zip(rows.zip(buckets)) {
+        let p = sigmoid(o);
+        gradients.squared_errors += (p - t).powi(2);
+        let d = 2.0 * (p - t) * p * (1.0 - p) / n;
+        for (u, w) in upstream.iter_mut().zip(&columns[k]) {
+            *u = d * w;
+        }
+        for (row, x) in gradients.weight.chunks_exact_mut(count).zip(a) {
+            row[k] += d * x;
+        }
+        gradients.bias[k] += d;
     }
-    (
-        loss,
-        HeadGradients {
-            weight,
-            bias,
-            upstream,
-        },
-    )
+    gradients
 }

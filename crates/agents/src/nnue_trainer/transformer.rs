@@ -17,6 +17,8 @@ use burnmate_engine::packed::{PackedPosition, Perspective};
 use burnmate_models::Activation;
 use rayon::prelude::*;
 
+use super::widest::widest;
+
 /// The feature transformer's weights (the factoriser merged in).
 pub(super) struct HostTransformer<'a> {
     /// `[inputs, hidden]` row-major: row `f` is input `f`'s column of `W1`.
@@ -29,10 +31,10 @@ pub(super) struct HostTransformer<'a> {
 /// share is not worth its start.
 const MIN_PART_COLUMNS: usize = 16;
 
-/// The ranges of hidden columns the transformer's work is split into, one a thread
-/// of the current rayon pool (at most `hidden / 16`). Every column's sums and
-/// gradients are computed whole by one part, position after position, as one
-/// thread computes them: the result is the same bits on any number of threads.
+/// The ranges of hidden columns the weight gradient is split into, one a thread of
+/// the current rayon pool (at most `hidden / 16`). Every column's gradient is
+/// summed whole by one part, position after position, as one thread sums it: the
+/// same bits on any number of threads.
 pub(super) fn column_parts(hidden: usize) -> Vec<Range<usize>> {
     let parts = rayon::current_num_threads()
         .min(hidden / MIN_PART_COLUMNS)
@@ -42,117 +44,87 @@ pub(super) fn column_parts(hidden: usize) -> Vec<Range<usize>> {
         .collect()
 }
 
-/// The transformer's sums of one part of the columns: `[sets, width]`.
-pub(super) struct PartSums {
-    columns: Range<usize>,
-    sums: Vec<f32>,
-}
-
 impl HostTransformer<'_> {
-    /// `b1` plus the rows of each set's features, `sets` alternating the side to
-    /// move's and the other side's of each position, in column parts (on every
-    /// thread of the pool).
-    pub(super) fn sums(&self, sets: &[&[u16]]) -> Vec<PartSums> {
+    /// `b1` plus the rows of each set's features, `[sets, hidden]` (`sets`
+    /// alternating the side to move's and the other side's of each position, so the
+    /// sums lie `[positions, 2 hidden]`), on the calling thread.
+    pub(super) fn sums(&self, sets: &[Vec<u16>]) -> Vec<f32> {
         let hidden = self.bias.len();
-        column_parts(hidden)
-            .into_par_iter()
-            .map(|columns| {
-                let width = columns.len();
-                let mut sums = vec![0.0f32; width * sets.len()];
-                for (row, set) in sums.chunks_exact_mut(width).zip(sets) {
-                    row.copy_from_slice(&self.bias[columns.clone()]);
-                    for &f in *set {
-                        let column =
-                            &self.weight[usize::from(f) * hidden + columns.start..][..width];
+        let mut sums = vec![0.0f32; hidden * sets.len()];
+        widest(
+            #[inline(always)]
+            || {
+                for (row, set) in sums.chunks_exact_mut(hidden).zip(sets) {
+                    row.copy_from_slice(self.bias);
+                    for &f in set {
+                        let column = &self.weight[usize::from(f) * hidden..][..hidden];
                         for (s, w) in row.iter_mut().zip(column) {
                             *s += w;
                         }
                     }
                 }
-                PartSums { columns, sums }
-            })
-            .collect()
+            },
+        );
+        sums
     }
 }
 
-/// `σ` of the parts' sums, laid out `[n, 2 hidden]`: each position's two halves
-/// side by side (rows in parallel).
-pub(super) fn activated(
-    parts: &[PartSums],
-    activation: Activation,
-    hidden: usize,
-    sets: usize,
-) -> Vec<f32> {
-    let mut out = vec![0.0f32; sets * hidden];
-    out.par_chunks_exact_mut(hidden)
-        .enumerate()
-        .for_each(|(i, row)| {
-            for part in parts {
-                let width = part.columns.len();
-                let sums = &part.sums[i * width..][..width];
-                for (o, s) in row[part.columns.clone()].iter_mut().zip(sums) {
-                    *o = activation.apply(*s);
-                }
-            }
-        });
-    out
+/// The sums' gradients `dL/ds = dL/da σ'(s)`, written over the activations'
+/// gradients `upstream` (the same layout as `sums`).
+pub(super) fn sum_gradients(activation: Activation, sums: &[f32], upstream: &mut [f32]) {
+    for (u, s) in upstream.iter_mut().zip(sums) {
+        *u *= activation.slope(*s);
+    }
 }
 
-/// The transformer's gradients `(dW1 [inputs, hidden], db1 [hidden])` from the
-/// activations' gradients `[n, 2 hidden]` and the sums `activation` took them of
-/// (in parts) of the sets of features `sets` (alternating the side to move's and
-/// the other side's): each half row's gradient times the activation's slope at its
-/// sum (zero where the sum was clamped), added to the rows of its set features and
-/// to the bias, set after set; each part of the columns on a thread of its own.
-pub(super) fn transformer_gradients(
+/// `dW1` (`[inputs, hidden]`) from the sums' gradients `gradients[i]` (`[rows,
+/// hidden]`) of the feature sets `sets[i]` (a row a set): each row added to the rows
+/// of its set's features, row after row in order; each part of the hidden columns
+/// ([`column_parts`]) on a thread of its own.
+pub(super) fn weight_gradient(
     [inputs, hidden]: [usize; 2],
-    activation: Activation,
-    sets: &[&[u16]],
-    parts: &[PartSums],
-    activation_gradients: &[f32],
-) -> (Vec<f32>, Vec<f32>) {
-    let computed: Vec<(Vec<f32>, Vec<f32>)> = parts
+    sets: &[&[Vec<u16>]],
+    gradients: &[&[f32]],
+) -> Vec<f32> {
+    let parts = column_parts(hidden);
+    let computed: Vec<Vec<f32>> = parts
         .par_iter()
-        .map(|part| {
-            let width = part.columns.len();
+        .map(|columns| {
+            let width = columns.len();
             let mut weight = vec![0.0f32; inputs * width];
-            let mut bias = vec![0.0f32; width];
-            let mut gradient = vec![0.0f32; width];
-            let rows = part
-                .sums
-                .chunks_exact(width)
-                .zip(activation_gradients.chunks_exact(hidden));
-            for ((sum, upstream), set) in rows.zip(sets) {
-                let upstream = &upstream[part.columns.clone()];
-                for ((g, s), u) in gradient.iter_mut().zip(sum).zip(upstream) {
-                    *g = *u * activation.slope(*s);
-                }
-                for &f in *set {
-                    let row = &mut weight[usize::from(f) * width..][..width];
-                    for (w, g) in row.iter_mut().zip(&gradient) {
-                        *w += g;
+            widest(
+                #[inline(always)]
+                || {
+                    for (sets, gradients) in sets.iter().zip(gradients) {
+                        for (set, gradient) in sets.iter().zip(gradients.chunks_exact(hidden)) {
+                            let gradient = &gradient[columns.clone()];
+                            for &f in set {
+                                let row = &mut weight[usize::from(f) * width..][..width];
+                                for (w, g) in row.iter_mut().zip(gradient) {
+                                    *w += g;
+                                }
+                            }
+                        }
                     }
-                }
-                for (b, g) in bias.iter_mut().zip(&gradient) {
-                    *b += g;
-                }
-            }
-            (weight, bias)
+                },
+            );
+            weight
         })
         .collect();
-    let mut weight = vec![0.0f32; inputs * hidden];
-    let mut bias = vec![0.0f32; hidden];
-    for (part, (part_weight, part_bias)) in parts.iter().zip(computed) {
-        let width = part.columns.len();
-        for (row, from) in weight
-            .chunks_exact_mut(hidden)
-            .zip(part_weight.chunks_exact(width))
-        {
-            row[part.columns.clone()].copy_from_slice(from);
-        }
-        bias[part.columns.clone()].copy_from_slice(&part_bias);
+    if parts.len() == 1 {
+        return computed.into_iter().next().expect("one part");
     }
-    (weight, bias)
+    let mut weight = vec![0.0f32; inputs * hidden];
+    weight
+        .par_chunks_exact_mut(hidden)
+        .enumerate()
+        .for_each(|(f, row)| {
+            for (columns, part) in parts.iter().zip(&computed) {
+                let width = columns.len();
+                row[columns.clone()].copy_from_slice(&part[f * width..][..width]);
+            }
+        });
+    weight
 }
 
 /// The factoriser's gradient from the transformer's `weight` gradient: the shared
@@ -167,12 +139,12 @@ pub(super) fn shared_gradient(weight: &[f32], len: usize) -> Vec<f32> {
     shared
 }
 
-/// The side to move's and the other side's inputs of `batch`: each set feature
-/// placed by its perspective's king ([`KingBuckets`]).
+/// The inputs of each position of `positions`, the side to move's then the other
+/// side's: each set feature placed by its perspective's king ([`KingBuckets`]).
 pub(super) fn placed_sets(
-    batch: &[&PackedPosition],
+    positions: &[&PackedPosition],
     king_buckets: KingBuckets,
-) -> [Vec<Vec<u16>>; 2] {
+) -> Vec<Vec<u16>> {
     let place = |position: &PackedPosition, perspective: Perspective| -> Vec<u16> {
         let set: Vec<u16> = position.features(perspective).collect();
         let view = king_buckets.view_of_set(&set);
@@ -180,24 +152,8 @@ pub(super) fn placed_sets(
             .map(|&f| view.input(usize::from(f)) as u16)
             .collect()
     };
-    [
-        batch
-            .par_iter()
-            .map(|p| place(p, Perspective::Us))
-            .collect(),
-        batch
-            .par_iter()
-            .map(|p| place(p, Perspective::Them))
-            .collect(),
-    ]
-}
-
-/// The sets of `placed` alternating the side to move's and the other side's of each
-/// position, as the transformer's rows lie.
-pub(super) fn interleaved(placed: &[Vec<Vec<u16>>; 2]) -> Vec<&[u16]> {
-    placed[0]
+    positions
         .iter()
-        .zip(&placed[1])
-        .flat_map(|(us, them)| [us.as_slice(), them.as_slice()])
+        .flat_map(|p| [place(p, Perspective::Us), place(p, Perspective::Them)])
         .collect()
 }
