@@ -10,15 +10,17 @@ use burnmate::device::backend::BackendChoice;
 use burnmate::device::limits::MAX_BENCH_BATCH;
 use burnmate::run::grid_dir::Shard;
 use burnmate::run::overrides::Overrides;
-use burnmate::studies::experiment::{Experiment, load_config, load_config_with};
-use burnmate::studies::search::evaluation::MovesLeftTerm;
-use burnmate::studies::study::{
-    EvalRequest, PlayRequest, SearchEvalOptions, refuse_stockfish_skills,
-};
+use burnmate::studies::experiment::{Experiment, load_config_with};
 use burnmate::studies::{endgame, queen4x4};
-use burnmate::tools::{compare, match_play, matrix, solve, throughput, uci_server};
+use burnmate::tools::{compare, matrix, solve, throughput, uci_server};
 use burnmate_engine::Features;
-use burnmate_env::tactics::ForcingMoves;
+
+mod match_args;
+mod play_args;
+use play_args::PlayArgs;
+mod eval_args;
+use eval_args::EvalArgs;
+use match_args::MatchArgs;
 
 /// Reinforcement learning for chess endgames on Burn, measured against perfect play.
 #[derive(Parser, Debug)]
@@ -82,46 +84,7 @@ enum Command {
         overrides: RunOverrides,
     },
     /// Play the trained greedy policy and report win rate and mean moves.
-    Eval {
-        /// A run directory written by `train`, or a search net file a matrix wrote
-        /// (`nets/kqk-mcts-0.json`: it plays the matrix's won starts against the
-        /// perfect defender, with its search and as a raw policy).
-        run: PathBuf,
-        /// Number of games (a search net: the first N of the matrix's starts).
-        #[arg(long, default_value_t = 1000)]
-        games: u64,
-        /// Seed of the evaluation games (default 1; a search net: its own seed, as
-        /// the matrix evaluated it).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Search net: simulations a move (default: the matrix's 128).
-        #[arg(long)]
-        simulations: Option<u32>,
-        /// Search net with a moves-left head: value of one ply sooner in the
-        /// search's move choice (default: the matrix's).
-        #[arg(long)]
-        moves_left_slope: Option<f32>,
-        /// Search net with a moves-left head: the most the moves-left term moves a
-        /// move's value (default: the matrix's).
-        #[arg(long)]
-        moves_left_cap: Option<f32>,
-        /// Search net: share of each node's prior spread over its forcing moves
-        /// (default: the ending's, 0.5 in KQKR, KRKB, KRKN and KBNK, else 0).
-        #[arg(long)]
-        forcing_share: Option<f32>,
-        /// Search net: which moves are forcing, checks-captures, captures-threats or
-        /// all (default: the ending's: all in KRKB and KRKN, captures-threats in KBNK,
-        /// else checks-captures).
-        #[arg(long)]
-        forcing_moves: Option<ForcingMoves>,
-        /// Burn backend to evaluate on.
-        #[arg(long, value_enum, default_value_t = BackendChoice::Flex)]
-        backend: BackendChoice,
-        /// selfplay afterstate runs: also play Stockfish at these Skill Levels
-        /// (comma-separated, 0 = weakest), at the run's stockfish_depth.
-        #[arg(long, value_delimiter = ',')]
-        stockfish_skills: Vec<u8>,
-    },
+    Eval(EvalArgs),
     /// Build (or load from cache) an exact distance-to-mate table and print its statistics.
     Solve {
         /// kqk, krk, kbbk, kbnk, or any pawnless material up to five pieces
@@ -152,28 +115,7 @@ enum Command {
         runs: Vec<PathBuf>,
     },
     /// Show one game of the trained policy, move by move.
-    Play {
-        /// A run directory written by `train`, or a search net file a matrix wrote
-        /// (`nets/kqk-mcts-0.json`; it plays from --fen against the perfect defender).
-        run: PathBuf,
-        /// queen4x4: start position, e.g. "Qa1 Ka2 / Kc2" (white pieces / black king;
-        /// the default).
-        #[arg(long)]
-        start: Option<String>,
-        /// endgame or search net: start position as FEN, white to move (default: the
-        /// run's start; a search net needs one).
-        #[arg(long)]
-        fen: Option<String>,
-        /// endgame: save the game as PGN to this new file.
-        #[arg(long)]
-        pgn: Option<PathBuf>,
-        /// Seed of the defender's random moves or tie breaks.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// queen4x4: stop after this many white moves (default 50).
-        #[arg(long)]
-        max_moves: Option<u32>,
-    },
+    Play(PlayArgs),
     /// The engine's bench (OpenBench style): fixed positions searched to a fixed
     /// depth on one thread; the last line is `N nodes M nps`, N the same on every
     /// machine and run.
@@ -303,76 +245,7 @@ enum Command {
     },
     /// Play a trained run against a UCI engine or another run and report its Elo
     /// (resumable: rerun the same command).
-    Match {
-        /// The run directory (a selfplay or endgame run).
-        run: PathBuf,
-        /// Directory of the match's games, PGN and summary.
-        #[arg(long)]
-        out: PathBuf,
-        /// The UCI engine to play (a name on $PATH or a path).
-        #[arg(long, default_value = "stockfish")]
-        engine: String,
-        /// Play this run instead of an engine (it searches as RUN does: the same
-        /// --plies or --nodes, every rule on).
-        #[arg(long, conflicts_with_all = ["uci_elo", "skill"])]
-        opponent_run: Option<PathBuf>,
-        /// Limit the engine to these UCI_Elo ratings (comma-separated; several make a
-        /// ladder that fits one Elo on the engine's scale; Stockfish 15.1: 1350-2850).
-        #[arg(long, value_delimiter = ',', conflicts_with = "skill")]
-        uci_elo: Vec<u32>,
-        /// Stockfish's Skill Level (0 = weakest, 20 = full strength).
-        #[arg(long)]
-        skill: Option<u8>,
-        /// Play the engines of a gauntlet file instead (configs/gauntlet-ccrl.toml),
-        /// each at its published rating: the fit is on the gauntlet's scale.
-        #[arg(long, conflicts_with_all = ["uci_elo", "skill", "opponent_run", "engine"])]
-        gauntlet: Option<PathBuf>,
-        /// The engine's search limit: the arguments of UCI `go` (default: a node count,
-        /// so a match means the same on any CPU and under any load).
-        #[arg(long, default_value = "nodes 50000")]
-        go: String,
-        /// Both sides on a clock instead: BASE+INC in seconds, e.g. 10+0.1 (the run
-        /// searches by its clock too, not by nodes).
-        #[arg(long, conflicts_with = "go")]
-        tc: Option<String>,
-        /// Seconds an engine move may take beyond the time `--go` grants before the
-        /// engine is told `stop` (one that then sends no move ends the match).
-        #[arg(long, default_value_t = 60.0)]
-        move_timeout: f64,
-        /// Games against each opponent (colours alternate; each pair shares an opening).
-        #[arg(long, default_value_t = 100)]
-        games: u64,
-        /// Openings as EPD or FEN lines (default: the shipped data/openings.epd).
-        #[arg(long)]
-        openings: Option<PathBuf>,
-        /// Plies after which a game is adjudicated a draw.
-        #[arg(long, default_value_t = 400)]
-        max_plies: u32,
-        /// afterstate-td runs: plies of full-width search on the learned values.
-        #[arg(long, default_value_t = 1)]
-        plies: u32,
-        /// afterstate-td runs: an alpha-beta search with quiescence on the learned
-        /// values, this many positions a move (instead of --plies; `go` limits it).
-        #[arg(long)]
-        nodes: Option<u64>,
-        /// Stop when an SPRT of elo0 against elo1 (α = β = 0.05) decides, e.g. 0,50.
-        #[arg(long, value_delimiter = ',', num_args = 1, value_name = "ELO0,ELO1")]
-        sprt: Vec<f64>,
-        /// Chess runs and builtin:material: rules of the run's engine-grade search to
-        /// switch off (as `uci --without`), e.g. to rate generation 0 without one.
-        #[arg(long, value_delimiter = ',')]
-        without: Vec<String>,
-        /// Chess runs and builtin:material: rules switched on (as `uci --with`).
-        #[arg(long, value_delimiter = ',')]
-        with: Vec<String>,
-        /// Chess runs: the generation to play (as `uci --generation`), e.g. to rate
-        /// a snapshot while the run learns on.
-        #[arg(long)]
-        generation: Option<u32>,
-        /// Games played at once (default: all cores).
-        #[arg(long)]
-        jobs: Option<usize>,
-    },
+    Match(MatchArgs),
     /// Run a study's whole grid of runs and write its tables and plots (resumable).
     Study {
         #[command(subcommand)]
@@ -428,54 +301,7 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             _ => anyhow::bail!("grid is defined for queen4x4 configs only"),
         },
-        Command::Eval {
-            run,
-            games,
-            seed,
-            simulations,
-            moves_left_slope,
-            moves_left_cap,
-            forcing_share,
-            forcing_moves,
-            backend,
-            stockfish_skills,
-        } => {
-            anyhow::ensure!(games > 0, "--games must be positive");
-            let search = SearchEvalOptions {
-                seed,
-                simulations,
-                moves_left: MovesLeftTerm {
-                    slope: moves_left_slope,
-                    cap: moves_left_cap,
-                },
-                forcing_share,
-                forcing_moves,
-            };
-            let request = EvalRequest {
-                run: &run,
-                games,
-                seed: seed.unwrap_or(1),
-                backend,
-                stockfish_skills: &stockfish_skills,
-                search,
-            };
-            if run.is_file() {
-                // A search net file (a matrix's or a shipped compact one): no run directory.
-                refuse_stockfish_skills(&request)?;
-                return burnmate::studies::search::evaluation::eval_command(
-                    &run, games, &search, backend,
-                );
-            }
-            let experiment = load_config(&run.join("config.toml"))?;
-            let search_only =
-                simulations.is_some() || search.moves_left != MovesLeftTerm::default();
-            if search_only && !matches!(experiment, Experiment::Search(_)) {
-                anyhow::bail!(
-                    "--simulations and --moves-left-* apply to search nets (search runs, nets/*.json of a matrix)"
-                );
-            }
-            experiment.study().eval(&request)
-        }
+        Command::Eval(args) => args.run(),
         Command::Compare { runs } => compare::compare_command(&runs),
         Command::Solve {
             material,
@@ -492,48 +318,7 @@ pub fn run(cli: Cli) -> Result<()> {
             seed,
             verify,
         }),
-        Command::Play {
-            run,
-            start,
-            fen,
-            pgn,
-            seed,
-            max_moves,
-        } => {
-            // Checked before the game: a game played for nothing is minutes lost.
-            if let Some(path) = &pgn {
-                let dir = path
-                    .parent()
-                    .filter(|d| !d.as_os_str().is_empty())
-                    .unwrap_or(std::path::Path::new("."));
-                anyhow::ensure!(
-                    dir.is_dir(),
-                    "--pgn {}: directory {} does not exist",
-                    path.display(),
-                    dir.display()
-                );
-                anyhow::ensure!(
-                    !path.exists(),
-                    "{} already exists; choose another name",
-                    path.display()
-                );
-            }
-            let request = PlayRequest {
-                run: &run,
-                start: start.as_deref(),
-                fen: fen.as_deref(),
-                pgn: pgn.as_deref(),
-                seed,
-                max_moves,
-            };
-            if run.is_file() {
-                // A search net file (a matrix's or a shipped compact one): no run directory.
-                return burnmate::studies::search::play::play_search_net(&request, &run);
-            }
-            load_config(&run.join("config.toml"))?
-                .study()
-                .play(&request)
-        }
+        Command::Play(args) => args.run(),
         Command::Bench { net, depth } => {
             anyhow::ensure!(
                 (1..=burnmate_engine::limits::MAX_DEPTH).contains(&depth),
@@ -625,72 +410,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 (experiment, None) => experiment.study().resume(&run),
             }
         }
-        Command::Match {
-            run,
-            out,
-            engine,
-            opponent_run,
-            uci_elo,
-            skill,
-            gauntlet,
-            go,
-            tc,
-            move_timeout,
-            games,
-            openings,
-            max_plies,
-            plies,
-            nodes,
-            sprt,
-            with,
-            without,
-            generation,
-            jobs,
-        } => {
-            let move_timeout = std::time::Duration::try_from_secs_f64(move_timeout)
-                .ok()
-                .filter(|t| !t.is_zero())
-                .ok_or_else(|| {
-                    anyhow::anyhow!("--move-timeout must be a positive number of seconds")
-                })?;
-            let sprt = match sprt[..] {
-                [] => None,
-                [elo0, elo1] => Some((elo0, elo1)),
-                _ => anyhow::bail!("--sprt takes two numbers, elo0,elo1 (e.g. 0,50)"),
-            };
-            let gauntlet = gauntlet
-                .as_deref()
-                .map(match_play::gauntlet::Gauntlet::load)
-                .transpose()?;
-            let opponents = match (&gauntlet, opponent_run) {
-                (Some(gauntlet), _) => gauntlet.opponents(),
-                (None, Some(run)) => vec![match_play::Opponent::Run { run }],
-                (None, None) => match_play::engine_opponents(&engine, &uci_elo, skill),
-            };
-            let settings = match_play::MatchSettings {
-                run,
-                opponents,
-                limit: go,
-                games,
-                openings,
-                max_plies,
-                plies,
-                nodes,
-                sprt,
-                with,
-                without,
-                generation,
-                run_identity: None,
-                opponent_identities: None,
-                time_control: tc
-                    .as_deref()
-                    .map(match_play::TimeControl::parse)
-                    .transpose()?,
-                scale: gauntlet.map(|g| g.scale),
-            };
-            let jobs = jobs_or_cores(jobs)?;
-            match_play::match_command(&settings, &out, jobs, move_timeout).map(|_| ())
-        }
+        Command::Match(args) => args.run(),
         Command::Uci {
             run,
             plies,
