@@ -513,6 +513,7 @@ fn the_engine_declares_hash_threads_and_overhead_and_takes_them() {
         "option name Threads type spin default 1 min 1 max 256",
         "option name Move Overhead type spin default 10 min 0 max 5000",
         "option name MultiPV type spin default 1 min 1 max 256",
+        "option name SyzygyPath type string default <empty>",
     ] {
         assert!(
             hello.iter().any(|l| l.starts_with(option)),
@@ -611,6 +612,56 @@ fn the_engine_plays_the_shortest_mate_of_a_cached_table() {
             "{fen}: {lines:?}"
         );
     }
+    engine.quit();
+}
+
+#[test]
+fn syzygy_tables_with_pawns_convert_a_won_ending_to_mate() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy");
+    let mut engine = Engine::spawn(
+        &["uci", "builtin:material"],
+        &[("BURNMATE_TABLEBASES", "/nonexistent")],
+    );
+    engine.send("setoption name SyzygyPath value /nonexistent-syzygy");
+    engine.send("isready");
+    let said = engine.until("readyok");
+    assert!(
+        said[0].starts_with("info string error: SyzygyPath /nonexistent-syzygy: "),
+        "{said:?}"
+    );
+    engine.send(&format!("setoption name SyzygyPath value {fixtures}"));
+    // KPK, the king on the sixth in front of its pawn: Kd6 and Kf6 win, Kd5 and
+    // Kf5 draw. Both sides play the tables' moves at 300 nodes a move: the pawn
+    // queens and KQK's table mates.
+    let start = "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1";
+    let mut position: Chess = start
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let mut moves: Vec<String> = Vec::new();
+    while !position.is_game_over() && moves.len() < 80 {
+        engine.send(&format!("position fen {start} moves {}", moves.join(" ")));
+        engine.send("go nodes 300");
+        let lines = engine.until("bestmove ");
+        if moves.is_empty() {
+            assert!(
+                lines.iter().any(|l| l.contains(" score cp 25000 ")),
+                "a table win: {lines:?}"
+            );
+        }
+        let best = lines
+            .last()
+            .unwrap()
+            .strip_prefix("bestmove ")
+            .unwrap()
+            .to_string();
+        play_uci(&mut position, &best);
+        moves.push(best);
+    }
+    assert!(["e6d6", "e6f6"].contains(&moves[0].as_str()), "{moves:?}");
+    assert!(position.is_checkmate(), "{} plies: {moves:?}", moves.len());
+    assert_eq!(position.turn(), shakmaty::Color::Black, "white mates");
     engine.quit();
 }
 

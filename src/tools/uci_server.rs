@@ -20,6 +20,7 @@
 
 pub mod endgame_tables;
 pub mod players;
+pub mod syzygy;
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -9,6 +9,9 @@
 pub const MATE: i32 = 30_000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - 1_000;
+/// A win an endgame table proves without saying in how many moves (Syzygy's WDL):
+/// above every evaluation (they stop at 20,000), below every mate.
+pub const TABLE_WIN: i32 = 25_000;
 /// Above every score: the window of a full search.
 pub const INFINITE: i32 = MATE + 1;
 

@@ -7,12 +7,15 @@
 //! ```text
 //! ply > 0, pieces <= max_pieces, table holds s:
 //!   win in n plies  -> MATE - (ply + n)      loss in n plies -> -(MATE - (ply + n))
+//!   won, distance unknown -> TABLE_WIN       lost, distance unknown -> -TABLE_WIN
 //!   draw            -> 0
 //! ```
 
-use shakmaty::Chess;
+use std::sync::Arc;
 
-use super::score::MATE;
+use shakmaty::{Chess, Position};
+
+use super::score::{MATE, TABLE_WIN};
 
 /// What a table says of a position, for its side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +26,10 @@ pub enum TableValue {
     Win(u32),
     /// The side to move is mated in this many plies.
     Loss(u32),
+    /// The side to move wins, in a number of moves the table does not give.
+    Won,
+    /// The side to move loses, in a number of moves the table does not give.
+    Lost,
 }
 
 impl TableValue {
@@ -32,7 +39,27 @@ impl TableValue {
             TableValue::Draw => 0,
             TableValue::Win(plies) => MATE - (ply as i32 + plies as i32),
             TableValue::Loss(plies) => -(MATE - (ply as i32 + plies as i32)),
+            TableValue::Won => TABLE_WIN,
+            TableValue::Lost => -TABLE_WIN,
         }
+    }
+}
+
+/// Several sets of tables, probed in order: the first that holds a position gives
+/// its value (burnmate's distance-to-mate tables before Syzygy's win-draw-loss ones).
+pub struct TableChain(pub Vec<Arc<dyn Tables>>);
+
+impl Tables for TableChain {
+    fn max_pieces(&self) -> usize {
+        self.0.iter().map(|t| t.max_pieces()).max().unwrap_or(0)
+    }
+
+    fn probe(&self, position: &Chess) -> Option<TableValue> {
+        let pieces = position.board().occupied().count();
+        self.0
+            .iter()
+            .filter(|t| pieces <= t.max_pieces())
+            .find_map(|t| t.probe(position))
     }
 }
 
@@ -52,9 +79,7 @@ mod tests {
     use crate::limits::Limits;
     use crate::score::mate_in_moves;
     use crate::search::{Searcher, key_of};
-    use shakmaty::Position;
     use shakmaty::uci::UciMove;
-    use std::sync::Arc;
 
     /// A table that holds one position: lost for its side to move in 7 plies.
     struct One(u64);
@@ -68,6 +93,18 @@ mod tests {
         }
     }
 
+    /// A table that holds every position as a draw.
+    struct Drawn;
+
+    impl Tables for Drawn {
+        fn max_pieces(&self) -> usize {
+            32
+        }
+        fn probe(&self, _: &Chess) -> Option<TableValue> {
+            Some(TableValue::Draw)
+        }
+    }
+
     #[test]
     fn a_position_the_tables_hold_takes_their_value_counted_from_the_root() {
         let root = Chess::default();
@@ -75,7 +112,7 @@ mod tests {
         let mut after = root.clone();
         after.play_unchecked(mv);
         let tables: Arc<dyn Tables> = Arc::new(One(key_of(&after)));
-        let mut searcher = Searcher::new(Material, 1).with_tables(Some(tables));
+        let mut searcher = Searcher::new(Material, 1).with_tables(Some(tables.clone()));
         let found = searcher
             .search(&root, &[], &[], Limits::depth(3), |_| {})
             .unwrap();
@@ -84,5 +121,12 @@ mod tests {
         assert_eq!(mate_in_moves(found.score), Some(4));
         assert_eq!(TableValue::Draw.score(5), 0);
         assert_eq!(TableValue::Win(3).score(2), MATE - 5);
+        assert_eq!(TableValue::Won.score(9), TABLE_WIN);
+        assert!(!crate::score::is_mate(TableValue::Lost.score(1)));
+        // A chain takes the first set that holds the position.
+        let chain = TableChain(vec![tables, Arc::new(Drawn)]);
+        assert_eq!(chain.probe(&after), Some(TableValue::Loss(7)));
+        assert_eq!(chain.probe(&root), Some(TableValue::Draw));
+        assert_eq!(chain.max_pieces(), 32);
     }
 }

@@ -16,7 +16,7 @@ use burnmate_agents::selfplay::trainer::SelfPlay;
 use burnmate_engine::score::mate_in_moves;
 use burnmate_engine::search::key_of;
 use burnmate_engine::smp::MAX_THREADS;
-use burnmate_engine::tables::Tables;
+use burnmate_engine::tables::{TableChain, Tables};
 use burnmate_engine::{Evaluator, Features, Limits, Material, NnueEvaluator, ThreadPool};
 use burnmate_env::endgame::{Endgame, has_material};
 use burnmate_env::selfplay::FullGame;
@@ -35,6 +35,7 @@ use crate::studies::search::net_file::{
 };
 use crate::studies::selfplay::config::SelfplayAlgorithm;
 use crate::tools::uci_server::endgame_tables::CachedTables;
+use crate::tools::uci_server::syzygy::SyzygyTables;
 use crate::tools::uci_server::{Alternative, Choice, GoLimit, SearchLine, UciPlayer};
 
 /// A selfplay run's frozen selectors: the side to move plays its greedy move.
@@ -322,8 +323,9 @@ const MOVE_OVERHEAD_MS: u64 = 10;
 /// `depth`, `movetime` or the clock bound it, else its node budget; it knows the
 /// game's earlier positions, so it avoids (or seeks) repetitions. UCI options:
 /// `Hash` (MB), `Threads` (Lazy SMP on one shared table), `Move Overhead` (ms) and
-/// `MultiPV` (the best line, then the best of the other moves ...); positions of
-/// burnmate's cached pawnless tables take the tables' values in the search.
+/// `MultiPV` (the best line, then the best of the other moves ...) and `SyzygyPath`
+/// (Syzygy tables, [`SyzygyTables`]); positions of burnmate's cached pawnless
+/// tables, then of the Syzygy tables, take the tables' values in the search.
 pub struct EngineSearchPlayer<E> {
     pool: ThreadPool<E>,
     /// The evaluator each thread copies when `Hash` or `Threads` change.
@@ -335,6 +337,8 @@ pub struct EngineSearchPlayer<E> {
     lines: usize,
     /// burnmate's cached pawnless tables, probed in the search.
     tables: Option<Arc<dyn Tables>>,
+    /// The Syzygy tables of `SyzygyPath`, probed after burnmate's.
+    syzygy: Option<Arc<SyzygyTables>>,
     nodes: u64,
     history: Vec<u64>,
     stop: Option<Arc<AtomicBool>>,
@@ -356,6 +360,7 @@ impl<E: Evaluator + Clone + Send> EngineSearchPlayer<E> {
                 tables.clone(),
             ),
             tables,
+            syzygy: None,
             evaluator,
             features,
             hash_mb: ENGINE_TABLE_MB,
@@ -370,12 +375,17 @@ impl<E: Evaluator + Clone + Send> EngineSearchPlayer<E> {
 
     fn rebuild(&mut self, hash_mb: usize, threads: usize) {
         self.hash_mb = hash_mb;
+        let syzygy = self.syzygy.clone().map(|s| s as Arc<dyn Tables>);
+        let tables = match (self.tables.clone(), syzygy) {
+            (Some(own), Some(syzygy)) => Some(Arc::new(TableChain(vec![own, syzygy])) as _),
+            (own, syzygy) => own.or(syzygy),
+        };
         self.pool = ThreadPool::new(
             self.evaluator.clone(),
             hash_mb,
             threads,
             self.features,
-            self.tables.clone(),
+            tables,
         );
     }
 }
@@ -414,6 +424,7 @@ impl<E: Evaluator + Clone + Send> UciPlayer for EngineSearchPlayer<E> {
                 "option name Move Overhead type spin default {MOVE_OVERHEAD_MS} min 0 max 5000"
             ),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_LINES}"),
+            "option name SyzygyPath type string default <empty>".to_string(),
         ]
     }
 
@@ -431,6 +442,14 @@ impl<E: Evaluator + Clone + Send> UciPlayer for EngineSearchPlayer<E> {
                 self.overhead = Duration::from_millis(spin("Move Overhead", value, 0, 5000)?);
             }
             "multipv" => self.lines = spin("MultiPV", value, 1, MAX_LINES as u64)? as usize,
+            "syzygypath" => {
+                let value = value.trim();
+                self.syzygy = match value {
+                    "" | "<empty>" => None,
+                    paths => Some(Arc::new(SyzygyTables::open(paths)?)),
+                };
+                self.rebuild(self.hash_mb, self.pool.threads());
+            }
             _ => return Err(format!("no option named '{name}'")),
         }
         Ok(())
@@ -460,6 +479,20 @@ impl<E: Evaluator + Clone + Send> UciPlayer for EngineSearchPlayer<E> {
         // `go infinite` searches until `stop`; otherwise the budget applies when `go`
         // gives no limit of its own.
         let unbounded = limit.infinite || time.is_some() || limit.depth.is_some();
+        // A position of the Syzygy tables: the move that keeps its value best by DTZ
+        // (among those asked for), so a won ending is converted.
+        let converting: Vec<Move> = self
+            .syzygy
+            .as_ref()
+            .and_then(|s| s.best_move(position))
+            .filter(|m| among.contains(m))
+            .into_iter()
+            .collect();
+        let among = if self.lines == 1 && !converting.is_empty() {
+            &converting[..]
+        } else {
+            among
+        };
         // `MultiPV` lines share the time: each line is a search of its own.
         let lines = self.lines.min(among.len().max(1));
         let limits = Limits {
