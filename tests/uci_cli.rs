@@ -514,6 +514,7 @@ fn the_engine_declares_hash_threads_and_overhead_and_takes_them() {
         "option name Move Overhead type spin default 10 min 0 max 5000",
         "option name MultiPV type spin default 1 min 1 max 256",
         "option name SyzygyPath type string default <empty>",
+        "option name UCI_Chess960 type check default false",
     ] {
         assert!(
             hello.iter().any(|l| l.starts_with(option)),
@@ -612,6 +613,40 @@ fn the_engine_plays_the_shortest_mate_of_a_cached_table() {
             "{fen}: {lines:?}"
         );
     }
+    engine.quit();
+}
+
+#[test]
+fn chess960_castling_rights_and_moves_follow_uci_chess960() {
+    let mut engine = Engine::start(Path::new("builtin:material"));
+    // King on d1, rooks on b1 and g1: castling rights by rook file (Shredder-FEN).
+    let fen = "position fen 1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w GBgb - 0 1";
+    engine.send(fen);
+    engine.send("setoption name UCI_Chess960 value maybe");
+    engine.send("isready");
+    let said = engine.until("readyok");
+    assert!(
+        said[0].starts_with("info string error: illegal position: "),
+        "{said:?}"
+    );
+    assert_eq!(
+        said[1],
+        "info string error: option UCI_Chess960 takes true or false, not 'maybe'"
+    );
+    engine.send("setoption name UCI_Chess960 value true");
+    engine.send(fen);
+    // Queenside castling is the king taking its own rook: d1b1 (king c1, rook d1).
+    engine.send("go depth 1 searchmoves d1b1");
+    let lines = engine.until("bestmove ");
+    assert_eq!(lines.last().unwrap(), "bestmove d1b1", "{lines:?}");
+    engine.send(&format!("{fen} moves d1b1 h7h6"));
+    engine.send("go depth 1 searchmoves c1b1");
+    let lines = engine.until("bestmove ");
+    assert_eq!(
+        lines.last().unwrap(),
+        "bestmove c1b1",
+        "the king castled to c1: {lines:?}"
+    );
     engine.quit();
 }
 

@@ -168,11 +168,11 @@ pub struct Alternative {
     pub pv: Vec<Move>,
 }
 
-/// Moves in UCI notation, spaced.
-fn uci_line(moves: &[Move]) -> String {
+/// Moves in UCI notation (castling as `castling` writes it), spaced.
+fn uci_line(moves: &[Move], castling: CastlingMode) -> String {
     moves
         .iter()
-        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+        .map(|m| m.to_uci(castling).to_string())
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -206,9 +206,10 @@ pub struct Described {
     pub error: Option<String>,
 }
 
-/// The position (and history) a `position` command describes; an error when its
+/// The position (and history) a `position` command describes, castling rights read
+/// as `castling` says (Chess960's rook files with `UCI_Chess960`); an error when its
 /// setup (`startpos` or `fen ...`) is not a position.
-pub fn describe_position(args: &str) -> Result<Described, String> {
+pub fn describe_position(args: &str, castling: CastlingMode) -> Result<Described, String> {
     let (setup, moves) = match args.split_once(" moves") {
         Some((setup, moves)) => (setup.trim(), moves.split_whitespace().collect()),
         None => (args.trim(), Vec::new()),
@@ -220,7 +221,7 @@ pub fn describe_position(args: &str) -> Result<Described, String> {
             .trim()
             .parse()
             .map_err(|e| format!("malformed FEN '{}': {e}", fen.trim()))?;
-        fen.into_position(CastlingMode::Standard)
+        fen.into_position(castling)
             .map_err(|e| format!("illegal position: {e}"))?
     } else {
         return Err(format!("expected 'startpos' or 'fen ...', got '{setup}'"));
@@ -258,7 +259,7 @@ pub fn describe_position(args: &str) -> Result<Described, String> {
 /// The position a `position` command describes, or why it describes none (a bad
 /// setup, or a malformed or illegal move).
 pub fn parse_position(args: &str) -> Result<Chess, String> {
-    let described = describe_position(args)?;
+    let described = describe_position(args, CastlingMode::Standard)?;
     match described.error {
         Some(e) => Err(e),
         None => Ok(described.position),
@@ -337,6 +338,8 @@ pub fn serve(
     let held: Mutex<Option<String>> = Mutex::new(None);
     let mut position = Chess::default();
     let mut earlier: Vec<Chess> = Vec::new();
+    // `UCI_Chess960`: castling rights by rook file, castling written king-takes-rook.
+    let mut castling = CastlingMode::Standard;
     // After a `position` whose setup is no position, `go` answers no move: the
     // previous position is another game's.
     let mut lost = false;
@@ -370,11 +373,24 @@ pub fn serve(
                     for option in player.options() {
                         say(&option)?;
                     }
+                    say("option name UCI_Chess960 type check default false")?;
                     say("uciok")?;
                 }
                 "setoption" => {
                     finish(&mut searching)?;
                     let set = match parse_setoption(args) {
+                        Some((name, value)) if name.eq_ignore_ascii_case("UCI_Chess960") => {
+                            let chess960 = match value.to_ascii_lowercase().as_str() {
+                                "true" => Some(true),
+                                "false" => Some(false),
+                                _ => None,
+                            };
+                            chess960
+                                .map(|on| castling = CastlingMode::from_chess960(on))
+                                .ok_or(format!(
+                                    "option UCI_Chess960 takes true or false, not '{value}'"
+                                ))
+                        }
                         Some((name, value)) => player
                             .lock()
                             .expect("no search panicked")
@@ -393,7 +409,7 @@ pub fn serve(
                 }
                 "position" => {
                     finish(&mut searching)?;
-                    match describe_position(args) {
+                    match describe_position(args, castling) {
                         Ok(described) => {
                             (position, earlier, lost) =
                                 (described.position, described.earlier, false);
@@ -446,9 +462,9 @@ pub fn serve(
                         if let Some(note) = &choice.note {
                             say(&format!("info string {note}"))?;
                         }
-                        let uci = choice.mv.to_uci(CastlingMode::Standard);
+                        let uci = choice.mv.to_uci(castling);
                         let pv = match &choice.line {
-                            Some(line) if !line.pv.is_empty() => uci_line(&line.pv),
+                            Some(line) if !line.pv.is_empty() => uci_line(&line.pv, castling),
                             _ => uci.to_string(),
                         };
                         let alternatives = choice
@@ -472,7 +488,7 @@ pub fn serve(
                                 line.depth,
                                 i + 2,
                                 line.score,
-                                uci_line(&line.pv)
+                                uci_line(&line.pv, castling)
                             ))?;
                         }
                         let asked =
@@ -568,8 +584,14 @@ mod tests {
             "uci\nisready\nposition startpos moves e2e4 e7e5\ngo movetime 100\nstop\nquit\ngo\n",
         );
         assert_eq!(
-            lines[..4],
-            ["id name first", "id author burnmate", "uciok", "readyok"]
+            lines[..5],
+            [
+                "id name first",
+                "id author burnmate",
+                "option name UCI_Chess960 type check default false",
+                "uciok",
+                "readyok"
+            ]
         );
         let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
         let mut after = parse_position("startpos moves e2e4 e7e5").unwrap();
@@ -607,7 +629,12 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines,
-            ["id name run bestmove e2e4 ", "id author burnmate", "uciok"]
+            [
+                "id name run bestmove e2e4 ",
+                "id author burnmate",
+                "option name UCI_Chess960 type check default false",
+                "uciok"
+            ]
         );
     }
 

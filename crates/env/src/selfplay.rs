@@ -5,8 +5,9 @@
 use std::collections::HashMap;
 
 use crate::game_result::GameResult;
+use crate::two_player::position_key;
 
-use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Role, Square};
+use shakmaty::{Chess, Color, Move, Position, Role};
 
 /// The study's material values: pawn 1, knight 3, bishop 3, rook 5, queen 9, king 255.
 pub fn material_value(role: Role) -> f32 {
@@ -69,13 +70,17 @@ impl std::fmt::Display for GameEnd {
     }
 }
 
-type RepetitionKey = (Board, Color, Bitboard, Option<Square>);
-
-/// One game from the initial position (or any start), with its repetition history.
+/// One game from the initial position (or any start), with its repetition history:
+/// each position's Zobrist key ([`position_key`]: board, side to move, castling
+/// rights, a legal en-passant square), one key a ply.
 #[derive(Clone)]
 pub struct FullGame {
     position: Chess,
-    seen: HashMap<RepetitionKey, u8>,
+    seen: HashMap<u64, u8>,
+    /// The keys of the positions before the current one, oldest first.
+    earlier: Vec<u64>,
+    /// The current position's key.
+    key: u64,
     plies: u32,
     cap: u32,
     end: Option<GameEnd>,
@@ -89,9 +94,12 @@ impl FullGame {
 
     /// A game from `start`.
     pub fn from_position(start: Chess, cap: u32) -> FullGame {
+        let key = position_key(&start);
         let mut game = FullGame {
             position: start,
             seen: HashMap::new(),
+            earlier: Vec::new(),
+            key,
             plies: 0,
             cap,
             end: None,
@@ -127,8 +135,14 @@ impl FullGame {
             .map(|_| self.winner().map_or(GameResult::Draw, GameResult::win_of))
     }
 
+    /// The keys of the positions before the current one, oldest first (a search's
+    /// history, for its repetitions).
+    pub fn earlier_keys(&self) -> &[u64] {
+        &self.earlier
+    }
+
     fn remember(&mut self) -> u8 {
-        let count = self.seen.entry(repetition_key(&self.position)).or_insert(0);
+        let count = self.seen.entry(self.key).or_insert(0);
         *count += 1;
         *count
     }
@@ -138,10 +152,7 @@ impl FullGame {
     pub fn after(&self, m: &Move) -> (Chess, Option<GameEnd>) {
         let mut position = self.position.clone();
         position.play_unchecked(*m);
-        let repetitions = self
-            .seen
-            .get(&repetition_key(&position))
-            .map_or(1, |n| n + 1);
+        let repetitions = self.seen.get(&position_key(&position)).map_or(1, |n| n + 1);
         let end = ending(&position, repetitions, self.plies + 1, self.cap);
         (position, end)
     }
@@ -154,6 +165,8 @@ impl FullGame {
     pub fn play(&mut self, m: Move) -> Option<GameEnd> {
         debug_assert!(self.end.is_none(), "the game is over");
         self.position.play_unchecked(m);
+        self.earlier.push(self.key);
+        self.key = position_key(&self.position);
         self.plies += 1;
         let repetitions = self.remember();
         self.end = self.ending(repetitions);
@@ -161,22 +174,15 @@ impl FullGame {
     }
 }
 
-fn repetition_key(p: &Chess) -> RepetitionKey {
-    (
-        p.board().clone(),
-        p.turn(),
-        p.castles().castling_rights(),
-        p.ep_square(EnPassantMode::Legal),
-    )
-}
-
 /// How a game in `p`, seen `repetitions` times, `plies` into a game capped at `cap`,
 /// has ended (if it has).
 fn ending(p: &Chess, repetitions: u8, plies: u32, cap: u32) -> Option<GameEnd> {
-    if p.is_checkmate() {
-        Some(GameEnd::Checkmate)
-    } else if p.is_stalemate() {
-        Some(GameEnd::Stalemate)
+    if p.legal_moves().is_empty() {
+        Some(if p.is_check() {
+            GameEnd::Checkmate
+        } else {
+            GameEnd::Stalemate
+        })
     } else if p.is_insufficient_material() {
         Some(GameEnd::InsufficientMaterial)
     } else if repetitions >= 3 {

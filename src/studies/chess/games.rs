@@ -8,7 +8,6 @@ use std::ops::Range;
 
 use burnmate_engine::packed::PackedPosition;
 use burnmate_engine::score::is_mate;
-use burnmate_engine::search::key_of;
 use burnmate_engine::{Evaluator, Limits, Searcher};
 use burnmate_env::game_result::GameResult;
 use burnmate_env::selfplay::FullGame;
@@ -81,7 +80,6 @@ pub fn play(
     white.new_game();
     black.new_game();
     let mut game = FullGame::from_position(start.clone(), max_plies);
-    let mut history: Vec<u64> = Vec::new();
     let mut seen: Vec<(Color, PackedPosition)> = Vec::new();
     let outcome = loop {
         if let Some(result) = game.result() {
@@ -93,7 +91,7 @@ pub fn play(
         } else {
             &mut *black
         };
-        let Some((best, score)) = mover.answer(position, &history, nodes) else {
+        let Some((best, score)) = mover.answer(position, game.earlier_keys(), nodes) else {
             break GameResult::Draw;
         };
         if record
@@ -108,7 +106,6 @@ pub fn play(
                 .expect("a chess position has at most 32 pieces");
             seen.push((side, packed));
         }
-        history.push(key_of(position));
         game.play(best);
     };
     let labelled = seen
