@@ -702,7 +702,7 @@ fn syzygy_tables_with_pawns_convert_a_won_ending_to_mate() {
 
 /// The shipped chess net (`assets/nets/chess.bmnet`): its FNV-1a, its move from
 /// the start at 20,000 nodes, and its bench signature at depth 8.
-const SHIPPED_CHESS: (u64, &str, &str) = (0xf0e5_9262_c595_c83e, "c2c4", "477637 nodes ");
+const SHIPPED_CHESS: (u64, &str, &str) = (0xb3c1_77cf_4f9c_fff8, "e2e4", "389188 nodes ");
 
 #[test]
 fn the_shipped_chess_net_is_intact_plays_its_move_and_benches_its_signature() {

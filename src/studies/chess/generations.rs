@@ -22,6 +22,7 @@
 //! (labelled positions), `gen-NNN.net.json` (the candidate), and one line a finished
 //! generation in `generations.csv`. A killed run resumes at the first generation
 //! without a line; every step is seeded, so the resumed run is the same run.
+//! [`super::shards`] runs the same generation in steps, its self-play over machines.
 
 use std::ops::Range;
 use std::path::Path;
