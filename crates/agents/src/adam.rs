@@ -105,6 +105,11 @@ impl HostMoments {
         const CHUNK: usize = 16 * 1024;
         self.steps += 1;
         let scalars = StepScalars::at(self.steps, lr);
+        if values.len() <= CHUNK {
+            // One chunk: not worth waking the pool.
+            let (m, v) = (&mut self.first, &mut self.second);
+            return fused::adam_step(&scalars, values, gradient, m, v);
+        }
         values
             .par_chunks_mut(CHUNK)
             .zip(gradient.par_chunks(CHUNK))

@@ -140,17 +140,7 @@ impl PolicyValueNet {
             .chain(std::iter::once(actions + 1 + usize::from(moves_left)))
             .collect();
         let layers = crate::init::uniform_layers(&sizes, rng);
-        let net = DeepMlp::from_weights(&layers, &device).expect("consistent sizes");
-        PolicyValueNet {
-            gather_logits: in_host_memory(&device),
-            optimizer: Adam::new(&net, &device),
-            net,
-            device,
-            features,
-            actions,
-            moves_left,
-            head: RefCell::new(None),
-        }
+        PolicyValueNet::from_layers(&layers, actions, device).expect("consistent sizes")
     }
 
     /// A network with the given layers (a snapshot of [`PolicyValueNet::weights`])
