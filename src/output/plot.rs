@@ -78,22 +78,7 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
     let (pw, ph) = (WIDTH - LEFT - RIGHT, HEIGHT - top - BOTTOM);
     let sx = |x: f64| LEFT + (x - x0) / (x1 - x0) * pw;
     let sy = |y: f64| top + ph - (y - y0) / (y1 - y0) * ph;
-    let mut svg = String::new();
-    let _ = write!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = write!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = write!(
-        svg,
-        r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{}</text>"#,
-        WIDTH / 2.0,
-        escape(title)
-    );
-    let _ = write!(
-        svg,
-        r#"<rect x="{LEFT}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="black"/>"#
-    );
+    let mut svg = opened(title, top, pw, ph);
     for &xv in &x_ticks.values {
         let _ = write!(
             svg,
@@ -104,17 +89,7 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
             l = x_ticks.label(xv)
         );
     }
-    for &yv in &y_ticks.values {
-        let _ = write!(
-            svg,
-            r##"<line x1="{LEFT}" y1="{y}" x2="{r}" y2="{y}" stroke="#ddd"/><text x="{tx}" y="{ty}" text-anchor="end">{l}</text>"##,
-            y = sy(yv),
-            r = LEFT + pw,
-            tx = LEFT - 6.0,
-            ty = sy(yv) + 4.0,
-            l = y_ticks.label(yv)
-        );
-    }
+    y_gridlines(&mut svg, &y_ticks, pw, sy);
     let _ = write!(
         svg,
         r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
@@ -122,12 +97,7 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
         HEIGHT - 12.0,
         escape(x_label)
     );
-    let _ = write!(
-        svg,
-        r#"<text x="16" y="{y}" text-anchor="middle" transform="rotate(-90 16 {y})">{}</text>"#,
-        escape(y_label),
-        y = top + ph / 2.0
-    );
+    y_axis_label(&mut svg, y_label, top + ph / 2.0);
     for (i, s) in series.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         let points: Vec<String> = s
@@ -158,6 +128,44 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
     svg
 }
 
+/// A chart's opening: the SVG element, a white background, `title` and the plot's
+/// frame (`pw` x `ph` from `LEFT`, `top`).
+fn opened(title: &str, top: f64, pw: f64, ph: f64) -> String {
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" font-family="sans-serif" font-size="12"><rect width="100%" height="100%" fill="white"/><text x="{}" y="22" text-anchor="middle" font-size="15">{}</text><rect x="{LEFT}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="black"/>"#,
+        WIDTH / 2.0,
+        escape(title)
+    );
+    svg
+}
+
+/// A grey line across the frame (`pw` wide) and a label at each of `ticks`, placed
+/// by `sy`.
+fn y_gridlines(svg: &mut String, ticks: &Ticks, pw: f64, sy: impl Fn(f64) -> f64) {
+    for &v in &ticks.values {
+        let _ = write!(
+            svg,
+            r##"<line x1="{LEFT}" y1="{y}" x2="{r}" y2="{y}" stroke="#ddd"/><text x="{tx}" y="{ty}" text-anchor="end">{l}</text>"##,
+            y = sy(v),
+            r = LEFT + pw,
+            tx = LEFT - 6.0,
+            ty = sy(v) + 4.0,
+            l = ticks.label(v)
+        );
+    }
+}
+
+/// The y axis's name, turned upright, centred at height `y`.
+fn y_axis_label(svg: &mut String, label: &str, y: f64) {
+    let _ = write!(
+        svg,
+        r#"<text x="16" y="{y}" text-anchor="middle" transform="rotate(-90 16 {y})">{}</text>"#,
+        escape(label)
+    );
+}
+
 /// One named set of bars, one per group: mean and standard deviation, if any.
 pub struct Bars {
     /// Legend label.
@@ -186,30 +194,9 @@ pub fn bar_chart(
     let sy = |y: f64| TOP + ph - y.clamp(0.0, y1) / y1 * ph;
     let group_w = pw / groups.len().max(1) as f64;
     let bar_w = group_w * 0.8 / series.len().max(1) as f64;
-    let mut svg = String::new();
-    let _ = write!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" font-family="sans-serif" font-size="12"><rect width="100%" height="100%" fill="white"/><text x="{}" y="22" text-anchor="middle" font-size="15">{}</text><rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="none" stroke="black"/>"#,
-        WIDTH / 2.0,
-        escape(title)
-    );
-    for &v in &y_ticks.values {
-        let _ = write!(
-            svg,
-            r##"<line x1="{LEFT}" y1="{y}" x2="{r}" y2="{y}" stroke="#ddd"/><text x="{tx}" y="{ty}" text-anchor="end">{l}</text>"##,
-            y = sy(v),
-            r = LEFT + pw,
-            tx = LEFT - 6.0,
-            ty = sy(v) + 4.0,
-            l = y_ticks.label(v)
-        );
-    }
-    let _ = write!(
-        svg,
-        r#"<text x="16" y="{y}" text-anchor="middle" transform="rotate(-90 16 {y})">{}</text>"#,
-        escape(y_label),
-        y = TOP + ph / 2.0
-    );
+    let mut svg = opened(title, TOP, pw, ph);
+    y_gridlines(&mut svg, &y_ticks, pw, sy);
+    y_axis_label(&mut svg, y_label, TOP + ph / 2.0);
     for (g, name) in groups.iter().enumerate() {
         let x0 = LEFT + g as f64 * group_w + group_w * 0.1;
         for (i, s) in series.iter().enumerate() {
