@@ -12,8 +12,8 @@
 //! [`exchange`] (static exchange evaluation of a capture),
 //! [`evaluate`] (the [`evaluate::Evaluator`] seam, material as generation 0),
 //! [`nnue`] (the efficiently updatable net, incrementally on the host),
-//! [`limits`] (when a search stops), [`search`] (the loop) and [`smp`] (threads
-//! sharing the table); the net's weights
+//! [`limits`] (when a search stops), [`parameters`] (the search's margins and
+//! depths), [`search`] (the loop) and [`smp`] (threads sharing the table); the net's weights
 //! are `burnmate-weights`' plain types, which the Burn trainer writes.
 //!
 //! No Burn: `cargo test -p burnmate-engine` builds shakmaty, serde and the encoder
@@ -26,6 +26,7 @@ pub mod limits;
 pub mod nnue;
 pub mod ordering;
 pub mod packed;
+pub mod parameters;
 pub mod score;
 pub mod search;
 pub mod smp;

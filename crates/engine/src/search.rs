@@ -41,6 +41,7 @@ use super::evaluate::{Evaluator, piece_value};
 use super::exchange::loses_material;
 use super::limits::{Budget, Limits};
 use super::ordering::{MAX_PLY, Ordering, is_quiet, mvv_lva, sort_descending};
+use super::parameters::*;
 use super::score::{INFINITE, MATE, from_table, is_mate, mated_at, to_table};
 use super::table::{Bound, Entry, Table, pack};
 use super::tables::Tables;
@@ -343,7 +344,7 @@ struct Run<'a, E> {
 
 /// Late-move reduction in plies for the `index`-th move at `depth`.
 fn reduction(depth: i32, index: usize) -> i32 {
-    let r = 0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25;
+    let r = LMR_BASE + (depth as f64).ln() * (index as f64).ln() / LMR_DIVISOR;
     (r as i32).clamp(0, depth - 2)
 }
 
@@ -387,8 +388,14 @@ impl<E: Evaluator> Run<'_, E> {
     /// One iteration at `depth`, in an aspiration window around `last` from depth 4.
     fn iteration(&mut self, root: &Chess, key: u64, depth: i32, last: Option<i32>) -> i32 {
         let (mut alpha, mut beta, mut delta) = match last {
-            Some(score) if self.features.aspiration && depth >= 4 && !is_mate(score) => {
-                (score - 25, score + 25, 25)
+            Some(score)
+                if self.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && !is_mate(score) =>
+            {
+                (
+                    score - ASPIRATION_WINDOW,
+                    score + ASPIRATION_WINDOW,
+                    ASPIRATION_WINDOW,
+                )
             }
             _ => (-INFINITE, INFINITE, 0),
         };
@@ -489,21 +496,21 @@ impl<E: Evaluator> Run<'_, E> {
         }
         let eval = (!in_check && !pv_node).then(|| self.evaluator.evaluate(position));
         if self.features.reverse_futility
-            && depth <= 6
+            && depth <= REVERSE_FUTILITY_MAX_DEPTH
             && !is_mate(beta)
             && let Some(eval) = eval
-            && eval - 80 * depth >= beta
+            && eval - REVERSE_FUTILITY_MARGIN * depth >= beta
         {
             return eval;
         }
         if self.features.null_move
             && null_allowed
-            && depth >= 3
+            && depth >= NULL_MOVE_MIN_DEPTH
             && has_pieces(position)
             && eval.is_some_and(|eval| eval >= beta)
             && let Ok(passed) = position.clone().swap_turn()
         {
-            let r = 3 + depth / 6;
+            let r = NULL_MOVE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
             self.keys.push(key);
             self.evaluator.push(position, None);
             let score = -self.search(
@@ -542,10 +549,13 @@ impl<E: Evaluator> Run<'_, E> {
         let (mut best, mut best_move) = (-INFINITE, None);
         let mut quiets_tried = MoveList::new();
         // Futility and late-move pruning near the leaves (off the PV, not in check).
-        let prunes_quiets =
-            self.features.futility && depth <= 3 && eval.is_some() && !is_mate(alpha);
-        let futile = eval.is_some_and(|eval| eval + 100 + 100 * depth <= alpha);
-        let late_from = 3 + 2 * (depth * depth) as usize;
+        let prunes_quiets = self.features.futility
+            && depth <= FUTILITY_MAX_DEPTH
+            && eval.is_some()
+            && !is_mate(alpha);
+        let futile =
+            eval.is_some_and(|eval| eval + FUTILITY_MARGIN + FUTILITY_PER_DEPTH * depth <= alpha);
+        let late_from = LATE_MOVES_BASE + LATE_MOVES_PER_DEPTH_SQUARED * (depth * depth) as usize;
         self.keys.push(key);
         for (i, mv) in moves.iter().enumerate() {
             if prunes_quiets
@@ -564,8 +574,8 @@ impl<E: Evaluator> Run<'_, E> {
                 -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha, true)
             } else {
                 let late = self.features.late_move_reductions
-                    && depth >= 3
-                    && i >= 3
+                    && depth >= LMR_MIN_DEPTH
+                    && i >= LMR_MIN_INDEX
                     && is_quiet(mv)
                     && !in_check
                     && !child.is_check();
