@@ -408,6 +408,12 @@ fn generations_played_in_two_shards_give_the_files_of_one_machine() {
         );
     }
     assert_eq!(names(&sharded.join("data")), names(&whole.join("data")));
+    // `play` on a chess run: its newest net against itself, here for two moves.
+    let out = burnmate(&["play", whole.to_str().unwrap(), "--max-moves", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("\n1. ") && text.contains("\n2... "), "{text}");
+    assert!(text.contains("1/2-1/2 (ply cap, 4 plies)"), "{text}");
     let done = step(&["prepare"]);
     assert!(!done.status.success());
     assert!(

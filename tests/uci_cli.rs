@@ -738,3 +738,44 @@ fn the_shipped_chess_net_is_intact_plays_its_move_and_benches_its_signature() {
         "--depth must lie in 1..=64",
     );
 }
+
+#[test]
+fn the_shipped_net_plays_a_game_against_itself_and_is_rated_by_match_not_eval() {
+    let tmp = TempDir::new();
+    let pgn = tmp.path().join("kqk.pgn");
+    // KQK from the middle of the board: the net mates with both sides searching.
+    let out = burnmate(&[
+        "play",
+        "builtin:net",
+        "--fen",
+        "8/8/8/4k3/8/8/8/4K2Q w - - 0 1",
+        "--max-moves",
+        "40",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].contains("both sides at 100000 nodes a move"),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("1. "), "{text}");
+    let last_move = lines[lines.len() - 3];
+    assert!(last_move.contains("(mate 1 for the mover"), "{text}");
+    assert!(
+        lines[lines.len() - 2].starts_with("1-0 (checkmate, "),
+        "{text}"
+    );
+    let game = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        game.contains("[Result \"1-0\"]")
+            && game.contains("[FEN \"8/8/8/4k3/8/8/8/4K2Q w - - 0 1\"]"),
+        "{game}"
+    );
+    assert_one_line_error(
+        &burnmate(&["eval", "builtin:net"]),
+        "a chess net is measured in games: `burnmate match builtin:net --gauntlet",
+    );
+}

@@ -86,6 +86,12 @@ impl EvalArgs {
             stockfish_skills: &stockfish_skills,
             search,
         };
+        if burnmate::studies::chess::compact::names_a_compact_net(&run) {
+            anyhow::bail!(
+                "a chess net is measured in games: `burnmate match {} --gauntlet configs/gauntlet-ccrl.toml --tc 10+0.1 --out DIR` rates it",
+                run.display()
+            );
+        }
         if run.is_file() {
             // A search net file (a matrix's or a shipped compact one): no run directory.
             refuse_stockfish_skills(&request)?;

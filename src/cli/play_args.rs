@@ -68,6 +68,9 @@ impl PlayArgs {
             seed,
             max_moves,
         };
+        if burnmate::studies::chess::compact::names_a_compact_net(&run) {
+            return burnmate::studies::chess::play_net(&request);
+        }
         if run.is_file() {
             // A search net file (a matrix's or a shipped compact one): no run directory.
             return burnmate::studies::search::play::play_search_net(&request, &run);

@@ -12,6 +12,7 @@ pub mod games;
 pub mod generations;
 pub mod net_file;
 pub mod openings;
+pub mod play;
 pub mod shards;
 
 use std::path::Path;
@@ -62,9 +63,17 @@ impl Study for ChessConfig {
         )
     }
 
-    fn play(&self, _: &PlayRequest) -> Result<()> {
-        bail!("a chess run plays through UCI: `burnmate uci RUN` in any chess GUI")
+    /// One game of the run's newest net against itself ([`play::play_game`]).
+    fn play(&self, request: &PlayRequest) -> Result<()> {
+        play_net(request)
     }
+}
+
+/// One game of the chess net `request.run` names (the shipped one, a compact file,
+/// a chess run's newest incumbent) against itself, printed ([`play::play_game`]).
+pub fn play_net(request: &PlayRequest) -> Result<()> {
+    let (net, detail) = crate::tools::uci_server::players::load_chess_net(request.run)?;
+    play::play_game(net, &detail, request)
 }
 
 /// A new run of `config` in `dir` (which must not exist or be empty), nothing

@@ -55,6 +55,15 @@ pub fn is_compact_chess(bytes: &[u8]) -> bool {
     bytes.starts_with(&MAGIC[..7])
 }
 
+/// Whether `path` names the shipped net (`builtin:net`) or a compact chess net file.
+pub fn names_a_compact_net(path: &Path) -> bool {
+    path == Path::new(crate::tools::uci_server::players::BUILTIN_NET)
+        || std::fs::File::open(path).is_ok_and(|mut file| {
+            let mut head = [0u8; 8];
+            std::io::Read::read_exact(&mut file, &mut head).is_ok() && is_compact_chess(&head)
+        })
+}
+
 /// `net` as a compact file with `origin` in its header.
 pub fn to_bytes(net: &NetFile, origin: &str) -> Vec<u8> {
     let header = Header {
