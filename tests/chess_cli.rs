@@ -122,11 +122,9 @@ fn a_tiny_chess_run_trains_two_generations_resumes_after_a_kill_and_serves_uci()
         .lines()
         .find_map(|l| l.strip_prefix("bestmove "))
         .unwrap_or_else(|| panic!("{text}"));
-    let after_e4: shakmaty::Chess = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
-        .parse::<shakmaty::fen::Fen>()
-        .unwrap()
-        .into_position(shakmaty::CastlingMode::Standard)
-        .unwrap();
+    let after_e4: shakmaty::Chess =
+        burnmate_env::fen::position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+            .unwrap();
     let mv = best.parse::<shakmaty::uci::UciMove>().unwrap();
     assert!(mv.to_move(&after_e4).is_ok(), "{best}");
 

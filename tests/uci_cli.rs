@@ -669,11 +669,7 @@ fn syzygy_tables_with_pawns_convert_a_won_ending_to_mate() {
     // Kf5 draw. Both sides play the tables' moves at 300 nodes a move: the pawn
     // queens and KQK's table mates.
     let start = "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1";
-    let mut position: Chess = start
-        .parse::<shakmaty::fen::Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap();
+    let mut position: Chess = burnmate_env::fen::position(start).unwrap();
     let mut moves: Vec<String> = Vec::new();
     while !position.is_game_over() && moves.len() < 80 {
         engine.send(&format!("position fen {start} moves {}", moves.join(" ")));

@@ -73,7 +73,7 @@ pub fn write_pgn(path: &Path, pgn: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, uci::UciMove};
+    use shakmaty::uci::UciMove;
 
     fn play(start: &Chess, ucis: &[&str]) -> Vec<Move> {
         let mut position = start.clone();
@@ -98,8 +98,7 @@ mod tests {
 
     #[test]
     fn a_black_first_move_from_a_fen_start_gets_an_ellipsis_and_the_fen_tag() {
-        let fen: Fen = "8/8/8/8/8/5k2/7q/4K3 b - - 3 40".parse().unwrap();
-        let start: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+        let start: Chess = burnmate_env::fen::position("8/8/8/8/8/5k2/7q/4K3 b - - 3 40").unwrap();
         let moves = play(&start, &["h2h1", "e1d2"]);
         let pgn = game_pgn(&[], &start, &moves, "*");
         assert!(pgn.contains("[SetUp \"1\"]\n[FEN \"8/8/8/8/8/5k2/7q/4K3 b - - 3 40\"]"));

@@ -67,11 +67,10 @@ fn host_equals_burn_along_random_games(form: NnueForm) {
     let mut seen = [0usize; 4]; // castles, en passant, promotions, captures
     let mut changed_views = 0; // king moves that place their side's inputs afresh
     // Every other game starts where en passant is legal (1. e4 d5 2. e5 f5).
-    let ep_start: Chess = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
-        .parse::<shakmaty::fen::Fen>()
-        .unwrap()
-        .into_position(shakmaty::CastlingMode::Standard)
-        .unwrap();
+    let ep_start: Chess = burnmate_env::fen::position(
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    )
+    .unwrap();
     for game in 0..12 {
         let mut position = if game % 2 == 0 {
             Chess::default()
@@ -178,11 +177,10 @@ fn a_search_on_a_random_net_stops_in_a_position_full_of_captures() {
         NnueEvaluator::new(&weights, NnueForm::default()).unwrap(),
         1,
     );
-    let p: Chess = "bn1qkb1r/3r1n1p/1p1p4/p1p2pp1/P1BPpNPP/1PN1PPK1/R1P5/B2Q3R b k d3 0 14"
-        .parse::<shakmaty::fen::Fen>()
-        .unwrap()
-        .into_position(shakmaty::CastlingMode::Standard)
-        .unwrap();
+    let p: Chess = burnmate_env::fen::position(
+        "bn1qkb1r/3r1n1p/1p1p4/p1p2pp1/P1BPpNPP/1PN1PPK1/R1P5/B2Q3R b k d3 0 14",
+    )
+    .unwrap();
     let result = searcher
         .search(&p, &[], &[], Limits::nodes(150), |_| {})
         .unwrap();

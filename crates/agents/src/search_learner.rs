@@ -774,14 +774,9 @@ mod tests {
     #[test]
     fn with_a_playout_cap_only_fully_searched_moves_are_recorded_at_their_ply() {
         use rand::SeedableRng;
-        use shakmaty::fen::Fen;
-        use shakmaty::{CastlingMode, Chess};
+        use shakmaty::Chess;
 
-        let kqk: Chess = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
+        let kqk: Chess = burnmate_env::fen::position("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
         let played = |share: f32| {
             let cap = PlayoutCap {
                 full_share: share,

@@ -161,14 +161,7 @@ mod tests {
 
     #[test]
     fn the_king_places_the_features_in_their_block_mirrored() {
-        let board = |fen: &str| {
-            fen.parse::<shakmaty::fen::Fen>()
-                .unwrap()
-                .into_position::<Chess>(shakmaty::CastlingMode::Standard)
-                .unwrap()
-                .board()
-                .clone()
-        };
+        let board = |fen: &str| burnmate_env::fen::position(fen).unwrap().board().clone();
         // White castled short (g1), black's king at home (e8).
         let castled = board("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4");
         let pawn_a2 = feature(

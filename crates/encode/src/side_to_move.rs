@@ -102,11 +102,10 @@ impl Encoder<Chess> for SideToMoveEncoding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, Square, fen::Fen};
+    use shakmaty::{CastlingMode, Square};
 
     fn position(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().unwrap();
-        fen.into_position(CastlingMode::Standard).unwrap()
+        burnmate_env::fen::position(fen).unwrap()
     }
 
     fn encoded(fen: &str) -> Vec<f32> {

@@ -185,14 +185,10 @@ impl PackedPosition {
 mod tests {
     use super::*;
     use burnmate_encode::nnue::active;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess, Position};
+    use shakmaty::{Chess, Position};
 
     fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        burnmate_env::fen::position(fen).unwrap()
     }
 
     fn sorted(features: impl Iterator<Item = usize>) -> Vec<usize> {

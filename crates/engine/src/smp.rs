@@ -119,11 +119,8 @@ mod tests {
 
     #[test]
     fn one_thread_is_the_plain_searcher_and_more_threads_find_the_mate() {
-        let root: Chess = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let root: Chess =
+            burnmate_env::fen::position("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").unwrap();
         let plain = Searcher::new(Material, 1)
             .search(&root, &[], &[], Limits::depth(5), |_| {})
             .unwrap();

@@ -126,7 +126,6 @@ mod tests {
     use super::*;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-    use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode};
 
     fn sorted(moves: impl IntoIterator<Item = Move>) -> Vec<String> {
@@ -148,10 +147,7 @@ mod tests {
     }
 
     fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        burnmate_env::fen::position(fen).unwrap()
     }
 
     #[test]

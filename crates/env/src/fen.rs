@@ -1,4 +1,8 @@
-//! FEN text to a position: the one parser every command and test uses.
+//! FEN text to a position: the parser the tests and most commands use. The few
+//! places that word a bad FEN their own way parse with shakmaty directly: the
+//! openings file (its line number), `solve`'s positions (the material), `uci`'s
+//! `position` (either castling mode, `UCI_Chess960`), endgame starts (the endgame)
+//! and stored replay positions (the checkpoint).
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};

@@ -152,11 +152,7 @@ mod tests {
         // black moved last. The rook came from a2..a8; not from b1..g1 (white would
         // have been in check with black to move), and the king did not move (the
         // rook's check would have stood with black to move).
-        let p = "7k/8/8/8/8/8/8/r6K w - - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position::<Chess>(CastlingMode::Standard)
-            .unwrap();
+        let p = crate::fen::position("7k/8/8/8/8/8/8/r6K w - - 0 1").unwrap();
         let mut rook_from: Vec<Square> = unmoves(&p)
             .iter()
             .map(|q| {

@@ -200,7 +200,6 @@ fn ending(p: &Chess, repetitions: u8, plies: u32, cap: u32) -> Option<GameEnd> {
 mod tests {
     use super::*;
     use shakmaty::uci::UciMove;
-    use shakmaty::{CastlingMode, fen::Fen};
 
     fn play(game: &mut FullGame, uci: &str) -> Option<GameEnd> {
         let m = uci
@@ -212,8 +211,7 @@ mod tests {
     }
 
     fn from_fen(fen: &str, cap: u32) -> FullGame {
-        let fen: Fen = fen.parse().unwrap();
-        FullGame::from_position(fen.into_position(CastlingMode::Standard).unwrap(), cap)
+        FullGame::from_position(crate::fen::position(fen).unwrap(), cap)
     }
 
     #[test]

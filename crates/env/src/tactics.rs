@@ -83,11 +83,9 @@ impl ForcingMoves {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, fen::Fen};
 
     fn chess(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().unwrap();
-        fen.into_position(CastlingMode::Standard).unwrap()
+        crate::fen::position(fen).unwrap()
     }
 
     fn forcing(fen: &str, kind: ForcingMoves) -> Vec<String> {

@@ -218,8 +218,6 @@ mod tests {
     use burnmate_env::endgame::has_material;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
     /// Every white move in every position after one white move and one black reply
     /// from `start` is worth -1, so a bootstrapped future term is -1.
@@ -250,11 +248,7 @@ mod tests {
     fn a_match_ended_by_blacks_reply_has_no_future_term_unless_bootstrap_is_chosen() {
         // Halfmove clock 98: white's rook move makes it 99, black's reply 100, and
         // the fifty-move rule ends the match after black's reply.
-        let start: Chess = "4k3/8/8/8/8/8/8/R3K3 w - - 98 80"
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
+        let start: Chess = burnmate_env::fen::position("4k3/8/8/8/8/8/8/R3K3 w - - 98 80").unwrap();
         let tablebase = Tablebase::solve(Endgame::Krk);
         for (ending_reply, future) in [(EndingReply::Terminal, 0.0), (EndingReply::Bootstrap, -1.0)]
         {

@@ -74,17 +74,13 @@ impl Tables for SyzygyTables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, uci::UciMove};
 
     /// The directory of the test tables (`tests/fixtures/syzygy`).
     const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy");
 
     fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        burnmate_env::fen::position(fen).unwrap()
     }
 
     #[test]

@@ -95,12 +95,10 @@ impl EncodedRows {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Position};
+    use shakmaty::Position;
 
     fn position(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().unwrap();
-        fen.into_position(CastlingMode::Standard).unwrap()
+        burnmate_env::fen::position(fen).unwrap()
     }
 
     #[test]

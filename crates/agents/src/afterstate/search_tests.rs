@@ -9,7 +9,7 @@ use burnmate_models::LayerWeights;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen};
+use shakmaty::{Chess, Move, Position};
 
 use super::alpha_beta::{QUIESCENCE_PLIES, SearchLimit, search, search_until};
 use super::host_value::HostValueNet;
@@ -20,8 +20,7 @@ use super::value_net::ValueNet;
 const GAMMA: f32 = 0.9;
 
 fn position(fen: &str) -> Chess {
-    let fen: Fen = fen.parse().unwrap();
-    fen.into_position(CastlingMode::Standard).unwrap()
+    burnmate_env::fen::position(fen).unwrap()
 }
 
 fn uci(p: &Chess, text: &str) -> Move {

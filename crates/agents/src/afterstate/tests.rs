@@ -8,7 +8,7 @@ use burnmate_models::LayerWeights;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
+use shakmaty::{CastlingMode, Chess, Color};
 
 use super::evaluate::{EvaluationGame, LearnerResult, score};
 use super::rewards::{MATE, move_reward};
@@ -46,8 +46,7 @@ fn constant_net(bias: f32, lr: f64) -> ValueNet {
 }
 
 fn game(fen: &str) -> FullGame {
-    let fen: Fen = fen.parse().unwrap();
-    FullGame::from_position(fen.into_position(CastlingMode::Standard).unwrap(), 200)
+    FullGame::from_position(burnmate_env::fen::position(fen).unwrap(), 200)
 }
 
 fn q_of(learner: &AfterstateLearner, game: &FullGame, uci: &str) -> f32 {

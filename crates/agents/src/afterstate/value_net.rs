@@ -119,8 +119,6 @@ mod tests {
     use crate::init::uniform_layers;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
     #[test]
     fn set_entries_give_the_dense_rows_values_and_updates() {
@@ -136,8 +134,7 @@ mod tests {
             "4k3/8/8/8/8/8/8/4K2r w - - 0 1",
             "8/8/2k5/8/4N3/8/1B6/6K1 b - - 0 1",
         ] {
-            let fen: Fen = fen.parse().unwrap();
-            positions.push(fen.into_position(CastlingMode::Standard).unwrap());
+            positions.push(burnmate_env::fen::position(fen).unwrap());
         }
         let refs: Vec<&Chess> = positions.iter().collect();
         assert!(matches!(sparse.encode(&refs), EncodedRows::SetEntries(_)));

@@ -6,7 +6,7 @@ use burnmate_env::selfplay::FullGame;
 use burnmate_models::SelectorPadding;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shakmaty::{Board, CastlingMode, Chess, Color, Position, Square, fen::Fen};
+use shakmaty::{Board, Chess, Color, Position, Square};
 
 use super::choice::{Combine, SelectorMove, masks, pseudo_legal_moves, selectable_moves};
 use super::net::{AdamMode, NetConfig, SELECTORS, SelectorSample, SelectorSet, initial_weights};
@@ -404,12 +404,7 @@ fn evaluation_alternates_colours_and_the_frozen_sides_play_greedily() {
 
 #[test]
 fn the_greedy_mover_mates_in_one_and_otherwise_takes_the_biggest_capture() {
-    let position = |fen: &str| -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    };
+    let position = |fen: &str| -> Chess { burnmate_env::fen::position(fen).unwrap() };
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     // Rook a1 can mate on a8 or take the knight on h1... the mate wins.
     let p = position("6k1/5ppp/8/8/8/8/8/R5Kn w - - 0 1");
