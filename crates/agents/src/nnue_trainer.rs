@@ -42,6 +42,20 @@ use transformer::{HostTransformer, placed_sets, shared_gradient, sum_gradients, 
 /// count, so a step gives the same bits on any number of threads.
 const POSITIONS_A_PART: usize = 64;
 
+/// A part's forward pass ([`NnueTrainer::forward`]).
+struct Forward {
+    /// Each position's feature sets, the side to move's then the other side's.
+    sets: Vec<Vec<u16>>,
+    /// The transformer's sums, `[2 positions, hidden]`.
+    sums: Vec<f32>,
+    /// Their activations.
+    activated: Vec<f32>,
+    /// The training targets.
+    targets: Vec<f32>,
+    /// The output buckets.
+    buckets: Vec<usize>,
+}
+
 /// One part's pass ([`NnueTrainer::position_part`]).
 struct PositionPart {
     /// Each position's feature sets, the side to move's then the other side's.
@@ -182,6 +196,26 @@ impl NnueTrainer {
         }
     }
 
+    /// The forward pass of `positions` up to the output layer: their feature sets,
+    /// the transformer's sums and activations, targets and output buckets.
+    fn forward(
+        &self,
+        transformer: &HostTransformer,
+        positions: &[&PackedPosition],
+        lambda: f32,
+    ) -> Forward {
+        let sets = placed_sets(positions, self.form.king_buckets);
+        let sums = transformer.sums(&sets);
+        let activation = self.form.activation;
+        Forward {
+            activated: sums.iter().map(|&s| activation.apply(s)).collect(),
+            targets: positions.iter().map(|p| target(p, lambda)).collect(),
+            buckets: buckets(positions, self.output.outputs),
+            sets,
+            sums,
+        }
+    }
+
     /// The pass of one part of a batch of `batch` positions: their feature sets,
     /// sums and activations, their share of the loss and of every gradient but
     /// `dW1`, and the sums' gradients `dW1` is summed from.
@@ -193,15 +227,16 @@ impl NnueTrainer {
         lambda: f32,
         batch: usize,
     ) -> PositionPart {
-        let sets = placed_sets(positions, self.form.king_buckets);
-        let sums = transformer.sums(&sets);
-        let activation = self.form.activation;
-        let activated: Vec<f32> = sums.iter().map(|&s| activation.apply(s)).collect();
-        let targets: Vec<f32> = positions.iter().map(|p| target(p, lambda)).collect();
-        let buckets = buckets(positions, self.output.outputs);
+        let Forward {
+            sets,
+            sums,
+            activated,
+            targets,
+            buckets,
+        } = self.forward(transformer, positions, lambda);
         let mut head =
             head::gradients(&self.output, columns, &activated, &buckets, &targets, batch);
-        sum_gradients(activation, &sums, &mut head.upstream);
+        sum_gradients(self.form.activation, &sums, &mut head.upstream);
         let mut transformer_bias = vec![0.0f32; self.transformer.outputs];
         for row in head.upstream.chunks_exact(self.transformer.outputs) {
             for (b, g) in transformer_bias.iter_mut().zip(row) {
@@ -274,13 +309,14 @@ impl NnueTrainer {
             order
                 .par_chunks(POSITIONS_A_PART)
                 .map(|positions| {
-                    let sets = placed_sets(positions, self.form.king_buckets);
-                    let sums = transformer.sums(&sets);
-                    let activation = self.form.activation;
-                    let activated: Vec<f32> = sums.iter().map(|&s| activation.apply(s)).collect();
-                    let targets: Vec<f32> = positions.iter().map(|p| target(p, lambda)).collect();
-                    let buckets = buckets(positions, self.output.outputs);
-                    head::squared_errors(&self.output, &columns, &activated, &buckets, &targets)
+                    let f = self.forward(transformer, positions, lambda);
+                    head::squared_errors(
+                        &self.output,
+                        &columns,
+                        &f.activated,
+                        &f.buckets,
+                        &f.targets,
+                    )
                 })
                 .collect()
         });
