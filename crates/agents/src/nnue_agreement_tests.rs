@@ -1,6 +1,7 @@
-//! The host's incremental evaluation equals the Burn module's forward pass along
-//! random games that castle, capture en passant, promote, capture and move kings
-//! across their buckets.
+//! The host's incremental evaluation equals its own from-scratch evaluation exactly
+//! and the Burn module's forward pass to the quantisation's rounding, along random
+//! games that castle, capture en passant, promote, capture and move kings across
+//! their buckets.
 
 use burn::tensor::{Device, Tensor, TensorData};
 use burnmate_encode::nnue::{KingBuckets, active, output_bucket};
@@ -48,6 +49,10 @@ fn incremental_host_evaluation_equals_the_burn_forward_pass_along_random_games()
     }
 }
 
+/// The largest difference in logits allowed between the quantised host and the f32
+/// forward pass (8 centipawns at SCALE 400; 0.010 seen with hidden 32).
+const TOLERANCE: f32 = 0.02;
+
 fn host_equals_burn_along_random_games(form: NnueForm) {
     let device = Device::flex();
     let inputs = form.king_buckets.inputs();
@@ -62,6 +67,7 @@ fn host_equals_burn_along_random_games(form: NnueForm) {
         net.factoriser = Some(burn::module::Param::from_tensor(shared));
     }
     let mut host = NnueEvaluator::new(&net.weights(), form).unwrap();
+    let mut from_scratch = host.clone();
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let (mut positions, mut incremental) = (Vec::new(), Vec::new());
     let mut seen = [0usize; 4]; // castles, en passant, promotions, captures
@@ -81,6 +87,8 @@ fn host_equals_burn_along_random_games(form: NnueForm) {
         for _ in 0..160 {
             positions.push(position.clone());
             incremental.push(host.output(&position));
+            from_scratch.root(&position);
+            assert_eq!(host.output(&position), from_scratch.output(&position));
             let Some(mv) = pick(&position, &mut rng) else {
                 break;
             };
@@ -131,8 +139,10 @@ fn host_equals_burn_along_random_games(form: NnueForm) {
         .zip(&incremental)
         .map(|(a, b)| (a - b).abs())
         .fold(0.0f32, f32::max);
+    // Weights rounded to 1/255 (transformer) and 1/64 (output): the sums of ~32
+    // rounded weights and the output's rounding (see burnmate_engine::quantised).
     assert!(
-        worst < 1e-4,
+        worst < TOLERANCE,
         "{form:?}: largest difference {worst} over {} positions",
         positions.len()
     );

@@ -12,6 +12,7 @@
 //! [`exchange`] (static exchange evaluation of a capture),
 //! [`evaluate`] (the [`evaluate::Evaluator`] seam, material as generation 0),
 //! [`nnue`] (the efficiently updatable net, incrementally on the host),
+//! [`quantised`] (its weights as 16-bit integers),
 //! [`limits`] (when a search stops), [`parameters`] (the search's margins and
 //! depths), [`search`] (the loop) and [`smp`] (threads sharing the table); the net's weights
 //! are `burnmate-weights`' plain types, which the Burn trainer writes.
@@ -27,6 +28,7 @@ pub mod nnue;
 pub mod ordering;
 pub mod packed;
 pub mod parameters;
+pub mod quantised;
 pub mod score;
 pub mod search;
 pub mod smp;

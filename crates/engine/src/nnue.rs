@@ -3,8 +3,10 @@
 //! entry a ply; a move writes the next entry in one pass, the entry below plus or
 //! minus the 2-4 columns it changes (a quiet move: its piece off `from`, onto `to`; a
 //! capture also takes the victim off; castling moves king and rook; en passant takes
-//! the pawn beside), instead of summing all 32 pieces' columns again. Same weights, same sums as
-//! `burnmate_models::Nnue`'s forward pass (within f32 rounding):
+//! the pawn beside), instead of summing all 32 pieces' columns again. The weights
+//! are [`quantised`](crate::quantised) to 16-bit integers, as NNUE engines evaluate;
+//! the result is `burnmate_models::Nnue`'s forward pass to the quantisation's
+//! rounding:
 //!
 //! ```text
 //! acc_p   = b1 + sum of W1's rows of the inputs set from p's side (placed by p's
@@ -21,6 +23,7 @@ use burnmate_weights::{Activation, LayerWeights};
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 
 use super::evaluate::Evaluator;
+use super::quantised::{QA, QB, QuantisedNet};
 
 /// Centipawns per unit of the net's output (the logit scale of the training target
 /// `sigmoid(centipawns / SCALE)`, as Stockfish's and bullet's trainers use).
@@ -36,27 +39,17 @@ pub struct NnueForm {
     pub king_buckets: KingBuckets,
 }
 
-/// The net's weights as the evaluator reads them, shared read-only by every copy
-/// of an evaluator (the searchers of a self-play game, the threads of a search).
-#[derive(Debug)]
-struct HostWeights {
-    /// `[inputs, hidden]`, row-major: the column of an input is a row here.
-    transformer: Vec<f32>,
-    transformer_bias: Vec<f32>,
-    /// Per output bucket `[2 hidden]`, the side to move's half first.
-    output: Vec<Vec<f32>>,
-    output_bias: Vec<f32>,
-}
-
 /// The net on the host with its accumulator stack; a clone shares the weights and
 /// copies only the stack.
 #[derive(Clone, Debug)]
 pub struct NnueEvaluator {
     hidden: usize,
-    weights: Arc<HostWeights>,
+    /// Shared read-only by every copy (the searchers of a self-play game, the
+    /// threads of a search).
+    weights: Arc<QuantisedNet>,
     form: NnueForm,
-    /// Per ply, white's then black's accumulator (`2 hidden` values).
-    stack: Vec<f32>,
+    /// Per ply, white's then black's accumulator (`2 hidden` values, at scale QA).
+    stack: Vec<i16>,
     /// Per ply, white's and black's king views.
     views: Vec<[KingView; 2]>,
     depth: usize,
@@ -65,7 +58,7 @@ pub struct NnueEvaluator {
 impl NnueEvaluator {
     /// The evaluator of host weights `[transformer, output]` (a `form.king_buckets
     /// .inputs() -> hidden` transformer and a `2 hidden -> B` output of `B` material
-    /// buckets) of `form`.
+    /// buckets) of `form`; an error names what does not fit.
     pub fn new(layers: &[LayerWeights; 2], form: NnueForm) -> Result<NnueEvaluator, String> {
         let [transformer, output] = layers;
         let hidden = transformer.outputs;
@@ -81,18 +74,11 @@ impl NnueEvaluator {
                 output.outputs
             ));
         }
-        // `[2 hidden, B]` row-major, a bucket a column: one row a bucket here.
-        let bucket_row = |k: usize| output.weight.iter().skip(k).step_by(buckets).copied();
         Ok(NnueEvaluator {
             hidden,
-            weights: Arc::new(HostWeights {
-                transformer: transformer.weight.clone(),
-                transformer_bias: transformer.bias.clone(),
-                output: (0..buckets).map(|k| bucket_row(k).collect()).collect(),
-                output_bias: output.bias.clone(),
-            }),
+            weights: Arc::new(QuantisedNet::new(layers, form.activation)?),
             form,
-            stack: vec![0.0; 2 * hidden],
+            stack: vec![0; 2 * hidden],
             views: vec![[KingView::default(); 2]],
             depth: 0,
         })
@@ -165,8 +151,9 @@ impl NnueEvaluator {
         }
     }
 
-    /// The net's output (a logit) for `position` from the accumulators on top.
-    fn output_of(&self, position: &Chess) -> f32 {
+    /// The net's output for `position` from the accumulators on top, at scale
+    /// `QA QB` (see [`QuantisedNet::output`]).
+    fn output_of(&self, position: &Chess) -> i32 {
         let width = 2 * self.hidden;
         let top = &self.stack[self.depth * width..(self.depth + 1) * width];
         let (white, black) = top.split_at(self.hidden);
@@ -175,24 +162,22 @@ impl NnueEvaluator {
             Color::Black => (black, white),
         };
         let pieces = position.board().occupied().count();
-        let k = output_bucket(pieces, self.weights.output.len());
-        let (w_us, w_them) = self.weights.output[k].split_at(self.hidden);
-        let dot = |acc, w| dot_activated(acc, w, self.form.activation);
-        self.weights.output_bias[k] + dot(us, w_us) + dot(them, w_them)
+        let k = output_bucket(pieces, self.weights.buckets());
+        self.weights.output(us, them, k)
     }
 
-    /// The net's output for `position` from the accumulators on top of the stack
-    /// (those of the last [`Evaluator::root`] and the moves pushed since).
+    /// The net's output (a logit) for `position` from the accumulators on top of the
+    /// stack (those of the last [`Evaluator::root`] and the moves pushed since).
     pub fn output(&self, position: &Chess) -> f32 {
-        self.output_of(position)
+        self.output_of(position) as f32 / (QA * QB) as f32
     }
 }
 
 impl Evaluator for NnueEvaluator {
+    /// `out x SCALE` centipawns, in integers (rounded toward zero).
     fn evaluate(&mut self, position: &Chess) -> i32 {
-        (self.output_of(position) * SCALE)
-            .round()
-            .clamp(-20_000.0, 20_000.0) as i32
+        let centipawns = i64::from(self.output_of(position)) * SCALE as i64 / i64::from(QA * QB);
+        centipawns.clamp(-20_000, 20_000) as i32
     }
 
     fn root(&mut self, root: &Chess) {
@@ -208,7 +193,7 @@ impl Evaluator for NnueEvaluator {
     fn push(&mut self, position: &Chess, mv: Option<&Move>) {
         let next = (self.depth + 2) * 2 * self.hidden;
         if self.stack.len() < next {
-            self.stack.resize(next, 0.0);
+            self.stack.resize(next, 0);
         }
         if self.views.len() < self.depth + 2 {
             self.views.push([KingView::default(); 2]);
@@ -242,7 +227,7 @@ impl Evaluator for NnueEvaluator {
 }
 
 /// A piece put on a square (sign 1) or taken off it (-1).
-type Change = (Piece, Square, f32);
+type Change = (Piece, Square, i16);
 
 /// The 2-4 changes of a move, without a heap allocation.
 struct Changes {
@@ -276,107 +261,39 @@ fn changes_of(position: &Chess, mv: &Move) -> Changes {
             to,
             promotion,
         } => {
-            let arrives = (piece(us, promotion.unwrap_or(role)), to, 1.0);
-            let leaves = (piece(us, role), from, -1.0);
+            let arrives = (piece(us, promotion.unwrap_or(role)), to, 1);
+            let leaves = (piece(us, role), from, -1);
             match capture {
-                Some(victim) => Changes::of([leaves, (piece(!us, victim), to, -1.0), arrives]),
+                Some(victim) => Changes::of([leaves, (piece(!us, victim), to, -1), arrives]),
                 None => Changes::of([leaves, arrives]),
             }
         }
         Move::EnPassant { from, to } => {
             let taken = Square::from_coords(to.file(), from.rank());
             Changes::of([
-                (piece(us, Role::Pawn), from, -1.0),
-                (piece(us, Role::Pawn), to, 1.0),
-                (piece(!us, Role::Pawn), taken, -1.0),
+                (piece(us, Role::Pawn), from, -1),
+                (piece(us, Role::Pawn), to, 1),
+                (piece(!us, Role::Pawn), taken, -1),
             ])
         }
         Move::Castle { king, rook } => {
             let side = mv.castling_side().expect("a castling move");
             let rank = king.rank();
             Changes::of([
-                (piece(us, Role::King), king, -1.0),
-                (piece(us, Role::Rook), rook, -1.0),
+                (piece(us, Role::King), king, -1),
+                (piece(us, Role::Rook), rook, -1),
                 (
                     piece(us, Role::King),
                     Square::from_coords(side.king_to_file(), rank),
-                    1.0,
+                    1,
                 ),
                 (
                     piece(us, Role::Rook),
                     Square::from_coords(side.rook_to_file(), rank),
-                    1.0,
+                    1,
                 ),
             ])
         }
         Move::Put { .. } => unreachable!("no drops in chess"),
-    }
-}
-
-/// Lanes of [`dot_activated`]'s partial sums: a fixed order the compiler can keep in
-/// vector registers (a plain sum of floats must add one term after another), so the
-/// same bits on any x86-64 CPU.
-const LANES: usize = 16;
-
-/// `sum σ(acc_i) w_i`, summed in [`LANES`] partial sums (term `i` in lane `i mod
-/// LANES`, the terms past the last full block of lanes after them), the lanes then
-/// added in order.
-fn dot_activated(acc: &[f32], w: &[f32], activation: Activation) -> f32 {
-    match activation {
-        Activation::Crelu => dot_in_lanes(acc, w, |a| a.clamp(0.0, 1.0)),
-        Activation::Screlu => dot_in_lanes(acc, w, |a| {
-            let c = a.clamp(0.0, 1.0);
-            c * c
-        }),
-    }
-}
-
-/// `sum σ(acc_i) w_i` in [`LANES`] partial sums, `σ` inlined into the loop.
-#[inline(always)]
-fn dot_in_lanes(acc: &[f32], w: &[f32], sigma: impl Fn(f32) -> f32) -> f32 {
-    let mut lanes = [0.0f32; LANES];
-    let blocks = acc.chunks_exact(LANES).zip(w.chunks_exact(LANES));
-    for (a, w) in blocks {
-        for ((lane, a), w) in lanes.iter_mut().zip(a).zip(w) {
-            *lane += sigma(*a) * w;
-        }
-    }
-    let tail = acc.len() - acc.len() % LANES;
-    let rest = acc[tail..].iter().zip(&w[tail..]);
-    let lanes_sum = lanes.iter().sum::<f32>();
-    rest.fold(lanes_sum, |sum, (a, w)| sum + sigma(*a) * w)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Activation, dot_activated};
-
-    #[test]
-    fn the_activated_dot_product_sums_every_term_in_its_lanes() {
-        // 16 lanes of (0.5 x 2) and 3 tail terms: a clamped 2.0 x 1, a clamped -1 x 5,
-        // 0.25 x 4.
-        let mut acc = vec![0.5f32; 16];
-        let mut w = vec![2.0f32; 16];
-        acc.extend([2.0, -1.0, 0.25]);
-        w.extend([1.0, 5.0, 4.0]);
-        assert_eq!(
-            dot_activated(&acc, &w, Activation::Crelu),
-            16.0 + 1.0 + 0.0 + 1.0
-        );
-        // Squared: 16 x 0.25 x 2, 1 x 1, 0, 0.0625 x 4.
-        assert_eq!(
-            dot_activated(&acc, &w, Activation::Screlu),
-            8.0 + 1.0 + 0.0 + 0.25
-        );
-        let acc: Vec<f32> = (0..130).map(|i| (i as f32 * 0.37).sin() * 1.5).collect();
-        let w: Vec<f32> = (0..130).map(|i| (i as f32 * 0.11).cos()).collect();
-        for activation in [Activation::Crelu, Activation::Screlu] {
-            let plain: f32 = acc
-                .iter()
-                .zip(&w)
-                .map(|(a, w)| activation.apply(*a) * w)
-                .sum();
-            assert!((dot_activated(&acc, &w, activation) - plain).abs() < 1e-5);
-        }
     }
 }

@@ -569,6 +569,8 @@ impl<E: Evaluator> Run<'_, E> {
             let mut child = position.clone();
             child.play_unchecked(*mv);
             let child_key = key_after(position, key, mv, &child);
+            // The child's slot arrives while the net updates.
+            self.table.prefetch(child_key);
             self.evaluator.push(position, Some(mv));
             let score = if i == 0 || !self.features.pvs {
                 -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha, true)
