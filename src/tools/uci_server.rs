@@ -308,6 +308,78 @@ pub fn one_line(text: &str) -> String {
 }
 
 /// Writes `line` to the GUI (shared by the input loop and the search thread).
+/// The answer to `uci`: the player's `id` and options, then `uciok`.
+fn introduction(player: &dyn UciPlayer) -> Vec<String> {
+    let mut lines = vec![
+        format!("id name {}", player.name()),
+        "id author burnmate".into(),
+    ];
+    lines.extend(player.options());
+    lines.push("option name UCI_Chess960 type check default false".into());
+    lines.push("uciok".into());
+    lines
+}
+
+/// `setoption ARGS`: `UCI_Chess960` sets `castling` here, any other option goes to
+/// the player; the error says why nothing was set.
+fn set_option(
+    player: &mut dyn UciPlayer,
+    castling: &mut CastlingMode,
+    args: &str,
+) -> Result<(), String> {
+    match parse_setoption(args) {
+        Some((name, value)) if name.eq_ignore_ascii_case("UCI_Chess960") => {
+            let chess960 = match value.to_ascii_lowercase().as_str() {
+                "true" => true,
+                "false" => false,
+                _ => {
+                    return Err(format!(
+                        "option UCI_Chess960 takes true or false, not '{value}'"
+                    ));
+                }
+            };
+            *castling = CastlingMode::from_chess960(chess960);
+            Ok(())
+        }
+        Some((name, value)) => player.set_option(name, value),
+        None => Err(format!("expected 'name NAME value VALUE', got '{args}'")),
+    }
+}
+
+/// The `info` lines of `choice` in `root`: depth, score, nodes and line, then each
+/// alternative line as `multipv 2, 3, ...`.
+fn report(root: &Chess, choice: &Choice, castling: CastlingMode) -> Vec<String> {
+    let pv = match &choice.line {
+        Some(line) if !line.pv.is_empty() => uci_line(&line.pv, castling),
+        _ => choice.mv.to_uci(castling).to_string(),
+    };
+    let alternatives = choice
+        .line
+        .as_ref()
+        .map_or(&[][..], |l| &l.alternatives[..]);
+    let first = if alternatives.is_empty() {
+        ""
+    } else {
+        " multipv 1"
+    };
+    let mut lines = vec![format!(
+        "info depth {}{first} score {} nodes {} pv {pv}",
+        choice.depth,
+        score(root, choice),
+        choice.nodes
+    )];
+    lines.extend(alternatives.iter().enumerate().map(|(i, line)| {
+        format!(
+            "info depth {} multipv {} score {} pv {}",
+            line.depth,
+            i + 2,
+            line.score,
+            uci_line(&line.pv, castling)
+        )
+    }));
+    lines
+}
+
 fn say_to(output: &Mutex<impl Write>, line: &str) -> Result<()> {
     let mut out = output.lock().expect("no writer panicked");
     writeln!(out, "{}", one_line(line))
@@ -367,36 +439,17 @@ pub fn serve(
             let (command, args) = line.split_once(' ').unwrap_or((&line, ""));
             match command {
                 "uci" => {
-                    let player = player.lock().expect("no search panicked");
-                    say(&format!("id name {}", player.name()))?;
-                    say("id author burnmate")?;
-                    for option in player.options() {
-                        say(&option)?;
+                    for line in introduction(*player.lock().expect("no search panicked")) {
+                        say(&line)?;
                     }
-                    say("option name UCI_Chess960 type check default false")?;
-                    say("uciok")?;
                 }
                 "setoption" => {
                     finish(&mut searching)?;
-                    let set = match parse_setoption(args) {
-                        Some((name, value)) if name.eq_ignore_ascii_case("UCI_Chess960") => {
-                            let chess960 = match value.to_ascii_lowercase().as_str() {
-                                "true" => Some(true),
-                                "false" => Some(false),
-                                _ => None,
-                            };
-                            chess960
-                                .map(|on| castling = CastlingMode::from_chess960(on))
-                                .ok_or(format!(
-                                    "option UCI_Chess960 takes true or false, not '{value}'"
-                                ))
-                        }
-                        Some((name, value)) => player
-                            .lock()
-                            .expect("no search panicked")
-                            .set_option(name, value),
-                        None => Err(format!("expected 'name NAME value VALUE', got '{args}'")),
-                    };
+                    let set = set_option(
+                        *player.lock().expect("no search panicked"),
+                        &mut castling,
+                        args,
+                    );
                     if let Err(e) = set {
                         say(&format!("info string error: {e}"))?;
                     }
@@ -463,33 +516,8 @@ pub fn serve(
                             say(&format!("info string {note}"))?;
                         }
                         let uci = choice.mv.to_uci(castling);
-                        let pv = match &choice.line {
-                            Some(line) if !line.pv.is_empty() => uci_line(&line.pv, castling),
-                            _ => uci.to_string(),
-                        };
-                        let alternatives = choice
-                            .line
-                            .as_ref()
-                            .map_or(&[][..], |l| &l.alternatives[..]);
-                        let first = if alternatives.is_empty() {
-                            ""
-                        } else {
-                            " multipv 1"
-                        };
-                        say(&format!(
-                            "info depth {}{first} score {} nodes {} pv {pv}",
-                            choice.depth,
-                            score(&root, &choice),
-                            choice.nodes
-                        ))?;
-                        for (i, line) in alternatives.iter().enumerate() {
-                            say(&format!(
-                                "info depth {} multipv {} score {} pv {}",
-                                line.depth,
-                                i + 2,
-                                line.score,
-                                uci_line(&line.pv, castling)
-                            ))?;
+                        for line in report(&root, &choice, castling) {
+                            say(&line)?;
                         }
                         let asked =
                             stop.load(Ordering::Relaxed) && !closing.load(Ordering::Relaxed);

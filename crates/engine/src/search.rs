@@ -447,23 +447,10 @@ impl<E: Evaluator> Run<'_, E> {
     ) -> i32 {
         self.pv[ply].clear();
         if ply > 0 {
-            if self.budget.tick() {
-                return 0;
-            }
-            if self.is_draw(position, key) {
-                return 0;
-            }
-            if let Some(tables) = self.tables
-                && position.board().occupied().count() <= tables.max_pieces()
-                && let Some(value) = tables.probe(position)
+            if let Some(score) =
+                self.decided_before_search(position, key, ply, &mut alpha, &mut beta)
             {
-                return value.score(ply);
-            }
-            // Mate-distance pruning: no line from here beats a mate already nearer.
-            alpha = alpha.max(mated_at(ply as u32));
-            beta = beta.min(MATE - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
+                return score;
             }
         } else {
             self.budget.tick();
@@ -508,28 +495,9 @@ impl<E: Evaluator> Run<'_, E> {
             && depth >= NULL_MOVE_MIN_DEPTH
             && has_pieces(position)
             && eval.is_some_and(|eval| eval >= beta)
-            && let Ok(passed) = position.clone().swap_turn()
+            && let Some(score) = self.null_move_cutoff(position, key, depth, ply, beta)
         {
-            let r = NULL_MOVE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
-            self.keys.push(key);
-            self.evaluator.push(position, None);
-            let score = -self.search(
-                &passed,
-                key_of(&passed),
-                depth - 1 - r,
-                ply + 1,
-                -beta,
-                -beta + 1,
-                false,
-            );
-            self.evaluator.pop();
-            self.keys.pop();
-            if self.budget.stopped {
-                return 0;
-            }
-            if score >= beta {
-                return if is_mate(score) { beta } else { score };
-            }
+            return score;
         }
         let mut moves: MoveList = if ply == 0 {
             self.root_moves.iter().copied().collect()
@@ -572,42 +540,16 @@ impl<E: Evaluator> Run<'_, E> {
             // The child's slot arrives while the net updates.
             self.table.prefetch(child_key);
             self.evaluator.push(position, Some(mv));
-            let score = if i == 0 || !self.features.pvs {
-                -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha, true)
-            } else {
-                let late = self.features.late_move_reductions
-                    && depth >= LMR_MIN_DEPTH
-                    && i >= LMR_MIN_INDEX
-                    && is_quiet(mv)
-                    && !in_check
-                    && !child.is_check();
-                let r = if late { reduction(depth, i) } else { 0 };
-                let window = (-alpha - 1, -alpha);
-                let mut s = -self.search(
-                    &child,
-                    child_key,
-                    depth - 1 - r,
-                    ply + 1,
-                    window.0,
-                    window.1,
-                    true,
-                );
-                if s > alpha && r > 0 {
-                    s = -self.search(
-                        &child,
-                        child_key,
-                        depth - 1,
-                        ply + 1,
-                        window.0,
-                        window.1,
-                        true,
-                    );
-                }
-                if s > alpha && s < beta {
-                    s = -self.search(&child, child_key, depth - 1, ply + 1, -beta, -alpha, true);
-                }
-                s
-            };
+            let late = i > 0
+                && self.features.late_move_reductions
+                && depth >= LMR_MIN_DEPTH
+                && i >= LMR_MIN_INDEX
+                && is_quiet(mv)
+                && !in_check
+                && !child.is_check();
+            let r = if late { reduction(depth, i) } else { 0 };
+            let first = i == 0 || !self.features.pvs;
+            let score = self.search_child(&child, child_key, depth, r, ply, alpha, beta, first);
             self.evaluator.pop();
             if self.budget.stopped {
                 self.keys.pop();
@@ -652,6 +594,110 @@ impl<E: Evaluator> Run<'_, E> {
             });
         }
         best
+    }
+
+    /// A node's score decided before it is searched (at ply > 0): 0 when the budget
+    /// is spent or the position is drawn, an endgame table's value, or a bound that
+    /// mate-distance pruning closes; the window narrowed by mate distance otherwise.
+    fn decided_before_search(
+        &mut self,
+        position: &Chess,
+        key: u64,
+        ply: usize,
+        alpha: &mut i32,
+        beta: &mut i32,
+    ) -> Option<i32> {
+        if self.budget.tick() || self.is_draw(position, key) {
+            return Some(0);
+        }
+        if let Some(tables) = self.tables
+            && position.board().occupied().count() <= tables.max_pieces()
+            && let Some(value) = tables.probe(position)
+        {
+            return Some(value.score(ply));
+        }
+        // Mate-distance pruning: no line from here beats a mate already nearer.
+        *alpha = (*alpha).max(mated_at(ply as u32));
+        *beta = (*beta).min(MATE - ply as i32 - 1);
+        (*alpha >= *beta).then_some(*alpha)
+    }
+
+    /// Null-move pruning: the side to move passes and a search reduced by
+    /// `NULL_MOVE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR` still reaches `beta`:
+    /// the node's score (`beta` for a mate score), or 0 when the budget ran out.
+    fn null_move_cutoff(
+        &mut self,
+        position: &Chess,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+    ) -> Option<i32> {
+        let passed = position.clone().swap_turn().ok()?;
+        let r = NULL_MOVE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
+        self.keys.push(key);
+        self.evaluator.push(position, None);
+        let score = -self.search(
+            &passed,
+            key_of(&passed),
+            depth - 1 - r,
+            ply + 1,
+            -beta,
+            -beta + 1,
+            false,
+        );
+        self.evaluator.pop();
+        self.keys.pop();
+        if self.budget.stopped {
+            return Some(0);
+        }
+        (score >= beta).then_some(if is_mate(score) { beta } else { score })
+    }
+
+    /// A child's score for its parent at `depth`: a full window for the `first`
+    /// move; else principal-variation search: a null window at `depth - 1 - r`
+    /// (`r`: the late-move reduction), searched again unreduced, then in the full
+    /// window, as long as it beats `alpha`.
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        child: &Chess,
+        child_key: u64,
+        depth: i32,
+        r: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        first: bool,
+    ) -> i32 {
+        if first {
+            return -self.search(child, child_key, depth - 1, ply + 1, -beta, -alpha, true);
+        }
+        let window = (-alpha - 1, -alpha);
+        let mut s = -self.search(
+            child,
+            child_key,
+            depth - 1 - r,
+            ply + 1,
+            window.0,
+            window.1,
+            true,
+        );
+        if s > alpha && r > 0 {
+            s = -self.search(
+                child,
+                child_key,
+                depth - 1,
+                ply + 1,
+                window.0,
+                window.1,
+                true,
+            );
+        }
+        if s > alpha && s < beta {
+            s = -self.search(child, child_key, depth - 1, ply + 1, -beta, -alpha, true);
+        }
+        s
     }
 
     fn quiescence(&mut self, position: &Chess, ply: usize, mut alpha: i32, beta: i32) -> i32 {
