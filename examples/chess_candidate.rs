@@ -23,6 +23,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
+use burnmate::studies::chess::config::ChessConfig;
 use burnmate::studies::chess::{data_file, net_file};
 use burnmate::studies::experiment::{Experiment, load_config};
 use burnmate_agents::nnue_trainer::{NnueTrainer, fresh_weights};
@@ -64,55 +65,7 @@ fn main() -> Result<()> {
     let Experiment::Chess(config) = load_config(&run.join("config.toml"))? else {
         bail!("{} is not a chess run", run.display());
     };
-    let mut settings = Settings {
-        lr: config.lr,
-        final_lr: None,
-        hidden: config.hidden,
-        output_buckets: config.output_buckets,
-        activation: None,
-        king_buckets: config.king_buckets,
-        result_weight: config.result_weight,
-        held_out: None,
-        sample: None,
-    };
-    for pair in args[7..].chunks(2) {
-        let (name, value) = (pair[0].as_str(), pair[1].as_str());
-        match name {
-            "--lr" => settings.lr = number(value, name)?,
-            "--final-lr" => settings.final_lr = Some(number(value, name)?),
-            "--hidden" => settings.hidden = number(value, name)?,
-            "--output-buckets" => settings.output_buckets = number(value, name)?,
-            "--activation" => {
-                settings.activation = Some(match value {
-                    "crelu" => Activation::Crelu,
-                    "screlu" => Activation::Screlu,
-                    _ => bail!("--activation is crelu or screlu, got {value:?}"),
-                })
-            }
-            "--king-buckets" => {
-                settings.king_buckets = match value {
-                    "plain" => KingBuckets::Plain,
-                    "mirrored" => KingBuckets::Mirrored,
-                    "four" => KingBuckets::Four,
-                    _ => bail!("--king-buckets is plain, mirrored or four, got {value:?}"),
-                }
-            }
-            "--result-weight" => settings.result_weight = number(value, name)?,
-            "--sample" => settings.sample = Some(number(value, name)?),
-            "--held-out" => {
-                let parts: Vec<&str> = value.split(':').collect();
-                let [other, first, last] = parts[..] else {
-                    bail!("--held-out takes RUN:FIRST:LAST, got {value:?}");
-                };
-                settings.held_out = Some((
-                    other.to_string(),
-                    number(first, "--held-out FIRST")?,
-                    number(last, "--held-out LAST")?,
-                ));
-            }
-            _ => bail!("unknown setting {name:?}"),
-        }
-    }
+    let settings = parse_settings(&args[7..], &config)?;
     prepare_out(run, out)?;
     let mut data = data_file::load_generations(
         run,
@@ -174,6 +127,61 @@ fn main() -> Result<()> {
     }
     report(&trainer, "after");
     net_file::save(out, generation, &trainer.weights(), form)
+}
+
+/// The settings of the `--name value` pairs after the positional arguments, the
+/// rest from `config`.
+fn parse_settings(pairs: &[String], config: &ChessConfig) -> Result<Settings> {
+    let mut settings = Settings {
+        lr: config.lr,
+        final_lr: None,
+        hidden: config.hidden,
+        output_buckets: config.output_buckets,
+        activation: None,
+        king_buckets: config.king_buckets,
+        result_weight: config.result_weight,
+        held_out: None,
+        sample: None,
+    };
+    for pair in pairs.chunks(2) {
+        let (name, value) = (pair[0].as_str(), pair[1].as_str());
+        match name {
+            "--lr" => settings.lr = number(value, name)?,
+            "--final-lr" => settings.final_lr = Some(number(value, name)?),
+            "--hidden" => settings.hidden = number(value, name)?,
+            "--output-buckets" => settings.output_buckets = number(value, name)?,
+            "--activation" => {
+                settings.activation = Some(match value {
+                    "crelu" => Activation::Crelu,
+                    "screlu" => Activation::Screlu,
+                    _ => bail!("--activation is crelu or screlu, got {value:?}"),
+                })
+            }
+            "--king-buckets" => {
+                settings.king_buckets = match value {
+                    "plain" => KingBuckets::Plain,
+                    "mirrored" => KingBuckets::Mirrored,
+                    "four" => KingBuckets::Four,
+                    _ => bail!("--king-buckets is plain, mirrored or four, got {value:?}"),
+                }
+            }
+            "--result-weight" => settings.result_weight = number(value, name)?,
+            "--sample" => settings.sample = Some(number(value, name)?),
+            "--held-out" => {
+                let parts: Vec<&str> = value.split(':').collect();
+                let [other, first, last] = parts[..] else {
+                    bail!("--held-out takes RUN:FIRST:LAST, got {value:?}");
+                };
+                settings.held_out = Some((
+                    other.to_string(),
+                    number(first, "--held-out FIRST")?,
+                    number(last, "--held-out LAST")?,
+                ));
+            }
+            _ => bail!("unknown setting {name:?}"),
+        }
+    }
+    Ok(settings)
 }
 
 /// Creates `out` and copies `run`'s `config.toml` into it when it has none, so a

@@ -1,6 +1,6 @@
 //! Command-line interface: parses arguments and hands each command to its study.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use burnmate_oracle::pawnless::Material;
@@ -332,18 +332,7 @@ pub fn run(cli: Cli) -> Result<()> {
             step,
             shard,
             config,
-        } => {
-            use burnmate::studies::chess::shards::Step;
-            let step = match step {
-                GenerationStepName::New => Step::New(config.expect("clap requires --config")),
-                GenerationStepName::Prepare => Step::Prepare,
-                GenerationStepName::Play => Step::Play(Shard::parse(
-                    shard.as_deref().expect("clap requires --shard"),
-                )?),
-                GenerationStepName::Record => Step::Record,
-            };
-            burnmate::studies::chess::shards::run_step(&run, step)
-        }
+        } => generation_command(&run, step, shard.as_deref(), config),
         Command::Export {
             run,
             generation,
@@ -353,37 +342,7 @@ pub fn run(cli: Cli) -> Result<()> {
             backend,
             batch,
             seconds,
-        } => {
-            anyhow::ensure!(
-                batch.iter().all(|&b| (1..=MAX_BENCH_BATCH).contains(&b)),
-                "--batch sizes must lie in 1..={MAX_BENCH_BATCH}"
-            );
-            anyhow::ensure!(
-                seconds.is_finite() && seconds > 0.0,
-                "--seconds must be a positive number, not {seconds}"
-            );
-            burnmate::say!("{}", throughput::TABLE_HEADER);
-            for choice in backend {
-                let device = choice.device()?;
-                let print = |row: String| burnmate::say!("{row}");
-                throughput::table(
-                    choice.name(),
-                    &device,
-                    &throughput::ModelKind::ALL,
-                    &batch,
-                    seconds,
-                    print,
-                );
-                burnmate::tools::search_throughput::table(
-                    choice.name(),
-                    &device,
-                    &batch,
-                    seconds,
-                    print,
-                );
-            }
-            Ok(())
-        }
+        } => throughput_command(&backend, &batch, seconds),
         Command::Matrix {
             out,
             plan,
@@ -397,19 +356,7 @@ pub fn run(cli: Cli) -> Result<()> {
             run,
             generations,
             set,
-        } => {
-            let config_path = run.join("config.toml");
-            match (load_config_with(&config_path, &set)?, generations) {
-                (Experiment::Chess(config), Some(n)) => {
-                    burnmate::studies::chess::extend(&run, &config, n, &set)
-                }
-                (_, Some(_)) => bail!(
-                    "--generations extends a chess run; {} is another study's run",
-                    run.display()
-                ),
-                (experiment, None) => experiment.study().resume(&run),
-            }
-        }
+        } => resume_command(&run, generations, &set),
         Command::Match(args) => args.run(),
         Command::Uci {
             run,
@@ -424,16 +371,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let mut player = uci_server::players::load_player(&run, search, features, generation)?;
             uci_server::serve(player.as_mut(), std::io::stdin().lock(), std::io::stdout())
         }
-        Command::Merge { out, dirs, partial } => {
-            let dirs: Vec<&std::path::Path> = dirs.iter().map(PathBuf::as_path).collect();
-            if dirs[0].join(matrix::PLAN_FILE).exists() {
-                matrix::merge_command(&out, &dirs, partial)
-            } else if dirs[0].join(queen4x4::grid::PLAN_FILE).exists() {
-                queen4x4::grid::merge_command(&out, &dirs, partial)
-            } else {
-                endgame::study::merge_command(&out, &dirs, partial)
-            }
-        }
+        Command::Merge { out, dirs, partial } => merge_command(&out, &dirs, partial),
         Command::Study { study } => match study {
             StudyCommand::Endgame {
                 out,
@@ -445,6 +383,83 @@ pub fn run(cli: Cli) -> Result<()> {
                 endgame::study::study_command(&out, &plan, shard, jobs_or_cores(jobs)?)
             }
         },
+    }
+}
+
+/// `burnmate generation RUN STEP`: one step of a chess run's next generation.
+fn generation_command(
+    run: &Path,
+    step: GenerationStepName,
+    shard: Option<&str>,
+    config: Option<PathBuf>,
+) -> Result<()> {
+    use burnmate::studies::chess::shards::{Step, run_step};
+    let step = match step {
+        GenerationStepName::New => Step::New(config.expect("clap requires --config")),
+        GenerationStepName::Prepare => Step::Prepare,
+        GenerationStepName::Play => {
+            Step::Play(Shard::parse(shard.expect("clap requires --shard"))?)
+        }
+        GenerationStepName::Record => Step::Record,
+    };
+    run_step(run, step)
+}
+
+/// `burnmate throughput`: the table of every study's network on each backend.
+fn throughput_command(backends: &[BackendChoice], batch: &[usize], seconds: f64) -> Result<()> {
+    anyhow::ensure!(
+        batch.iter().all(|&b| (1..=MAX_BENCH_BATCH).contains(&b)),
+        "--batch sizes must lie in 1..={MAX_BENCH_BATCH}"
+    );
+    anyhow::ensure!(
+        seconds.is_finite() && seconds > 0.0,
+        "--seconds must be a positive number, not {seconds}"
+    );
+    burnmate::say!("{}", throughput::TABLE_HEADER);
+    for choice in backends {
+        let device = choice.device()?;
+        let print = |row: String| burnmate::say!("{row}");
+        throughput::table(
+            choice.name(),
+            &device,
+            &throughput::ModelKind::ALL,
+            batch,
+            seconds,
+            print,
+        );
+        burnmate::tools::search_throughput::table(choice.name(), &device, batch, seconds, print);
+    }
+    Ok(())
+}
+
+/// `burnmate resume RUN [--generations N --set ...]`: a killed run continued, or a
+/// chess run extended to `generations`.
+fn resume_command(run: &Path, generations: Option<u32>, set: &[String]) -> Result<()> {
+    match (
+        load_config_with(&run.join("config.toml"), set)?,
+        generations,
+    ) {
+        (Experiment::Chess(config), Some(n)) => {
+            burnmate::studies::chess::extend(run, &config, n, set)
+        }
+        (_, Some(_)) => bail!(
+            "--generations extends a chess run; {} is another study's run",
+            run.display()
+        ),
+        (experiment, None) => experiment.study().resume(run),
+    }
+}
+
+/// `burnmate merge`: shards of a matrix, a queen4x4 grid or an endgame study,
+/// told apart by the plan file of the first.
+fn merge_command(out: &Path, dirs: &[PathBuf], partial: bool) -> Result<()> {
+    let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    if dirs[0].join(matrix::PLAN_FILE).exists() {
+        matrix::merge_command(out, &dirs, partial)
+    } else if dirs[0].join(queen4x4::grid::PLAN_FILE).exists() {
+        queen4x4::grid::merge_command(out, &dirs, partial)
+    } else {
+        endgame::study::merge_command(out, &dirs, partial)
     }
 }
 

@@ -398,16 +398,15 @@ pub fn serve(
     mut input: impl BufRead,
     output: impl Write + Send,
 ) -> Result<()> {
-    let output = Mutex::new(output);
-    let say = |line: &str| say_to(&output, line);
     let stop = Arc::new(AtomicBool::new(false));
-    // Set at `quit` or the end of input: a search still running is stopped, and
-    // the answer of a `go infinite` is not sent (no GUI asked for it).
-    let closing = AtomicBool::new(false);
     player.set_stop(stop.clone());
-    let player = Mutex::new(player);
-    // The answer of a `go infinite` / `go ponder`, held until `stop` or `ponderhit`.
-    let held: Mutex<Option<String>> = Mutex::new(None);
+    let session = Session {
+        player: Mutex::new(player),
+        output: Mutex::new(output),
+        stop,
+        closing: AtomicBool::new(false),
+        held: Mutex::new(None),
+    };
     let mut position = Chess::default();
     let mut earlier: Vec<Chess> = Vec::new();
     // `UCI_Chess960`: castling rights by rook file, castling written king-takes-rook.
@@ -425,40 +424,32 @@ pub fn serve(
         let mut bytes = Vec::new();
         loop {
             bytes.clear();
-            if input
-                .read_until(b'\n', &mut bytes)
-                .context("cannot read from the GUI")?
-                == 0
-            {
-                closing.store(true, Ordering::Relaxed);
-                stop.store(true, Ordering::Relaxed);
-                return finish(&mut searching);
-            }
+            let read = input.read_until(b'\n', &mut bytes);
             let text = String::from_utf8_lossy(&bytes);
             let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
             let (command, args) = line.split_once(' ').unwrap_or((&line, ""));
+            let command = if read.context("cannot read from the GUI")? == 0 {
+                "quit"
+            } else {
+                command
+            };
             match command {
                 "uci" => {
-                    for line in introduction(*player.lock().expect("no search panicked")) {
-                        say(&line)?;
+                    for line in introduction(*session.player()) {
+                        session.say(&line)?;
                     }
                 }
                 "setoption" => {
                     finish(&mut searching)?;
-                    let set = set_option(
-                        *player.lock().expect("no search panicked"),
-                        &mut castling,
-                        args,
-                    );
-                    if let Err(e) = set {
-                        say(&format!("info string error: {e}"))?;
+                    if let Err(e) = set_option(*session.player(), &mut castling, args) {
+                        session.say(&format!("info string error: {e}"))?;
                     }
                 }
-                "isready" => say("readyok")?,
+                "isready" => session.say("readyok")?,
                 "ucinewgame" => {
                     finish(&mut searching)?;
                     (position, earlier, lost) = (Chess::default(), Vec::new(), false);
-                    player.lock().expect("no search panicked").new_game();
+                    session.player().new_game();
                 }
                 "position" => {
                     finish(&mut searching)?;
@@ -467,78 +458,121 @@ pub fn serve(
                             (position, earlier, lost) =
                                 (described.position, described.earlier, false);
                             if let Some(e) = described.error {
-                                say(&format!("info string error: {e}"))?;
+                                session.say(&format!("info string error: {e}"))?;
                             }
                         }
                         Err(e) => {
                             lost = true;
-                            say(&format!(
-                                "info string error: {e}; no position until the next one"
-                            ))?;
+                            let error = format!("{e}; no position until the next one");
+                            session.say(&format!("info string error: {error}"))?;
                         }
                     }
                 }
                 "stop" | "ponderhit" => {
-                    stop.store(true, Ordering::Relaxed);
+                    session.stop.store(true, Ordering::Relaxed);
                     finish(&mut searching)?;
-                    if let Some(answer) = held.lock().expect("no search panicked").take() {
-                        say(&answer)?;
-                    }
+                    session.release_held()?;
                 }
                 "go" => {
                     finish(&mut searching)?;
-                    if let Some(answer) = held.lock().expect("no search panicked").take() {
-                        say(&answer)?;
-                    }
-                    stop.store(false, Ordering::Relaxed);
+                    session.release_held()?;
+                    session.stop.store(false, Ordering::Relaxed);
                     let waits = args
                         .split_whitespace()
                         .any(|word| word == "infinite" || word == "ponder");
                     if lost || position.legal_moves().is_empty() {
-                        if waits {
-                            *held.lock().expect("no search panicked") =
-                                Some("bestmove 0000".into());
-                        } else {
-                            say("bestmove 0000")?;
-                        }
+                        session.answer("bestmove 0000".into(), waits)?;
                         continue;
                     }
-                    let among = searchmoves(&position, args);
-                    let limit = GoLimit::parse(args);
-                    let (root, history) = (position.clone(), earlier.clone());
-                    let (player, held, stop, closing, say) =
-                        (&player, &held, &stop, &closing, &say);
-                    searching = Some(scope.spawn(move || -> Result<()> {
-                        let mut player = player.lock().expect("no search panicked");
-                        player.see_history(&history);
-                        let choice = player.best_move(&root, &among, &limit);
-                        if let Some(note) = &choice.note {
-                            say(&format!("info string {note}"))?;
-                        }
-                        let uci = choice.mv.to_uci(castling);
-                        for line in report(&root, &choice, castling) {
-                            say(&line)?;
-                        }
-                        let asked =
-                            stop.load(Ordering::Relaxed) && !closing.load(Ordering::Relaxed);
-                        if waits && !asked {
-                            *held.lock().expect("one search at a time") =
-                                Some(format!("bestmove {uci}"));
-                        } else {
-                            say(&format!("bestmove {uci}"))?;
-                        }
-                        Ok(())
-                    }));
+                    let go = Go {
+                        among: searchmoves(&position, args),
+                        limit: GoLimit::parse(args),
+                        root: position.clone(),
+                        history: earlier.clone(),
+                        castling,
+                        waits,
+                    };
+                    let session = &session;
+                    searching = Some(scope.spawn(move || session.search(&go)));
                 }
                 "quit" => {
-                    closing.store(true, Ordering::Relaxed);
-                    stop.store(true, Ordering::Relaxed);
+                    session.closing.store(true, Ordering::Relaxed);
+                    session.stop.store(true, Ordering::Relaxed);
                     return finish(&mut searching);
                 }
                 _ => {}
             }
         }
     })
+}
+
+/// What the command loop and a `go`'s search thread share.
+struct Session<'p, W> {
+    player: Mutex<&'p mut dyn UciPlayer>,
+    output: Mutex<W>,
+    /// Raised by `stop`, `ponderhit` and `quit`; the player's search watches it.
+    stop: Arc<AtomicBool>,
+    /// Set at `quit` or the end of input: a search still running is stopped, and
+    /// the answer of a `go infinite` is not sent (no GUI asked for it).
+    closing: AtomicBool,
+    /// The answer of a `go infinite` / `go ponder`, held until `stop` or `ponderhit`.
+    held: Mutex<Option<String>>,
+}
+
+/// One `go`: where, among which moves, within which limit.
+struct Go {
+    root: Chess,
+    history: Vec<Chess>,
+    among: Vec<Move>,
+    limit: GoLimit,
+    castling: CastlingMode,
+    /// `go infinite` or `go ponder`: the answer waits for `stop` or `ponderhit`.
+    waits: bool,
+}
+
+impl<'p, W: Write> Session<'p, W> {
+    fn say(&self, line: &str) -> Result<()> {
+        say_to(&self.output, line)
+    }
+
+    fn player(&self) -> std::sync::MutexGuard<'_, &'p mut dyn UciPlayer> {
+        self.player.lock().expect("no search panicked")
+    }
+
+    /// Sends the answer held for `stop` or `ponderhit`, if one is.
+    fn release_held(&self) -> Result<()> {
+        let held = self.held.lock().expect("no search panicked").take();
+        held.map_or(Ok(()), |answer| self.say(&answer))
+    }
+
+    /// Sends `answer` now, or holds it when it `waits`.
+    fn answer(&self, answer: String, waits: bool) -> Result<()> {
+        if waits {
+            *self.held.lock().expect("one search at a time") = Some(answer);
+            Ok(())
+        } else {
+            self.say(&answer)
+        }
+    }
+
+    /// The player's move for `go`: its note, its `info` lines, then `bestmove`
+    /// (held after `go infinite` until `stop`, unless the session is closing).
+    fn search(&self, go: &Go) -> Result<()> {
+        let choice = {
+            let mut player = self.player();
+            player.see_history(&go.history);
+            player.best_move(&go.root, &go.among, &go.limit)
+        };
+        if let Some(note) = &choice.note {
+            self.say(&format!("info string {note}"))?;
+        }
+        for line in report(&go.root, &choice, go.castling) {
+            self.say(&line)?;
+        }
+        let bestmove = format!("bestmove {}", choice.mv.to_uci(go.castling));
+        let asked = self.stop.load(Ordering::Relaxed) && !self.closing.load(Ordering::Relaxed);
+        self.answer(bestmove, go.waits && !asked)
+    }
 }
 
 #[cfg(test)]

@@ -342,6 +342,52 @@ struct Run<'a, E> {
     root_best: Option<(Move, i32)>,
 }
 
+/// The score a table entry `e` decides for a node at `depth` and `ply` in the window
+/// `(alpha, beta)`: searched at least as deep, exact or a bound beyond the window.
+fn table_cutoff(e: &Entry, depth: i32, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    if i32::from(e.depth) < depth {
+        return None;
+    }
+    let score = from_table(i32::from(e.score), ply as u32);
+    let decides = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    decides.then_some(score)
+}
+
+/// Futility and late-move pruning near the leaves (off the PV, not in check: where
+/// the node has a static `eval`): a quiet move after the first that gives no check
+/// is skipped when the eval is `FUTILITY_MARGIN + FUTILITY_PER_DEPTH depth` below
+/// `alpha`, or once `LATE_MOVES_BASE + LATE_MOVES_PER_DEPTH_SQUARED depth²` moves
+/// were tried.
+struct QuietPruning {
+    prunes: bool,
+    futile: bool,
+    late_from: usize,
+}
+
+impl QuietPruning {
+    fn new(futility: bool, eval: Option<i32>, depth: i32, alpha: i32) -> QuietPruning {
+        QuietPruning {
+            prunes: futility && depth <= FUTILITY_MAX_DEPTH && eval.is_some() && !is_mate(alpha),
+            futile: eval
+                .is_some_and(|eval| eval + FUTILITY_MARGIN + FUTILITY_PER_DEPTH * depth <= alpha),
+            late_from: LATE_MOVES_BASE + LATE_MOVES_PER_DEPTH_SQUARED * (depth * depth) as usize,
+        }
+    }
+
+    /// Whether the `index`-th move `mv` of `position` is skipped.
+    fn skips(&self, position: &Chess, mv: &Move, index: usize) -> bool {
+        self.prunes
+            && index > 0
+            && is_quiet(mv)
+            && (self.futile || index >= self.late_from)
+            && !gives_check(position, mv)
+    }
+}
+
 /// Late-move reduction in plies for the `index`-th move at `depth`.
 fn reduction(depth: i32, index: usize) -> i32 {
     let r = LMR_BASE + (depth as f64).ln() * (index as f64).ln() / LMR_DIVISOR;
@@ -426,6 +472,15 @@ impl<E: Evaluator> Run<'_, E> {
         self.keys[self.keys.len() - back..].contains(&key)
     }
 
+    /// `mv` at `ply` raised alpha to `score`: the line from `ply` starts with it
+    /// (and at the root it is the best move so far).
+    fn raise_alpha(&mut self, ply: usize, mv: Move, score: i32) {
+        self.set_pv(ply, mv);
+        if ply == 0 {
+            self.root_best = Some((mv, score));
+        }
+    }
+
     fn set_pv(&mut self, ply: usize, mv: Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -469,17 +524,9 @@ impl<E: Evaluator> Run<'_, E> {
         let entry = self.features.table.then(|| self.table.probe(key)).flatten();
         if let Some(e) = entry
             && !pv_node
-            && i32::from(e.depth) >= depth
+            && let Some(score) = table_cutoff(&e, depth, ply, alpha, beta)
         {
-            let score = from_table(i32::from(e.score), ply as u32);
-            let decides = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if decides {
-                return score;
-            }
+            return score;
         }
         let eval = (!in_check && !pv_node).then(|| self.evaluator.evaluate(position));
         if self.features.reverse_futility
@@ -499,39 +546,17 @@ impl<E: Evaluator> Run<'_, E> {
         {
             return score;
         }
-        let mut moves: MoveList = if ply == 0 {
-            self.root_moves.iter().copied().collect()
-        } else {
-            position.legal_moves()
-        };
+        let moves = self.ordered_moves(position, ply, entry.map_or(0, |e| e.best));
         if moves.is_empty() {
             return if in_check { mated_at(ply as u32) } else { 0 };
         }
-        let table_move = entry.map_or(0, |e| e.best);
-        let exchange = self.features.exchange;
-        self.ordering
-            .sort(&mut moves, position.turn(), ply, table_move, |m| {
-                exchange && loses_material(position, m)
-            });
         let original_alpha = alpha;
         let (mut best, mut best_move) = (-INFINITE, None);
         let mut quiets_tried = MoveList::new();
-        // Futility and late-move pruning near the leaves (off the PV, not in check).
-        let prunes_quiets = self.features.futility
-            && depth <= FUTILITY_MAX_DEPTH
-            && eval.is_some()
-            && !is_mate(alpha);
-        let futile =
-            eval.is_some_and(|eval| eval + FUTILITY_MARGIN + FUTILITY_PER_DEPTH * depth <= alpha);
-        let late_from = LATE_MOVES_BASE + LATE_MOVES_PER_DEPTH_SQUARED * (depth * depth) as usize;
+        let pruning = QuietPruning::new(self.features.futility, eval, depth, alpha);
         self.keys.push(key);
         for (i, mv) in moves.iter().enumerate() {
-            if prunes_quiets
-                && i > 0
-                && is_quiet(mv)
-                && (futile || i >= late_from)
-                && !gives_check(position, mv)
-            {
+            if pruning.skips(position, mv, i) {
                 continue;
             }
             let mut child = position.clone();
@@ -540,10 +565,9 @@ impl<E: Evaluator> Run<'_, E> {
             // The child's slot arrives while the net updates.
             self.table.prefetch(child_key);
             self.evaluator.push(position, Some(mv));
-            let late = i > 0
+            let late = i >= LMR_MIN_INDEX
                 && self.features.late_move_reductions
                 && depth >= LMR_MIN_DEPTH
-                && i >= LMR_MIN_INDEX
                 && is_quiet(mv)
                 && !in_check
                 && !child.is_check();
@@ -559,10 +583,7 @@ impl<E: Evaluator> Run<'_, E> {
                 (best, best_move) = (score, Some(*mv));
                 if score > alpha {
                     alpha = score;
-                    self.set_pv(ply, *mv);
-                    if ply == 0 {
-                        self.root_best = Some((*mv, score));
-                    }
+                    self.raise_alpha(ply, *mv, score);
                     if score >= beta {
                         if is_quiet(mv) {
                             self.ordering
@@ -578,22 +599,31 @@ impl<E: Evaluator> Run<'_, E> {
         }
         self.keys.pop();
         if self.features.table {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
             self.table.store(Entry {
                 key,
                 best: best_move.as_ref().map_or(0, pack),
                 score: to_table(best, ply as u32) as i16,
                 depth: depth.min(127) as i8,
-                bound,
+                bound: Bound::of(best, original_alpha, beta),
             });
         }
         best
+    }
+
+    /// The moves of a node at `ply` (the root: the root moves), best first for its
+    /// table move `table_move` ([`Ordering::sort`]).
+    fn ordered_moves(&self, position: &Chess, ply: usize, table_move: u16) -> MoveList {
+        let mut moves: MoveList = if ply == 0 {
+            self.root_moves.iter().copied().collect()
+        } else {
+            position.legal_moves()
+        };
+        let exchange = self.features.exchange;
+        self.ordering
+            .sort(&mut moves, position.turn(), ply, table_move, |m| {
+                exchange && loses_material(position, m)
+            });
+        moves
     }
 
     /// A node's score decided before it is searched (at ply > 0): 0 when the budget

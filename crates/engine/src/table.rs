@@ -20,6 +20,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a node's `best` score bounds, searched in the window `(alpha, beta)`.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {

@@ -14,9 +14,10 @@ use std::time::Instant;
 
 use anyhow::{Result, anyhow};
 use burn::tensor::Device;
-use burnmate_agents::policy_value::PolicyValueNet;
+use burnmate_agents::policy_value::{Losses, PolicyValueNet};
 use burnmate_agents::search_learner::{
     Augmentation, PlayoutCap, SearchLearner, SearchLearnerConfig, SearchLearnerState, SelfPlayEnd,
+    SelfPlayGame,
 };
 use burnmate_encode::side_to_move::{SideToMoveEncoding, transform_row};
 use burnmate_env::endgame::Endgame;
@@ -34,7 +35,7 @@ use crate::run::files::StreamedFile;
 use crate::run::resume::RngState;
 use crate::studies::scenario::StartSource;
 use crate::studies::scenario::curriculum::{Curriculum, retro_curriculum_start};
-use crate::studies::scenario::frontier::Frontier;
+use crate::studies::scenario::frontier::{Frontier, FrontierStart};
 use crate::studies::search::settings::{
     SEARCH_HIDDEN, SEARCH_MOVES_LEFT_HEAD, search_learner_config,
 };
@@ -121,6 +122,87 @@ pub struct SearchTraining {
     pub defender_simulations: Option<u32>,
 }
 
+/// A fresh learner of `endgame`: the study's policy-value net on `device`, drawn
+/// from `rng`, learning from symmetric copies of each position.
+fn new_learner(
+    endgame: Endgame,
+    config: SearchLearnerConfig,
+    device: &Device,
+    rng: &mut ChaCha8Rng,
+) -> Result<SearchLearner<EndgameMatchGame, SideToMoveEncoding>> {
+    let net = PolicyValueNet::new(
+        SideToMoveEncoding.width(),
+        &SEARCH_HIDDEN,
+        ChessGame.actions(),
+        SEARCH_MOVES_LEFT_HEAD,
+        device.clone().autodiff(),
+        rng,
+    );
+    let rules = EndgameMatchGame { endgame };
+    Ok(
+        SearchLearner::new(rules, SideToMoveEncoding, net, config)?.with_augmentation(
+            Augmentation {
+                symmetries: SYMMETRIES,
+                row: transform_row,
+                action: transform_action,
+            },
+        ),
+    )
+}
+
+/// The metrics file at `path`: a new one with its header, or the resumed one cut
+/// to the `kept` lines the resume point counted.
+fn open_metrics(path: &Path, kept: Option<usize>) -> Result<StreamedFile> {
+    match kept {
+        None => {
+            let mut file = StreamedFile::create(path)?;
+            file.line(METRICS_HEADER)?;
+            Ok(file)
+        }
+        Some(keep) => Ok(StreamedFile::reopen(path, keep)?.0),
+    }
+}
+
+/// A row of [`METRICS_HEADER`]: games so far, the block's mate rate, its mean
+/// losses (empty before the first update).
+fn metrics_row(played: u64, mated: f64, losses: Option<Losses>) -> String {
+    let losses = losses.map_or(",,".to_string(), |l| {
+        format!("{:.6},{:.6},{:.6}", l.policy, l.value, l.moves_left)
+    });
+    format!("{played},{mated:.4},{losses}")
+}
+
+/// Whether white mated in `record`.
+fn mated(record: &SelfPlayGame) -> bool {
+    record.end == SelfPlayEnd::Mate { first_won: true }
+}
+
+/// The retro curriculum sees each game's result; the games white mated.
+fn curriculum_learns(curriculum: &mut Curriculum, records: &[SelfPlayGame]) -> u64 {
+    for record in records {
+        curriculum.record(mated(record));
+    }
+    records.iter().filter(|r| mated(r)).count() as u64
+}
+
+/// The frontier grows from each seeding start white mated from (`issued`: the
+/// block's starts, by index); the games white mated.
+fn frontier_learns(
+    frontier: &mut Frontier,
+    records: &[SelfPlayGame],
+    issued: &[FrontierStart],
+) -> u64 {
+    for record in records {
+        if let Some(start) = issued
+            .get(record.start)
+            .filter(|s| mated(record) && s.seeds)
+        {
+            frontier.mated_from(&start.position, record.plies);
+        }
+    }
+    records.iter().filter(|r| mated(r)).count() as u64
+}
+
 /// Trains the search learner as `run` says: the rules alone (no tablebase reaches it).
 /// Goes on from `resume` when it holds a resume point, and keeps one there. With
 /// `metrics`, writes a row a block there ([`METRICS_HEADER`]).
@@ -144,21 +226,7 @@ pub fn train_search(
         second_player_simulations: defender_simulations,
         ..search_learner_config()
     };
-    let net = PolicyValueNet::new(
-        SideToMoveEncoding.width(),
-        &SEARCH_HIDDEN,
-        ChessGame.actions(),
-        SEARCH_MOVES_LEFT_HEAD,
-        device.clone().autodiff(),
-        &mut rng,
-    );
-    let rules = EndgameMatchGame { endgame };
-    let mut learner = SearchLearner::new(rules, SideToMoveEncoding, net, config)?
-        .with_augmentation(Augmentation {
-            symmetries: SYMMETRIES,
-            row: transform_row,
-            action: transform_action,
-        });
+    let mut learner = new_learner(endgame, config, device, &mut rng)?;
     let (mut played, mut wins, mut earlier_seconds) = (0u64, 0u64, 0.0);
     let mut curriculum = Curriculum::default();
     let mut frontier = Frontier::default();
@@ -176,15 +244,9 @@ pub fn train_search(
         frontier = saved.frontier;
         metrics_lines = saved.metrics_lines;
     }
-    let mut metrics = match (metrics, metrics_lines) {
-        (None, _) => None,
-        (Some(path), None) => {
-            let mut file = StreamedFile::create(path)?;
-            file.line(METRICS_HEADER)?;
-            Some(file)
-        }
-        (Some(path), Some(keep)) => Some(StreamedFile::reopen(path, keep)?.0),
-    };
+    let mut metrics = metrics
+        .map(|path| open_metrics(path, metrics_lines))
+        .transpose()?;
     if let Some(folder) = resume.parent() {
         std::fs::create_dir_all(folder)
             .map_err(|e| anyhow!("cannot create {}: {e}", folder.display()))?;
@@ -211,25 +273,16 @@ pub fn train_search(
             },
             &mut rng,
         );
-        let mut block_wins = 0u64;
-        for record in &records {
-            let mated = record.end == SelfPlayEnd::Mate { first_won: true };
-            block_wins += u64::from(mated);
-            if !use_frontier {
-                curriculum.record(mated);
-            }
-            if let Some(start) = issued.get(record.start).filter(|s| mated && s.seeds) {
-                frontier.mated_from(&start.position, record.plies);
-            }
-        }
+        let block_wins = if use_frontier {
+            frontier_learns(&mut frontier, &records, &issued)
+        } else {
+            curriculum_learns(&mut curriculum, &records)
+        };
         played += block as u64;
         wins += block_wins;
         if let Some(file) = metrics.as_mut() {
-            let losses = learner.take_losses().map_or(",,".to_string(), |l| {
-                format!("{:.6},{:.6},{:.6}", l.policy, l.value, l.moves_left)
-            });
             let mated = block_wins as f64 / block as f64;
-            file.line(&format!("{played},{mated:.4},{losses}"))?;
+            file.line(&metrics_row(played, mated, learner.take_losses()))?;
         }
         let due = (snapshots.len() as u64 + 1) * games / SNAPSHOTS;
         if played >= due && played < games {

@@ -348,25 +348,7 @@ fn continue_run(
             layers: learner.net().weights(),
         },
     )?;
-    let series: Vec<Series> = OPPONENTS
-        .iter()
-        .zip(&t.curves)
-        .filter(|(_, points)| !points.is_empty())
-        .map(|(name, points)| Series {
-            name: format!("vs {name}"),
-            points: points.clone(),
-        })
-        .collect();
-    write_atomic(
-        &dir.join("eval.svg"),
-        line_chart(
-            "afterstate-td: score against fixed opponents (wins + draws / 2)",
-            "training games",
-            "score (%)",
-            &series,
-        )
-        .as_bytes(),
-    )?;
+    write_eval_chart(&dir.join("eval.svg"), &t.curves)?;
     let mut endings = t.endings.clone();
     for (_, count) in &mut endings {
         *count /= t.done.max(1) as f64;
@@ -395,7 +377,33 @@ fn continue_run(
         config.envs,
         summary.training.backend
     );
-    for (name, s) in OPPONENTS.iter().zip(&t.last) {
+    print_scores(&t.last);
+    Ok(())
+}
+
+/// `eval.svg`: the score against each fixed opponent over the training games.
+fn write_eval_chart(path: &Path, curves: &[Vec<(f64, f64)>; 3]) -> Result<()> {
+    let series: Vec<Series> = OPPONENTS
+        .iter()
+        .zip(curves)
+        .filter(|(_, points)| !points.is_empty())
+        .map(|(name, points)| Series {
+            name: format!("vs {name}"),
+            points: points.clone(),
+        })
+        .collect();
+    let chart = line_chart(
+        "afterstate-td: score against fixed opponents (wins + draws / 2)",
+        "training games",
+        "score (%)",
+        &series,
+    );
+    write_atomic(path, chart.as_bytes())
+}
+
+/// A line a fixed opponent of the last evaluation: score, results, plies.
+fn print_scores(last: &[Option<EvaluationScore>; 3]) {
+    for (name, s) in OPPONENTS.iter().zip(last) {
         if let Some(s) = s {
             say!(
                 "vs {name:<12} score {:.3}: {} won ({} by mate), {} drawn, {} lost of {}, {:.1} plies",
@@ -409,5 +417,4 @@ fn continue_run(
             );
         }
     }
-    Ok(())
 }
