@@ -6,7 +6,8 @@ use anyhow::Result;
 use burnmate::device::backend::BackendChoice;
 use burnmate::studies::experiment::{Experiment, load_config};
 use burnmate::studies::search::evaluation::MovesLeftTerm;
-use burnmate::studies::study::{EvalRequest, SearchEvalOptions, refuse_stockfish_skills};
+use burnmate::studies::search::evaluation::SearchEvalOptions;
+use burnmate::studies::study::{EvalRequest, refuse_stockfish_skills};
 use burnmate_env::tactics::ForcingMoves;
 
 /// `burnmate eval`'s arguments.

@@ -14,6 +14,7 @@ pub mod net_file;
 pub mod openings;
 pub mod play;
 pub mod shards;
+pub mod step_files;
 
 use std::path::Path;
 

@@ -14,6 +14,7 @@ pub mod compact;
 pub mod config;
 pub mod defence;
 pub mod evaluation;
+pub mod net_data;
 pub mod net_file;
 pub mod play;
 pub mod settings;

@@ -9,8 +9,7 @@ use anyhow::Result;
 use crate::device::backend::BackendChoice;
 use crate::run::overrides::Overrides;
 use crate::studies::experiment::Experiment;
-use crate::studies::search::evaluation::MovesLeftTerm;
-use burnmate_env::tactics::ForcingMoves;
+use crate::studies::search::evaluation::SearchEvalOptions;
 
 /// What `burnmate eval RUN` asks of a run.
 pub struct EvalRequest<'a> {
@@ -26,22 +25,6 @@ pub struct EvalRequest<'a> {
     pub stockfish_skills: &'a [u8],
     /// What only a search run reads.
     pub search: SearchEvalOptions,
-}
-
-/// What `burnmate eval` asks of a search net alone.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SearchEvalOptions {
-    /// Seed of the defender's tie breaks; none: the net's own seed (as its training
-    /// evaluated it).
-    pub seed: Option<u64>,
-    /// Simulations a move; none: the matrix's evaluation budget.
-    pub simulations: Option<u32>,
-    /// The moves-left term; unset parts: the net's own.
-    pub moves_left: MovesLeftTerm,
-    /// Share of the prior spread over forcing moves; none: the ending's.
-    pub forcing_share: Option<f32>,
-    /// Which moves are forcing; none: the ending's.
-    pub forcing_moves: Option<ForcingMoves>,
 }
 
 /// What `burnmate play RUN` asks of a run.

@@ -24,6 +24,10 @@ use crate::run::checkpoint::fnv1a;
 use crate::run::files::write_new_atomic;
 use crate::studies::chess::net_file::NetFile;
 
+/// The name that stands for the shipped chess net (`assets/nets/chess.bmnet`, built
+/// into the binary) where a run is expected; `burnmate uci` with no run plays it.
+pub const BUILTIN_NET: &str = "builtin:net";
+
 /// The file's tag and version.
 pub const MAGIC: &[u8; 8] = b"BMCHESS\x01";
 
@@ -57,7 +61,7 @@ pub fn is_compact_chess(bytes: &[u8]) -> bool {
 
 /// Whether `path` names the shipped net (`builtin:net`) or a compact chess net file.
 pub fn names_a_compact_net(path: &Path) -> bool {
-    path == Path::new(crate::tools::uci_server::players::BUILTIN_NET)
+    path == Path::new(BUILTIN_NET)
         || std::fs::File::open(path).is_ok_and(|mut file| {
             let mut head = [0u8; 8];
             std::io::Read::read_exact(&mut file, &mut head).is_ok() && is_compact_chess(&head)

@@ -22,7 +22,7 @@
 //! (labelled positions), `gen-NNN.net.json` (the candidate), and one line a finished
 //! generation in `generations.csv`. A killed run resumes at the first generation
 //! without a line; every step is seeded, so the resumed run is the same run.
-//! [`super::shards`] runs the same generation in steps, its self-play over machines.
+//! `shards.rs` runs the same generation in steps, its self-play over machines.
 
 use std::ops::Range;
 use std::path::Path;
@@ -437,7 +437,7 @@ pub fn run_generations(
         };
         rows.push(row);
         record(run, &rows)?;
-        super::shards::clear(run, generation)?;
+        super::step_files::clear(run, generation)?;
         crate::run::fault::crash_point("chess-generation-recorded");
         progress.note(&format!(
             "generation {generation}: incumbent {}, {:.0} CPU s{phases}",

@@ -25,6 +25,7 @@ use super::data_file;
 use super::generations::{
     Decision, Player, cpu_seconds, finished, play_generation, player, record, train_and_gate,
 };
+use super::step_files::{clear, decision_path, shard_path, shards_found};
 use crate::run::files::{lock_dir, write_atomic};
 use crate::run::grid_dir::Shard;
 use crate::studies::experiment::{Experiment, load_config};
@@ -86,18 +87,6 @@ struct Prepared {
 struct Played {
     outcomes: [u32; 3],
     cpu_seconds: f64,
-}
-
-fn decision_path(run: &Path, generation: u32) -> PathBuf {
-    run.join(format!("gen-{generation:03}.decision.json"))
-}
-
-/// The positions (`bin`) or the outcomes (`json`) of shard `shard` of `generation`.
-fn shard_path(run: &Path, generation: u32, shard: Shard, ext: &str) -> PathBuf {
-    run.join("data").join(format!(
-        "gen-{generation:03}.shard-{}-of-{}.{ext}",
-        shard.index, shard.count
-    ))
 }
 
 /// The games of `shard` among `games`: a contiguous block, in game order.
@@ -202,35 +191,6 @@ pub fn play(run: &Path, config: &ChessConfig, shard: Shard) -> Result<()> {
     Ok(())
 }
 
-/// The shards of `generation` found in `run`'s data directory.
-fn shards_found(run: &Path, generation: u32) -> Result<Vec<Shard>> {
-    let prefix = format!("gen-{generation:03}.shard-");
-    let dir = run.join("data");
-    if !dir.exists() {
-        return Ok(Vec::new());
-    }
-    let entries =
-        std::fs::read_dir(&dir).with_context(|| format!("cannot read {}", dir.display()))?;
-    let mut shards = Vec::new();
-    for entry in entries {
-        let name = entry?.file_name().to_string_lossy().into_owned();
-        let Some(rest) = name
-            .strip_prefix(&prefix)
-            .and_then(|r| r.strip_suffix(".json"))
-        else {
-            continue;
-        };
-        let shard = rest
-            .split_once("-of-")
-            .map(|(i, n)| format!("{i}/{n}"))
-            .and_then(|text| Shard::parse(&text).ok())
-            .with_context(|| format!("{} is not a shard's file", dir.join(&name).display()))?;
-        shards.push(shard);
-    }
-    shards.sort_by_key(|s| s.index);
-    Ok(shards)
-}
-
 /// Joins the first unfinished generation's shards (every one of them) into its
 /// position file and records its row.
 pub fn record_generation(run: &Path, config: &ChessConfig) -> Result<()> {
@@ -282,19 +242,6 @@ pub fn record_generation(run: &Path, config: &ChessConfig) -> Result<()> {
         positions.len(),
         prepared.decision.incumbent
     );
-    Ok(())
-}
-
-/// Removes generation `generation`'s step files (its decision and shards).
-pub fn clear(run: &Path, generation: u32) -> Result<()> {
-    let mut files = vec![decision_path(run, generation)];
-    for shard in shards_found(run, generation)? {
-        files.push(shard_path(run, generation, shard, "bin"));
-        files.push(shard_path(run, generation, shard, "json"));
-    }
-    for file in files.into_iter().filter(|f| f.exists()) {
-        std::fs::remove_file(&file).with_context(|| format!("cannot remove {}", file.display()))?;
-    }
     Ok(())
 }
 

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::run::checkpoint::fnv1a;
 use crate::run::files::write_atomic;
-use crate::studies::search::net_file::SearchNetFile;
+use crate::studies::search::net_data::SearchNetFile;
 
 /// The file's tag and version.
 pub const MAGIC: &[u8; 8] = b"BMNET\x01\0\0";

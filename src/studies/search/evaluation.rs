@@ -34,7 +34,6 @@ use crate::studies::search::defence::{NetDefence, defence_starts, evaluate_defen
 use crate::studies::search::net_file::{self, SearchNetFile, search_positions};
 use crate::studies::search::settings::evaluation_search;
 use crate::studies::search::training::Trained;
-use crate::studies::study::SearchEvalOptions;
 
 /// The evaluation of `net` on `scenario`'s starts with the search `play`: every
 /// round one batched search over the positions of all unfinished games.
@@ -254,6 +253,22 @@ fn search_label(search: &SearchConfig) -> String {
     } else {
         format!("search ({} simulations)", search.simulations)
     }
+}
+
+/// What `burnmate eval` asks of a search net alone.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchEvalOptions {
+    /// Seed of the defender's tie breaks; none: the net's own seed (as its training
+    /// evaluated it).
+    pub seed: Option<u64>,
+    /// Simulations a move; none: the matrix's evaluation budget.
+    pub simulations: Option<u32>,
+    /// The moves-left term; unset parts: the net's own.
+    pub moves_left: MovesLeftTerm,
+    /// Share of the prior spread over forcing moves; none: the ending's.
+    pub forcing_share: Option<f32>,
+    /// Which moves are forcing; none: the ending's.
+    pub forcing_moves: Option<ForcingMoves>,
 }
 
 /// `burnmate eval NET`: the search net plays the first `games` of the matrix's

@@ -22,7 +22,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move};
 
 use crate::studies::search::compact;
-use crate::studies::search::settings::{evaluation_search, search_learner_config};
+pub use crate::studies::search::net_data::SearchNetFile;
+use crate::studies::search::settings::evaluation_search;
 
 /// The checkpoint format of a search net file.
 pub const FORMAT: &str = "burnmate-search-net-v2";
@@ -31,24 +32,6 @@ pub const FORMAT: &str = "burnmate-search-net-v2";
 /// record the search their nets learned with (discount 0.97, self-play prior weight
 /// 1.5); they still load.
 const FORMAT_V1: &str = "burnmate-search-net-v1";
-
-/// What a search net file holds.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SearchNetFile {
-    /// The endgame it was trained on.
-    pub endgame: Endgame,
-    /// The cell's seed.
-    pub seed: u64,
-    /// Self-play games it was trained for.
-    pub games: u64,
-    /// The network's layers (side-to-move encoding in, policy logits and value out).
-    pub layers: Vec<LayerWeights>,
-    /// The discount per ply it was trained with; its searches back values up with it.
-    pub discount: f32,
-    /// The prior weight of the self-play search it was trained with.
-    pub self_play_c_puct: f32,
-}
 
 /// What a search net file of [`FORMAT_V1`] holds.
 #[derive(Serialize, Deserialize)]
@@ -69,18 +52,6 @@ impl From<SearchNetFileV1> for SearchNetFile {
             layers: v1.layers,
             discount: 0.97,
             self_play_c_puct: 1.5,
-        }
-    }
-}
-
-impl SearchNetFile {
-    /// The self-play search the net was trained with: the matrix's, at the file's
-    /// discount and prior weight.
-    pub fn self_play_search(&self) -> SearchConfig {
-        SearchConfig {
-            c_puct: self.self_play_c_puct,
-            discount: self.discount,
-            ..search_learner_config().search
         }
     }
 }

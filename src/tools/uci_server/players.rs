@@ -302,9 +302,7 @@ impl UciPlayer for SearchPlayer {
 /// builtin:material`, `burnmate match builtin:material`.
 pub const BUILTIN_MATERIAL: &str = "builtin:material";
 
-/// The name that stands for the shipped chess net (`assets/nets/chess.bmnet`, built
-/// into the binary) where a run is expected; `burnmate uci` with no run plays it.
-pub const BUILTIN_NET: &str = "builtin:net";
+pub use crate::studies::chess::compact::BUILTIN_NET;
 
 /// Nodes a move of the engine-grade search when neither `--nodes` nor `go` says.
 pub const DEFAULT_ENGINE_NODES: u64 = 200_000;
