@@ -4,6 +4,7 @@
 //! and files every run writes.
 
 pub mod checkpoint;
+pub mod cpu;
 pub mod driver;
 pub mod engine_cache;
 pub mod fault;
@@ -23,7 +24,7 @@ use serde::de::DeserializeOwned;
 
 use crate::output::plot::{Series, line_chart, thin};
 use crate::run::fault::crash_point;
-use crate::run::files::{DirLock, StreamedFile, is_empty_dir, lock_dir, write_atomic};
+use crate::run::files::{DirLock, StreamedFile, claim_new_run, lock_dir, write_atomic};
 use crate::run::metrics::MetricsRecorder;
 use crate::run::resume::{RESUME_FILE, ResumePoint};
 
@@ -45,13 +46,7 @@ impl Run {
     /// Starts a run in `dir` (existing and empty) whose resolved config is
     /// `config_toml`, with the study's extra metric columns.
     pub fn start(dir: &Path, config_toml: &str, extra_columns: &[&str]) -> Result<Run> {
-        let lock = lock_dir(dir)?;
-        anyhow::ensure!(
-            is_empty_dir(dir),
-            "output directory {} already holds a run; choose another --out",
-            dir.display()
-        );
-        write_atomic(&dir.join("config.toml"), config_toml.as_bytes())?;
+        let lock = claim_new_run(dir, config_toml)?;
         Ok(Run {
             dir: dir.to_path_buf(),
             metrics: MetricsRecorder::create(&dir.join("metrics.csv"), extra_columns)?,

@@ -242,6 +242,21 @@ pub fn copy_dir(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Claims `dir` (made by [`create_run_dir`]) for a new run: locks it, refuses one
+/// that already holds a run, and writes the run's resolved config as its
+/// `config.toml`. Every study's run starts here ([`crate::run::Run::start`] adds the
+/// episode studies' metrics); the lock is held while the guard lives.
+pub fn claim_new_run(dir: &Path, config_toml: &str) -> Result<DirLock> {
+    let lock = lock_dir(dir)?;
+    anyhow::ensure!(
+        is_empty_dir(dir),
+        "output directory {} already holds a run; choose another --out",
+        dir.display()
+    );
+    write_atomic(&dir.join("config.toml"), config_toml.as_bytes())?;
+    Ok(lock)
+}
+
 /// Whether `dir` holds nothing but, perhaps, a lock file.
 pub fn is_empty_dir(dir: &Path) -> bool {
     fs::read_dir(dir).is_ok_and(|entries| {

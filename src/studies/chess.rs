@@ -20,7 +20,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use crate::run::files::{config_stem, create_run_dir, lock_dir, write_atomic};
+use crate::run::files::{claim_new_run, config_stem, create_run_dir, lock_dir, write_atomic};
 use crate::run::overrides::Overrides;
 use crate::run::progress::episode_bar;
 use crate::studies::experiment::{Experiment, to_toml};
@@ -43,11 +43,7 @@ impl Study for ChessConfig {
         }
         config.validate()?;
         let dir = create_run_dir(overrides.out.as_deref(), &config_stem(path))?;
-        let _lock = lock_dir(&dir)?;
-        write_atomic(
-            &dir.join("config.toml"),
-            to_toml(&Experiment::Chess(config.clone()))?.as_bytes(),
-        )?;
+        let _lock = claim_new_run(&dir, &to_toml(&Experiment::Chess(config.clone()))?)?;
         finish(&dir, &config)
     }
 
@@ -82,10 +78,7 @@ pub fn play_net(request: &PlayRequest) -> Result<()> {
 pub fn create(dir: &Path, config: &ChessConfig) -> Result<()> {
     config.validate()?;
     let dir = create_run_dir(Some(dir), "chess")?;
-    write_atomic(
-        &dir.join("config.toml"),
-        to_toml(&Experiment::Chess(config.clone()))?.as_bytes(),
-    )?;
+    claim_new_run(&dir, &to_toml(&Experiment::Chess(config.clone()))?)?;
     crate::say!(
         "run {}: its generations go by `burnmate generation {} prepare`, `play --shard i/N`, `record`",
         dir.display(),

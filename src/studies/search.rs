@@ -25,7 +25,7 @@ use std::path::Path;
 use anyhow::{Result, bail};
 
 use crate::output::plot::{Series, line_chart};
-use crate::run::files::{config_stem, create_run_dir, lock_dir, write_atomic};
+use crate::run::files::{claim_new_run, config_stem, create_run_dir, lock_dir, write_atomic};
 use crate::run::overrides::Overrides;
 use crate::run::tablebases::{load_or_build, tablebase_dir};
 use crate::studies::experiment::{Experiment, to_toml};
@@ -56,11 +56,7 @@ impl Study for SearchStudyConfig {
         config.check()?;
         config.backend.device()?;
         let dir = create_run_dir(overrides.out.as_deref(), &config_stem(path))?;
-        let _lock = lock_dir(&dir)?;
-        write_atomic(
-            &dir.join("config.toml"),
-            to_toml(&Experiment::Search(config.clone()))?.as_bytes(),
-        )?;
+        let _lock = claim_new_run(&dir, &to_toml(&Experiment::Search(config.clone()))?)?;
         finish(&dir, &config)
     }
 

@@ -43,6 +43,7 @@ use shakmaty::{Chess, Move};
 use super::config::{ChessConfig, GATE_ROUND};
 use super::games::{GameSettings, gate, self_play};
 use super::{data_file, net_file};
+use crate::run::cpu::cpu_seconds;
 use crate::run::files::write_atomic;
 use crate::run::progress::Progress;
 
@@ -160,21 +161,6 @@ pub(super) fn record(run: &Path, rows: &[GenerationRow]) -> Result<()> {
         text.push('\n');
     }
     write_atomic(&run.join(GENERATIONS_FILE), text.as_bytes())
-}
-
-/// CPU seconds this process has used (user + system, every thread), where the
-/// system says; else wall seconds since `started` times the threads.
-pub(super) fn cpu_seconds(started: Instant) -> f64 {
-    std::fs::read_to_string("/proc/self/stat")
-        .ok()
-        .and_then(|stat| {
-            // Fields after the command's closing parenthesis; utime and stime are the
-            // 12th and 13th of them, in clock ticks (100 a second on Linux).
-            let rest = &stat[stat.rfind(')')? + 2..];
-            let f: Vec<&str> = rest.split_whitespace().collect();
-            Some((f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?) / 100.0)
-        })
-        .unwrap_or_else(|| started.elapsed().as_secs_f64() * rayon::current_num_threads() as f64)
 }
 
 /// Who plays a generation's games: material values (generation 0) or a net.

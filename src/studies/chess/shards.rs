@@ -23,9 +23,10 @@ use serde::{Deserialize, Serialize};
 use super::config::ChessConfig;
 use super::data_file;
 use super::generations::{
-    Decision, Player, cpu_seconds, finished, play_generation, player, record, train_and_gate,
+    Decision, Player, finished, play_generation, player, record, train_and_gate,
 };
 use super::step_files::{clear, decision_path, shard_path, shards_found};
+use crate::run::cpu::cpu_seconds;
 use crate::run::files::{lock_dir, write_atomic};
 use crate::run::grid_dir::Shard;
 use crate::studies::experiment::{Experiment, load_config};
