@@ -255,6 +255,19 @@ fn the_search_learner_runs_on_an_endgame_and_repeats_itself() {
         fs::read(&net).unwrap(),
         fs::read(b.join("nets/kqk-mcts-0.json")).unwrap()
     );
+    // The cell keeps its losses a block of games, as a search run does.
+    let metrics = fs::read_to_string(a.join("nets/kqk-mcts-0.metrics.csv")).unwrap();
+    let lines: Vec<&str> = metrics.lines().collect();
+    assert_eq!(
+        lines[0],
+        "games,mated,policy_loss,value_loss,moves_left_loss"
+    );
+    assert!(lines.len() >= 2, "{metrics}");
+    assert!(lines.last().unwrap().starts_with("30,"), "{metrics}");
+    assert_eq!(
+        metrics,
+        fs::read_to_string(b.join("nets/kqk-mcts-0.metrics.csv")).unwrap()
+    );
     the_saved_net_plays_and_serves_uci(&net);
 }
 
@@ -469,6 +482,10 @@ fn a_search_cell_killed_in_training_goes_on_to_the_bytes_of_an_uninterrupted_one
     assert_eq!(
         fs::read(resumed.join("nets/kqk-mcts-0.json")).unwrap(),
         fs::read(whole.join("nets/kqk-mcts-0.json")).unwrap()
+    );
+    assert_eq!(
+        fs::read(resumed.join("nets/kqk-mcts-0.metrics.csv")).unwrap(),
+        fs::read(whole.join("nets/kqk-mcts-0.metrics.csv")).unwrap()
     );
     assert!(
         !resume.exists(),

@@ -219,6 +219,13 @@ pub fn resume_path(dir: &Path, cell: &Cell) -> PathBuf {
         .join(format!("{}.resume.json", cell.file_stem()))
 }
 
+/// A search learner cell's losses and mate rate a block of games
+/// ([`training::METRICS_HEADER`]), beside its net.
+pub fn metrics_path(dir: &Path, cell: &Cell) -> PathBuf {
+    dir.join(NETS_DIR)
+        .join(format!("{}.metrics.csv", cell.file_stem()))
+}
+
 /// Trains and evaluates one cell of the matrix in `dir` (a search learner's net is
 /// saved there, [`net_path`]).
 pub fn run_cell(
@@ -251,7 +258,9 @@ pub fn run_cell(
                 playout_cap: None,
                 defender_simulations: None,
             };
-            let trained = training::train_search(&run, &device, &resume_path(dir, &cell), None)?;
+            let metrics = metrics_path(dir, &cell);
+            let resume = resume_path(dir, &cell);
+            let trained = training::train_search(&run, &device, &resume, Some(&metrics))?;
             let tablebase = oracles.tablebase(endgame)?;
             let scenario = game::endgame(endgame, tablebase, plan.starts)?;
             let net = net_path(dir, &cell);

@@ -244,13 +244,13 @@ pub fn train_search(
         frontier = saved.frontier;
         metrics_lines = saved.metrics_lines;
     }
-    let mut metrics = metrics
-        .map(|path| open_metrics(path, metrics_lines))
-        .transpose()?;
     if let Some(folder) = resume.parent() {
         std::fs::create_dir_all(folder)
             .map_err(|e| anyhow!("cannot create {}: {e}", folder.display()))?;
     }
+    let mut metrics = metrics
+        .map(|path| open_metrics(path, metrics_lines))
+        .transpose()?;
     let started = Instant::now();
     let seconds = |started: &Instant| earlier_seconds + started.elapsed().as_secs_f64();
     let mut last_save: Option<f64> = None;
