@@ -291,6 +291,10 @@ fn bad_match_requests_are_one_line_errors_and_keep_earlier_games() {
     let mut args = match_args(run_s, out_s, engine_s, "2");
     args.extend(["--sprt", "5,0"]);
     assert_one_line_error(&burnmate(&args), "--sprt needs elo0 < elo1");
+    // A selfplay run has one search thread: no `Threads` to set.
+    let mut args = match_args(run_s, out_s, engine_s, "2");
+    args.extend(["--threads", "2"]);
+    assert_one_line_error(&burnmate(&args), "--threads 2: no option named 'Threads'");
     assert_one_line_error(
         &burnmate(&[
             "match",
@@ -434,6 +438,29 @@ fn a_run_against_itself_searches_alike_on_both_sides() {
     };
     assert_eq!(games[1][1], mirrored);
     assert!(stdout(&out).contains("score 0.500"), "{}", stdout(&out));
+    // Two threads on the run's side (Lazy SMP): the match records them.
+    let threaded = tmp.path().join("threaded");
+    let out = burnmate(&[
+        "match",
+        "builtin:material",
+        "--opponent-run",
+        "builtin:material",
+        "--nodes",
+        "2000",
+        "--threads",
+        "2",
+        "--out",
+        threaded.to_str().unwrap(),
+        "--games",
+        "2",
+        "--max-plies",
+        "40",
+        "--jobs",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let recorded = fs::read_to_string(threaded.join("match.json")).unwrap();
+    assert!(recorded.contains("\"threads\": 2"), "{recorded}");
 }
 
 #[test]

@@ -75,6 +75,10 @@ pub struct MatchArgs {
     /// a snapshot while the run learns on.
     #[arg(long)]
     pub generation: Option<u32>,
+    /// Chess runs and nets: search threads of the run under test (UCI `Threads`,
+    /// Lazy SMP), e.g. to measure what a second thread is worth at a clock.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// Games played at once (default: all cores).
     #[arg(long)]
     pub jobs: Option<usize>,
@@ -103,6 +107,7 @@ impl MatchArgs {
             with,
             without,
             generation,
+            threads,
             jobs,
         } = self;
         let move_timeout = std::time::Duration::try_from_secs_f64(move_timeout)
@@ -138,6 +143,7 @@ impl MatchArgs {
             with,
             without,
             generation,
+            threads,
             run_identity: None,
             opponent_identities: None,
             time_control: tc

@@ -280,6 +280,10 @@ pub struct MatchSettings {
     /// in matches from before it existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generation: Option<u32>,
+    /// Search threads of the run under test (UCI `Threads`; absent in matches from
+    /// before it existed: 1).
+    #[serde(default = "one_thread", skip_serializing_if = "is_one_thread")]
+    pub threads: usize,
     /// What the run under test is: the FNV-1a of its weights file (a run's
     /// `checkpoint.json`, a search net's file), so a resume with another run at the
     /// same path is refused; [`match_command`] fills it in (absent in matches from
@@ -299,6 +303,14 @@ pub struct MatchSettings {
     /// the engine's `UCI_Elo` labels).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scale: Option<String>,
+}
+
+fn one_thread() -> usize {
+    1
+}
+
+fn is_one_thread(threads: &usize) -> bool {
+    *threads == 1
 }
 
 /// The identity [`MatchSettings::run_identity`] records for `run`: the FNV-1a of its
@@ -357,6 +369,17 @@ fn same_run(recorded: &str, settings: &MatchSettings) -> Result<bool> {
 }
 
 impl MatchSettings {
+    /// The run under test as a player, with its `threads`.
+    fn run_player(&self) -> Result<Box<dyn crate::tools::uci_server::UciPlayer>> {
+        let mut player = load_player(&self.run, self.search()?, self.features()?, self.generation)?;
+        if self.threads != 1 {
+            player
+                .set_option("Threads", &self.threads.to_string())
+                .map_err(|e| anyhow::anyhow!("--threads {}: {e}", self.threads))?;
+        }
+        Ok(player)
+    }
+
     /// Refuses settings that cannot make a match, in one line.
     pub fn check(&self) -> Result<()> {
         if self.games == 0 {
@@ -473,12 +496,7 @@ pub fn match_command(
     let deadline = engine_limit::move_deadline(&settings.limit, move_timeout)?;
     let openings = openings::load(settings.openings.as_deref())?;
     // Players that cannot start are refused before the directory is touched.
-    load_player(
-        &settings.run,
-        settings.search()?,
-        settings.features()?,
-        settings.generation,
-    )?;
+    settings.run_player()?;
     // Each opponent is started once with its options (an option out of the engine's
     // declared range, such as UCI_Elo 1000 on Stockfish 15.1, is refused here).
     for opponent in &settings.opponents {
@@ -669,12 +687,7 @@ impl Worker<'_> {
     }
 
     fn play_pending(&self) -> Result<()> {
-        let mut run = RunPlayer(load_player(
-            &self.settings.run,
-            self.settings.search()?,
-            self.settings.features()?,
-            self.settings.generation,
-        )?);
+        let mut run = RunPlayer(self.settings.run_player()?);
         let mut opponents: Vec<Option<Box<dyn Player>>> =
             self.settings.opponents.iter().map(|_| None).collect();
         loop {
