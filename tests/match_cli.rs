@@ -404,13 +404,10 @@ fn an_engine_that_stops_answering_go_ends_the_match_in_one_line_and_keeps_its_ga
     assert_eq!(results.lines().count(), 3, "{results}");
 }
 
-#[test]
-fn a_run_against_itself_searches_alike_on_both_sides() {
-    // The opponent run searches with the match's --nodes, as the run does: the same
-    // engine on both sides plays one game twice, colours swapped.
-    let tmp = TempDir::new();
-    let out_dir = tmp.path().join("match");
-    let out = burnmate(&[
+/// Two games of `builtin:material` against itself at 2,000 nodes into `out`, with
+/// `extra` arguments.
+fn material_against_itself(out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
         "match",
         "builtin:material",
         "--opponent-run",
@@ -418,14 +415,25 @@ fn a_run_against_itself_searches_alike_on_both_sides() {
         "--nodes",
         "2000",
         "--out",
-        out_dir.to_str().unwrap(),
+        out.to_str().unwrap(),
         "--games",
         "2",
         "--max-plies",
         "40",
         "--jobs",
         "1",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    burnmate(&args)
+}
+
+#[test]
+fn a_run_against_itself_searches_alike_on_both_sides() {
+    // The opponent run searches with the match's --nodes, as the run does: the same
+    // engine on both sides plays one game twice, colours swapped.
+    let tmp = TempDir::new();
+    let out_dir = tmp.path().join("match");
+    let out = material_against_itself(&out_dir, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let rows = fs::read_to_string(out_dir.join("results.tsv")).unwrap();
     let games: Vec<Vec<&str>> = rows.lines().map(|l| l.split('\t').collect()).collect();
@@ -440,24 +448,7 @@ fn a_run_against_itself_searches_alike_on_both_sides() {
     assert!(stdout(&out).contains("score 0.500"), "{}", stdout(&out));
     // Two threads on the run's side (Lazy SMP): the match records them.
     let threaded = tmp.path().join("threaded");
-    let out = burnmate(&[
-        "match",
-        "builtin:material",
-        "--opponent-run",
-        "builtin:material",
-        "--nodes",
-        "2000",
-        "--threads",
-        "2",
-        "--out",
-        threaded.to_str().unwrap(),
-        "--games",
-        "2",
-        "--max-plies",
-        "40",
-        "--jobs",
-        "1",
-    ]);
+    let out = material_against_itself(&threaded, &["--threads", "2"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let recorded = fs::read_to_string(threaded.join("match.json")).unwrap();
     assert!(recorded.contains("\"threads\": 2"), "{recorded}");

@@ -156,41 +156,27 @@ mod tests {
     #[test]
     fn weights_round_to_their_scales_and_the_dots_follow_the_activation() {
         // Two inputs, two hidden, one bucket.
-        let net = QuantisedNet::new(
-            &layers(
-                vec![0.5, -0.25, 0.1, 1.0],
-                vec![0.002, 0.0],
-                vec![1.0, -0.5, 0.25, 2.5],
-                vec![0.01],
-            ),
-            Activation::Crelu,
-        )
-        .unwrap();
-        assert_eq!(net.transformer, [128, -64, 26, 255]);
-        assert_eq!(net.transformer_bias, [1, 0]);
-        assert_eq!(net.output, [vec![64, -32, 16, 160]]);
-        assert_eq!(net.output_bias, [163]); // 0.01 x 16320
+        let net = |b1: f32, b2: f32, activation| {
+            let (w1, w2) = (vec![0.5, -0.25, 0.1, 1.0], vec![1.0, -0.5, 0.25, 2.5]);
+            QuantisedNet::new(&layers(w1, vec![b1, 0.0], w2, vec![b2]), activation).unwrap()
+        };
+        let crelu = net(0.002, 0.01, Activation::Crelu);
+        assert_eq!(crelu.transformer, [128, -64, 26, 255]);
+        assert_eq!(crelu.transformer_bias, [1, 0]);
+        assert_eq!(crelu.output, [vec![64, -32, 16, 160]]);
+        assert_eq!(crelu.output_bias, [163]); // 0.01 x 16320
         // us = [300 -> 255, 100], them = [-5 -> 0, 255]:
         // 255 x 64 - 100 x 32 + 0 + 255 x 160 + 163.
         assert_eq!(
-            net.output(&[300, 100], &[-5, 255], 0),
+            crelu.output(&[300, 100], &[-5, 255], 0),
             16320 - 3200 + 40800 + 163
         );
         // SCReLU clips W2 to ±127: 2.5 x 64 = 160 -> 127.
-        let net = QuantisedNet::new(
-            &layers(
-                vec![0.5, -0.25, 0.1, 1.0],
-                vec![0.0, 0.0],
-                vec![1.0, -0.5, 0.25, 2.5],
-                vec![0.0],
-            ),
-            Activation::Screlu,
-        )
-        .unwrap();
-        assert_eq!(net.output[0], [64, -32, 16, 127]);
+        let screlu = net(0.0, 0.0, Activation::Screlu);
+        assert_eq!(screlu.output[0], [64, -32, 16, 127]);
         // Each side's dot over QA: (255² x 64 - 100² x 32) / 255 + 255² x 127 / 255.
         assert_eq!(
-            net.output(&[255, 100], &[0, 255], 0),
+            screlu.output(&[255, 100], &[0, 255], 0),
             (4_161_600 - 320_000) / 255 + 8_258_175 / 255
         );
     }
