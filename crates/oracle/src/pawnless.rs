@@ -1,11 +1,11 @@
 //! Distance-to-mate tables for any pawnless material up to five pieces
 //! (`kqkr`, `krbkr`, `kbnk` ...), both sides to move, solved by retrograde analysis
-//! over a symmetry-reduced index (see [`index`] and [`retrograde`]); captures are
-//! resolved through the smaller tables, solved first.
+//! over a symmetry-reduced index (see [`index`] and [`crate::retrograde`]); captures
+//! are resolved through the smaller tables, solved first.
 
 pub mod index;
 pub mod material;
-mod retrograde;
+mod rules;
 mod verify;
 
 use std::collections::HashMap;
@@ -14,12 +14,12 @@ use shakmaty::{Chess, Color, Position, Role, Square};
 use thiserror::Error;
 
 use index::{Indexer, Squares};
-pub use material::{MAX_PIECES, Material, MaterialError, THREE_AND_FOUR};
+pub use material::{MAX_PAWN_PIECES, MAX_PIECES, Material, MaterialError, THREE_AND_FOUR};
 
 /// Stored value of a position never resolved: a draw once solved.
-const DRAW: u8 = 0;
+pub(crate) const DRAW: u8 = 0;
 /// Stored value of an index that is no legal position's representative.
-const ILLEGAL: u8 = u8::MAX;
+pub(crate) const ILLEGAL: u8 = u8::MAX;
 
 /// A position's value under perfect play, for the side to move, in plies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +35,8 @@ pub enum Dtm {
 }
 
 impl Dtm {
-    fn stored(value: u8) -> Dtm {
+    /// The value a stored byte holds.
+    pub(crate) fn stored(value: u8) -> Dtm {
         match value {
             DRAW => Dtm::Draw,
             ILLEGAL => Dtm::Illegal,
@@ -60,6 +61,9 @@ pub enum SolveError {
     /// A table a capture leads to was not given.
     #[error("the {0} table a capture leads to is missing")]
     Missing(String),
+    /// A material with pawns asked of the pawnless solver.
+    #[error("{0} has pawns: its table is a crate::pawns::PawnTable")]
+    Pawns(String),
 }
 
 /// Counts of one side to move's legal positions.
@@ -169,20 +173,16 @@ impl DtmTable {
 
     /// The value of a shakmaty position; `None` if its material is another.
     pub fn probe_position(&self, position: &Chess) -> Option<Dtm> {
-        let board = position.board();
+        self.probe_board(position.board(), position.turn())
+    }
+
+    /// The value of `turn` to move on `board`; `None` if its material is another.
+    pub fn probe_board(&self, board: &shakmaty::Board, turn: Color) -> Option<Dtm> {
         if Material::of(board).as_ref() != Some(&self.material) {
             return None;
         }
-        let mut squares = [Square::A1; MAX_PIECES];
-        let mut taken = shakmaty::Bitboard::EMPTY;
-        for (slot, &(color, role)) in self.pieces.iter().enumerate() {
-            let sq = (board.by_color(color) & board.by_role(role) & !taken)
-                .first()
-                .expect("material checked");
-            taken.add(sq);
-            squares[slot] = sq;
-        }
-        Some(self.probe(position.turn(), &squares[..self.material.slots()]))
+        let squares = squares_in_order(board, &self.pieces);
+        Some(self.probe(turn, &squares[..self.material.slots()]))
     }
 
     /// Legal positions, wins, draws and losses of each side to move (white first).
@@ -324,6 +324,24 @@ impl DtmTable {
     }
 }
 
+/// The squares of `pieces` (index order; like pieces in board order) on `board`,
+/// which holds exactly those pieces.
+pub(crate) fn squares_in_order(
+    board: &shakmaty::Board,
+    pieces: &[(Color, Role)],
+) -> [Square; MAX_PIECES] {
+    let mut squares = [Square::A1; MAX_PIECES];
+    let mut taken = shakmaty::Bitboard::EMPTY;
+    for (slot, &(color, role)) in pieces.iter().enumerate() {
+        let sq = (board.by_color(color) & board.by_role(role) & !taken)
+            .first()
+            .expect("material checked");
+        taken.add(sq);
+        squares[slot] = sq;
+    }
+    squares
+}
+
 /// Solves `material` into `solved` after every material one capture away.
 fn solve_into(
     material: &Material,
@@ -332,6 +350,9 @@ fn solve_into(
     if solved.contains_key(material) {
         return Ok(());
     }
+    if material.has_pawns() {
+        return Err(SolveError::Pawns(material.name()));
+    }
     let captures = material.captures();
     for smaller in &captures {
         solve_into(smaller, solved)?;
@@ -339,7 +360,12 @@ fn solve_into(
     let subtables: Vec<Option<&DtmTable>> = (0..material.slots())
         .map(|slot| (slot >= 2).then(|| &solved[&material.without(slot)]))
         .collect();
-    let values = retrograde::solve(material, &subtables)?;
+    let rules = rules::Rules {
+        pieces: material.pieces(),
+        indexer: Indexer::new(material),
+        subtables: &subtables,
+    };
+    let values = crate::retrograde::solve(&rules, &material.name())?;
     let table = DtmTable::from_bytes(material.clone(), values).expect("sized by the indexer");
     solved.insert(material.clone(), table);
     Ok(())

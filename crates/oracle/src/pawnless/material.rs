@@ -1,5 +1,7 @@
-//! Pawnless material: the pieces each side has besides its king, named as in the
-//! tablebase literature (`kqkr`: king and queen against king and rook).
+//! Material: the pieces each side has besides its king, named as in the tablebase
+//! literature (`kqkr`: king and queen against king and rook; `krkp`: king and rook
+//! against king and pawn). Pawnless material is solved by [`crate::pawnless`], material
+//! with pawns (up to [`MAX_PAWN_PIECES`]) by [`crate::pawns`].
 
 use shakmaty::{Board, Color, Role};
 use thiserror::Error;
@@ -8,13 +10,17 @@ use thiserror::Error;
 /// 2 x 462 x 64^3 bytes (~242 MB) of values and as many of counters while solving.
 pub const MAX_PIECES: usize = 5;
 
+/// The most pieces (kings included) a table with pawns may hold: a 4-piece table
+/// takes 2 x 32 x 64 x 64 x 48 bytes (~12.6 MB).
+pub const MAX_PAWN_PIECES: usize = 4;
+
 /// Every pawnless material of three or four pieces, the stronger side white.
 pub const THREE_AND_FOUR: [&str; 24] = [
     "kqk", "krk", "kbk", "knk", "kqqk", "kqrk", "kqbk", "kqnk", "krrk", "krbk", "krnk", "kbbk",
     "kbnk", "knnk", "kqkq", "kqkr", "kqkb", "kqkn", "krkr", "krkb", "krkn", "kbkb", "kbkn", "knkn",
 ];
 
-/// Which pieces each side has besides its king, strongest first (Q, R, B, N).
+/// Which pieces each side has besides its king, strongest first (Q, R, B, N, P).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Material {
     white: Vec<Role>,
@@ -27,12 +33,17 @@ pub enum MaterialError {
     /// Not `k` + white pieces + `k` + black pieces.
     #[error("material '{0}' is not 'k' + white pieces + 'k' + black pieces, e.g. kqkr")]
     Shape(String),
-    /// A letter other than q, r, b, n (pawns included: pawnless tables only).
-    #[error("material '{0}' has a piece other than q, r, b, n (tables are pawnless)")]
+    /// A letter other than q, r, b, n, p.
+    #[error("material '{0}' has a piece other than q, r, b, n, p")]
     Piece(String),
     /// More than [`MAX_PIECES`] pieces.
     #[error("material '{0}' has more than {MAX_PIECES} pieces, kings included")]
     TooMany(String),
+    /// Pawns with more than [`MAX_PAWN_PIECES`] pieces.
+    #[error(
+        "material '{0}' has pawns and more than {MAX_PAWN_PIECES} pieces, kings included (tables with pawns go up to {MAX_PAWN_PIECES})"
+    )]
+    TooManyWithPawns(String),
 }
 
 fn sorted(mut roles: Vec<Role>) -> Vec<Role> {
@@ -48,15 +59,14 @@ impl Material {
             black: sorted(black.to_vec()),
         };
         let name = material.name();
-        if white
-            .iter()
-            .chain(black)
-            .any(|r| matches!(r, Role::King | Role::Pawn))
-        {
+        if white.iter().chain(black).any(|r| matches!(r, Role::King)) {
             return Err(MaterialError::Piece(name));
         }
         if material.slots() > MAX_PIECES {
             return Err(MaterialError::TooMany(name));
+        }
+        if material.has_pawns() && material.slots() > MAX_PAWN_PIECES {
+            return Err(MaterialError::TooManyWithPawns(name));
         }
         Ok(material)
     }
@@ -71,9 +81,10 @@ impl Material {
             letters
                 .chars()
                 .map(|c| match Role::from_char(c) {
-                    Some(role @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => {
-                        Ok(role)
-                    }
+                    Some(
+                        role
+                        @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight | Role::Pawn),
+                    ) => Ok(role),
                     _ if c == 'k' => Err(shape()),
                     _ => Err(MaterialError::Piece(name.to_string())),
                 })
@@ -86,15 +97,21 @@ impl Material {
         Material::new(&white, &black)
     }
 
-    /// The material on a board, if it is pawnless with one king a side.
+    /// The material on a board, if it has one king a side and fits a table.
     pub fn of(board: &Board) -> Option<Material> {
         let side = |color: Color| -> Option<Vec<Role>> {
             let own = board.by_color(color);
-            if (board.kings() & own).count() != 1 || (board.pawns() & own).any() {
+            if (board.kings() & own).count() != 1 {
                 return None;
             }
             let mut roles = Vec::new();
-            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+            for role in [
+                Role::Queen,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+                Role::Pawn,
+            ] {
                 roles.extend(std::iter::repeat_n(
                     role,
                     (board.by_role(role) & own).count(),
@@ -119,6 +136,14 @@ impl Material {
     /// Black's pieces besides the king, strongest first.
     pub fn black(&self) -> &[Role] {
         &self.black
+    }
+
+    /// Whether either side has a pawn.
+    pub fn has_pawns(&self) -> bool {
+        self.white
+            .iter()
+            .chain(&self.black)
+            .any(|&r| r == Role::Pawn)
     }
 
     /// Pieces on the board, kings included.

@@ -25,11 +25,18 @@ fn material_names_parse_and_bad_ones_say_why() {
     assert_eq!(m.name(), "krbkr");
     assert_eq!(m.white(), &[Role::Rook, Role::Bishop]);
     assert_eq!(Material::parse("knbk").unwrap().name(), "kbnk");
+    let pawns = Material::parse("kpkq").unwrap();
+    assert_eq!((pawns.name().as_str(), pawns.has_pawns()), ("kpkq", true));
+    assert_eq!(
+        DtmTable::solve(&pawns).err().unwrap().to_string(),
+        "kpkq has pawns: its table is a crate::pawns::PawnTable"
+    );
     for (name, error) in [
         ("qkr", "is not 'k' + white pieces"),
         ("kqr", "is not 'k' + white pieces"),
-        ("kpk", "other than q, r, b, n"),
+        ("kxk", "other than q, r, b, n, p"),
         ("kqqqkq", "more than 5 pieces"),
+        ("kqpkp", "pawns and more than 4 pieces"),
     ] {
         let message = Material::parse(name).unwrap_err().to_string();
         assert!(message.contains(error), "{name}: {message}");

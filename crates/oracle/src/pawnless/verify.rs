@@ -14,8 +14,9 @@
 use shakmaty::{Color, Role};
 
 use super::index::{Indexer, KING_PAIRS};
-use super::retrograde::{Captures, Rules, Sets, bit, color_index, in_parallel};
+use super::rules::{Rules, Sets, bit, color_index};
 use super::{Dtm, DtmTable, ILLEGAL};
+use crate::retrograde::{Captures, in_parallel};
 
 /// The value a legal position's moves give it: its captures' summary `caps` and
 /// the values of its quiet moves' children (`None` if a child is marked illegal).

@@ -1,24 +1,7 @@
-//! Retrograde analysis of one material, its captures already solved.
-//!
-//! Values are plies to mate for the side to move (odd: it mates; even: it is mated).
-//! Ply by ply, from the checkmates:
-//! - a position lost at ply `d` makes each predecessor (the other side to move,
-//!   one un-move back) won at `d + 1`, the first time it is reached (the fastest win);
-//! - a position won at ply `d + 1` takes one from each predecessor's count of moves
-//!   not yet known to lose; at zero the predecessor is lost at `d + 2` (its last
-//!   move to go is its longest defence).
-//!
-//! A capture leaves the table: its value comes from the smaller table. A capture to
-//! a position the opponent loses in `d` is a win at `d + 1`, scheduled at that ply;
-//! captures the opponent wins count as one move that goes at the latest of their
-//! plies; a capture to a draw (or a win) keeps the position from ever being lost.
-//! Moves are counted by distinct stored child, so two moves to one symmetric child
-//! count once, as the un-moves that reach the position from that child count once.
-//! A position's moves are counted when it is first reached (most winning-side
-//! positions never are).
-
-use std::sync::atomic::AtomicU8;
-use std::sync::atomic::Ordering::Relaxed;
+//! The moves of pawnless positions on the symmetry-reduced index, as the retrograde
+//! solver ([`crate::retrograde`]) and the verifier walk them: attack tests from the
+//! target square, pins and evasions computed once a position, captures valued by
+//! the smaller tables, un-moves for the predecessors.
 
 use shakmaty::attacks::{
     attacks, between, bishop_attacks, king_attacks, knight_attacks, ray, rook_attacks,
@@ -26,14 +9,8 @@ use shakmaty::attacks::{
 use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
 use super::index::{Indexer, KING_PAIRS, Squares};
-use super::{DRAW, Dtm, DtmTable, ILLEGAL, MAX_PIECES, Material, SolveError};
-
-/// Count of a legal position whose moves are not counted yet.
-const UNCOUNTED: u8 = 255;
-/// As [`UNCOUNTED`], plus one move for its captures that the opponent wins.
-const UNCOUNTED_WITH_LOSING_CAPTURE: u8 = 254;
-/// Count of a position that can never be lost (a capture draws or wins; no move).
-const NEVER_LOST: u8 = 253;
+use super::{Dtm, DtmTable, MAX_PIECES};
+use crate::retrograde::{Captures, Class, MoveGraph};
 
 /// A side's index in per-side arrays: white 0, black 1.
 pub(super) fn color_index(color: Color) -> usize {
@@ -208,19 +185,6 @@ pub(super) struct Mover<'a> {
     guard: KingGuard,
     /// Per slot of `turn`'s pieces, the squares it attacks (empty for the other side's).
     reach: [Bitboard; MAX_PIECES],
-}
-
-/// What a position's captures lead to.
-#[derive(Default)]
-pub(super) struct Captures {
-    /// A legal move exists (captures or not: only asked of positions in check).
-    pub(super) any_move: bool,
-    /// The fastest win through a capture, in plies.
-    pub(super) win: Option<u32>,
-    /// The latest ply at which a capture the opponent wins is known to lose.
-    pub(super) loss: Option<u32>,
-    /// A capture to a drawn position.
-    pub(super) draw: bool,
 }
 
 impl Rules<'_> {
@@ -429,7 +393,13 @@ impl Rules<'_> {
 
     /// The distinct stored children of `turn`'s moves that do not capture, in the
     /// position of stored index `i` (of its half).
-    fn children(&self, turn: Color, i: usize, squares: &Squares, scratch: &mut Vec<usize>) -> u8 {
+    fn children_in_half(
+        &self,
+        turn: Color,
+        i: usize,
+        squares: &Squares,
+        scratch: &mut Vec<usize>,
+    ) -> u8 {
         let sets = self.sets(squares);
         let dedupe = Indexer::symmetric_about(squares[king_slot(!turn)]);
         let in_check = sets.attacks(squares[king_slot(turn)], !turn);
@@ -456,7 +426,7 @@ impl Rules<'_> {
     /// The stored predecessors (indices into the other side's half) of the position
     /// of stored index `i` with `turn` to move: every un-move of the side that just
     /// moved that leaves `turn` out of check.
-    fn predecessors(&self, turn: Color, i: usize, squares: &Squares, out: &mut Vec<usize>) {
+    fn predecessors_in_half(&self, turn: Color, i: usize, squares: &Squares, out: &mut Vec<usize>) {
         out.clear();
         let mover = !turn;
         let sets = self.sets(squares);
@@ -479,338 +449,76 @@ impl Rules<'_> {
     }
 }
 
-/// Plies to mate as a stored byte ([`ILLEGAL`] if it does not fit).
-fn stored(plies: u32) -> u8 {
-    u8::try_from(plies + 1).unwrap_or(ILLEGAL)
-}
-
-/// Positions scheduled by their captures, by ply.
-#[derive(Default)]
-struct Scheduled {
-    /// Won at this ply through a capture.
-    wins: Vec<Vec<u32>>,
-    /// One move (the losing captures) known to lose at this ply.
-    losses: Vec<Vec<u32>>,
-}
-
-impl Scheduled {
-    fn push(lists: &mut Vec<Vec<u32>>, ply: u32, position: u32) {
-        let ply = ply as usize;
-        if lists.len() <= ply {
-            lists.resize_with(ply + 1, Vec::new);
-        }
-        lists[ply].push(position);
+impl MoveGraph for Rules<'_> {
+    fn per_side(&self) -> usize {
+        self.indexer.per_side()
     }
 
-    fn take(lists: &mut [Vec<u32>], ply: u32) -> Vec<u32> {
-        lists
-            .get_mut(ply as usize)
-            .map(std::mem::take)
-            .unwrap_or_default()
+    /// One block a piece placement: its 462 king pairs.
+    fn blocks(&self) -> usize {
+        self.indexer.per_side() / KING_PAIRS
     }
 
-    fn pending_after(&self, ply: u32) -> bool {
-        let later = |lists: &[Vec<u32>]| lists.iter().skip(ply as usize + 1).any(|l| !l.is_empty());
-        later(&self.wins) || later(&self.losses)
-    }
-
-    fn merge(&mut self, other: Scheduled) {
-        for (mine, theirs) in [
-            (&mut self.wins, other.wins),
-            (&mut self.losses, other.losses),
-        ] {
-            for (ply, list) in theirs.into_iter().enumerate() {
-                for position in list {
-                    Scheduled::push(mine, ply as u32, position);
-                }
+    /// A block decodes and checks its pieces once; each pair adds its kings.
+    fn classify_block(&self, block: usize, found: &mut impl FnMut(usize, Class)) {
+        let per_side = self.indexer.per_side();
+        let first = block * KING_PAIRS;
+        let mut squares = self.indexer.squares(first);
+        if !self.indexer.pieces_in_order(&squares) {
+            for i in first..first + KING_PAIRS {
+                found(i, Class::Illegal);
+                found(per_side + i, Class::Illegal);
             }
-        }
-    }
-}
-
-/// Threads for the solver: the machine's cores.
-fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// Runs `work` on `items` split across the threads (one thread for few items) and
-/// concatenates what each part returns.
-pub(super) fn in_parallel<T: Sync>(
-    items: &[T],
-    work: impl Fn(&[T]) -> Vec<u32> + Sync,
-) -> Vec<u32> {
-    let parts = if items.len() < 4096 { 1 } else { threads() };
-    if parts == 1 {
-        return work(items);
-    }
-    let chunk = items.len().div_ceil(parts);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(|| work(part)))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("solver thread"))
-            .collect()
-    })
-}
-
-/// The solver's shared state: values and move counts of both halves, updated
-/// atomically by the threads of one phase (each phase's result does not depend on
-/// the order of its updates).
-struct Table<'r, 'a> {
-    rules: &'r Rules<'a>,
-    per_side: usize,
-    values: Vec<AtomicU8>,
-    counts: Vec<AtomicU8>,
-}
-
-impl Table<'_, '_> {
-    fn turn_of(&self, at: usize) -> Color {
-        if at < self.per_side {
-            Color::White
-        } else {
-            Color::Black
-        }
-    }
-
-    fn half(&self, turn: Color) -> usize {
-        color_index(turn) * self.per_side
-    }
-
-    /// Classifies the positions of the piece placements `blocks` (each the 462
-    /// stored indices of its king pairs, both sides to move): illegal, checkmated
-    /// (returned), or counted later with their captures scheduled. A block decodes
-    /// and checks its pieces once; each pair adds its kings.
-    fn classify(&self, blocks: std::ops::Range<usize>, scheduled: &mut Scheduled) -> Vec<u32> {
-        let rules = self.rules;
-        let mut mated = Vec::new();
-        for block in blocks {
-            let first = block * KING_PAIRS;
-            let mut squares = rules.indexer.squares(first);
-            if !rules.indexer.pieces_in_order(&squares) {
-                for i in first..first + KING_PAIRS {
-                    self.values[i].store(ILLEGAL, Relaxed);
-                    self.values[self.per_side + i].store(ILLEGAL, Relaxed);
-                }
-                continue;
-            }
-            let pieces = rules.piece_sets(&squares);
-            for pair in 0..KING_PAIRS {
-                let i = first + pair;
-                (squares[0], squares[1]) = Indexer::kings(pair);
-                if !rules.indexer.kings_canonical(i, &squares) {
-                    self.values[i].store(ILLEGAL, Relaxed);
-                    self.values[self.per_side + i].store(ILLEGAL, Relaxed);
-                    continue;
-                }
-                let mut sets = pieces;
-                sets.toggle(Color::White, Role::King, bit(squares[0]));
-                sets.toggle(Color::Black, Role::King, bit(squares[1]));
-                // Each king attacked or not: one side's check is the other's illegality.
-                let attacked = sets.kings_attacked(&squares);
-                for turn in [Color::White, Color::Black] {
-                    let at = self.half(turn) + i;
-                    if attacked[color_index(!turn)] {
-                        self.values[at].store(ILLEGAL, Relaxed);
-                        continue;
-                    }
-                    let in_check = attacked[color_index(turn)];
-                    self.classify_legal(at, turn, &squares, &sets, in_check, scheduled, &mut mated);
-                }
-            }
-        }
-        mated
-    }
-
-    /// Classifies the legal position `at` (`turn` to move): checkmated (pushed on
-    /// `mated`), or counted later with its captures scheduled.
-    #[allow(clippy::too_many_arguments)]
-    fn classify_legal(
-        &self,
-        at: usize,
-        turn: Color,
-        squares: &Squares,
-        sets: &Sets,
-        in_check: bool,
-        scheduled: &mut Scheduled,
-        mated: &mut Vec<u32>,
-    ) {
-        let captures = self
-            .rules
-            .captures(&self.rules.mover(turn, squares, sets, in_check));
-        if in_check && !captures.any_move {
-            self.values[at].store(stored(0), Relaxed);
-            mated.push(at as u32);
             return;
         }
-        let count = if captures.draw || captures.win.is_some() {
-            NEVER_LOST
-        } else if captures.loss.is_some() {
-            UNCOUNTED_WITH_LOSING_CAPTURE
-        } else {
-            UNCOUNTED
-        };
-        self.counts[at].store(count, Relaxed);
-        if let Some(ply) = captures.win {
-            Scheduled::push(&mut scheduled.wins, ply, at as u32);
-        }
-        if let Some(ply) = captures.loss {
-            Scheduled::push(&mut scheduled.losses, ply, at as u32);
+        let pieces = self.piece_sets(&squares);
+        for pair in 0..KING_PAIRS {
+            let i = first + pair;
+            (squares[0], squares[1]) = Indexer::kings(pair);
+            if !self.indexer.kings_canonical(i, &squares) {
+                found(i, Class::Illegal);
+                found(per_side + i, Class::Illegal);
+                continue;
+            }
+            let mut sets = pieces;
+            sets.toggle(Color::White, Role::King, bit(squares[0]));
+            sets.toggle(Color::Black, Role::King, bit(squares[1]));
+            // Each king attacked or not: one side's check is the other's illegality.
+            let attacked = sets.kings_attacked(&squares);
+            for turn in [Color::White, Color::Black] {
+                let at = color_index(turn) * per_side + i;
+                if attacked[color_index(!turn)] {
+                    found(at, Class::Illegal);
+                    continue;
+                }
+                let in_check = attacked[color_index(turn)];
+                let captures = self.captures(&self.mover(turn, &squares, &sets, in_check));
+                found(at, Class::Legal { in_check, captures });
+            }
         }
     }
 
-    /// The stored predecessors of position `p` (indices into the whole table).
-    fn predecessors(&self, p: usize, out: &mut Vec<usize>) {
-        let turn = self.turn_of(p);
-        let i = p - self.half(turn);
-        self.rules
-            .predecessors(turn, i, &self.rules.indexer.squares(i), out);
-        let other = self.half(!turn);
+    fn predecessors(&self, at: usize, out: &mut Vec<usize>) {
+        let per_side = self.indexer.per_side();
+        let (turn, i) = half_of(at, per_side);
+        self.predecessors_in_half(turn, i, &self.indexer.squares(i), out);
+        let other = color_index(!turn) * per_side;
         for q in out.iter_mut() {
             *q += other;
         }
     }
 
-    /// Marks `q` won with `win` if it is undecided; whether it was.
-    fn win(&self, q: usize, win: u8) -> bool {
-        self.values[q].load(Relaxed) == DRAW
-            && self.values[q]
-                .compare_exchange(DRAW, win, Relaxed, Relaxed)
-                .is_ok()
-    }
-
-    /// One more of `q`'s moves is known to lose; whether that was its last (then `q`
-    /// is marked lost with `loss`).
-    fn lose_one(&self, q: usize, loss: u8, scratch: &mut Vec<usize>) -> bool {
-        if self.values[q].load(Relaxed) != DRAW {
-            return false;
-        }
-        let mut count = self.counts[q].load(Relaxed);
-        if count == NEVER_LOST {
-            return false;
-        }
-        if count >= UNCOUNTED_WITH_LOSING_CAPTURE {
-            let turn = self.turn_of(q);
-            let i = q - self.half(turn);
-            let squares = self.rules.indexer.squares(i);
-            let extra = u8::from(count == UNCOUNTED_WITH_LOSING_CAPTURE);
-            let counted = self.rules.children(turn, i, &squares, scratch) + extra;
-            // Another thread may have counted it first: the same number.
-            count = match self.counts[q].compare_exchange(count, counted, Relaxed, Relaxed) {
-                Ok(_) => counted,
-                Err(now) => now,
-            };
-            debug_assert!(count < NEVER_LOST);
-        }
-        if self.counts[q].fetch_sub(1, Relaxed) == 1 {
-            self.values[q].store(loss, Relaxed);
-            return true;
-        }
-        false
+    fn children(&self, at: usize, scratch: &mut Vec<usize>) -> u8 {
+        let (turn, i) = half_of(at, self.indexer.per_side());
+        self.children_in_half(turn, i, &self.indexer.squares(i), scratch)
     }
 }
 
-/// The values of `material` (white-to-move half, then black-to-move half).
-pub(super) fn solve(
-    material: &Material,
-    subtables: &[Option<&DtmTable>],
-) -> Result<Vec<u8>, SolveError> {
-    let rules = Rules {
-        pieces: material.pieces(),
-        indexer: Indexer::new(material),
-        subtables,
-    };
-    let per_side = rules.indexer.per_side();
-    let table = Table {
-        rules: &rules,
-        per_side,
-        values: (0..2 * per_side).map(|_| AtomicU8::new(DRAW)).collect(),
-        counts: (0..2 * per_side)
-            .map(|_| AtomicU8::new(UNCOUNTED))
-            .collect(),
-    };
-    let parts = threads();
-    let blocks = per_side / KING_PAIRS;
-    let chunk = blocks.div_ceil(parts);
-    let mut scheduled = Scheduled::default();
-    let mut lost: Vec<u32> = Vec::new();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..parts)
-            .map(|k| {
-                let table = &table;
-                scope.spawn(move || {
-                    let mut scheduled = Scheduled::default();
-                    let range = k * chunk..((k + 1) * chunk).min(blocks);
-                    let mated = table.classify(range, &mut scheduled);
-                    (mated, scheduled)
-                })
-            })
-            .collect();
-        for handle in handles {
-            let (mated, part) = handle.join().expect("solver thread");
-            lost.extend(mated);
-            scheduled.merge(part);
-        }
-    });
-
-    let mut ply = 0u32;
-    loop {
-        // Predecessors of positions lost at `ply` are won at `ply + 1`. Each list is
-        // walked in index order: a position's predecessors lie near it (king moves
-        // change the index by little), so sorted lists touch the table in one sweep
-        // instead of one cache miss per position.
-        lost.sort_unstable();
-        let win = stored(ply + 1);
-        let mut won = in_parallel(&lost, |part| {
-            let mut predecessors = Vec::new();
-            let mut won = Vec::new();
-            for &p in part {
-                table.predecessors(p as usize, &mut predecessors);
-                won.extend(
-                    predecessors
-                        .iter()
-                        .filter(|&&q| table.win(q, win))
-                        .map(|&q| q as u32),
-                );
-            }
-            won
-        });
-        for q in Scheduled::take(&mut scheduled.wins, ply + 1) {
-            if table.win(q as usize, win) {
-                won.push(q);
-            }
-        }
-        // Predecessors of positions won at `ply + 1` lose a move; at none, lost at `ply + 2`.
-        won.sort_unstable();
-        let loss = stored(ply + 2);
-        let mut scratch = Vec::new();
-        let mut lost_next = in_parallel(&won, |part| {
-            let (mut predecessors, mut scratch) = (Vec::new(), Vec::new());
-            let mut lost = Vec::new();
-            for &p in part {
-                table.predecessors(p as usize, &mut predecessors);
-                for &q in &predecessors {
-                    if table.lose_one(q, loss, &mut scratch) {
-                        lost.push(q as u32);
-                    }
-                }
-            }
-            lost
-        });
-        for q in Scheduled::take(&mut scheduled.losses, ply + 1) {
-            if table.lose_one(q as usize, loss, &mut scratch) {
-                lost_next.push(q);
-            }
-        }
-        if (win == ILLEGAL && !won.is_empty()) || (loss == ILLEGAL && !lost_next.is_empty()) {
-            return Err(SolveError::TooLong(material.name()));
-        }
-        if lost_next.is_empty() && won.is_empty() && !scheduled.pending_after(ply + 1) {
-            return Ok(table.values.into_iter().map(AtomicU8::into_inner).collect());
-        }
-        lost = lost_next;
-        ply += 2;
+/// The side to move and the index within its half of whole-table index `at`.
+fn half_of(at: usize, per_side: usize) -> (Color, usize) {
+    if at < per_side {
+        (Color::White, at)
+    } else {
+        (Color::Black, at - per_side)
     }
 }
