@@ -87,8 +87,9 @@ enum Command {
     Eval(EvalArgs),
     /// Build (or load from cache) an exact distance-to-mate table and print its statistics.
     Solve {
-        /// kqk, krk, kbbk, kbnk, or any pawnless material up to five pieces
-        /// ('k' + white pieces + 'k' + black pieces: kqkr, krbkr ...).
+        /// kqk, krk, kbbk, kbnk, any pawnless material up to five pieces, or
+        /// material with pawns up to four ('k' + white pieces + 'k' + black pieces:
+        /// kqkr, krbkr, kpk, krkp, kpkp ...).
         #[arg(value_parser = parse_material)]
         material: Material,
         /// Directory of cached tables (default: $BURNMATE_TABLEBASES, or `tablebases`).

@@ -1,8 +1,12 @@
-//! burnmate's own distance-to-mate tables beside Syzygy's (rtbgen's 3-piece tables in
+//! burnmate's own distance-to-mate tables beside Syzygy's (rtbgen's tables in
 //! `tests/fixtures/syzygy/`, read by `shakmaty-syzygy`): every stored legal position of
-//! KQK, KRK, KBK and KNK, either side to move, is won, drawn or lost alike.
+//! KQK, KRK, KBK, KNK and KPK, and a sample of KQKP, KRKP and KPKP (en passant rights
+//! included), either side to move, is won, drawn or lost alike. Syzygy's cursed wins
+//! and blessed losses (decided by the fifty-move rule) are wins and losses here: the
+//! tables count plies to mate without the rule.
 
 use burnmate_oracle::pawnless::{Dtm, DtmTable, Material};
+use burnmate_oracle::pawns::{PawnTable, Tables};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color};
 use shakmaty_syzygy::{Tablebase, Wdl};
@@ -11,7 +15,7 @@ use shakmaty_syzygy::{Tablebase, Wdl};
 fn burnmates_pawnless_tables_agree_with_syzygy_on_every_position() {
     let mut syzygy = Tablebase::<Chess>::new();
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy");
-    assert_eq!(syzygy.add_directory(dir).unwrap(), 10);
+    assert_eq!(syzygy.add_directory(dir).unwrap(), 13);
     // Stored positions (one of each set of board symmetries) won, drawn and lost by
     // the side to move, per table.
     let mut found = Vec::new();
@@ -56,4 +60,86 @@ fn burnmates_pawnless_tables_agree_with_syzygy_on_every_position() {
             ("knk", [0, 54926, 0]),
         ]
     );
+}
+
+/// Won, drawn and lost positions (ours and Syzygy's agreeing) among every `stride`th
+/// stored index of `table`, both sides to move.
+fn agreeing(table: &PawnTable, syzygy: &Tablebase<Chess>, stride: usize) -> [u64; 3] {
+    let per_side = table.bytes().len() / 2;
+    let name = table.material().name();
+    let mut counts = [0u64; 3];
+    for turn in [Color::White, Color::Black] {
+        for i in (0..per_side).step_by(stride) {
+            let fen = table.fen(turn, i);
+            let Ok(position) = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position::<Chess>(CastlingMode::Standard)
+            else {
+                continue;
+            };
+            // Indices whose pieces share a square give a board of other material.
+            let Some(ours) = table.probe_position(&position) else {
+                continue;
+            };
+            let theirs = syzygy.probe_wdl_after_zeroing(&position).unwrap();
+            match (ours, theirs) {
+                (Dtm::Win(_), Wdl::Win | Wdl::CursedWin) => counts[0] += 1,
+                (Dtm::Draw, Wdl::Draw) => counts[1] += 1,
+                (Dtm::Loss(_), Wdl::Loss | Wdl::BlessedLoss) => counts[2] += 1,
+                (Dtm::Illegal, _) => {}
+                disagree => panic!(
+                    "{name} {fen}: burnmate {:?}, Syzygy {:?}",
+                    disagree.0, disagree.1
+                ),
+            }
+        }
+    }
+    counts
+}
+
+/// KPKP solves KPK, KQKP and KRKP on the way (a pawn's promotions and captures);
+/// each agrees with Syzygy, every entry agrees with its own moves, the two colours
+/// of KPKP are mirror images, and an en passant right turns a draw into a win.
+#[test]
+fn burnmates_pawn_tables_agree_with_syzygy() {
+    let mut syzygy = Tablebase::<Chess>::new();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy");
+    syzygy.add_directory(dir).unwrap();
+    let mut tables = Tables::new();
+    let kpkp = Material::parse("kpkp").unwrap();
+    tables.solve(&kpkp).unwrap();
+    let mut found = Vec::new();
+    for (name, stride) in [("kpk", 1), ("kqkp", 101), ("krkp", 101), ("kpkp", 101)] {
+        let table = tables.pawn_table(&Material::parse(name).unwrap()).unwrap();
+        found.push((name, agreeing(table, &syzygy, stride)));
+        assert_eq!(table.inconsistent_entries(&tables), [], "{name}");
+    }
+    // All of KPK (both sides to move: 165,676 positions), every 101st index of the rest.
+    assert_eq!(
+        found,
+        [
+            ("kpk", [62_480, 54_394, 48_802]),
+            ("kqkp", [36_946, 6_133, 39_621]),
+            ("krkp", [44_691, 11_966, 32_782]),
+            ("kpkp", [37_674, 28_591, 18_280]),
+        ]
+    );
+    let table = tables.pawn_table(&kpkp).unwrap();
+    let [white, black] = table.stats();
+    assert_eq!(
+        [white.wins, white.draws, white.losses],
+        [black.wins, black.draws, black.losses]
+    );
+    let probe = |fen: &str| {
+        let position = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position::<Chess>(CastlingMode::Standard)
+            .unwrap();
+        table.probe_position(&position).unwrap()
+    };
+    // Black has just played b7-b5: a5xb6 en passant wins; without the right, a draw.
+    assert_eq!(probe("8/8/8/Pp6/8/K1k5/8/8 w - b6 0 1"), Dtm::Win(23));
+    assert_eq!(probe("8/8/8/Pp6/8/K1k5/8/8 w - - 0 1"), Dtm::Draw);
 }

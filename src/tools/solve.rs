@@ -1,8 +1,10 @@
-//! `burnmate solve MATERIAL` (kqk, krk, kbbk, kbnk, or any pawnless material up to
-//! five pieces: kqkr, krbkr ...): build (or load from cache) a DTM tablebase and
-//! print its statistics (the cache itself is [`crate::run::tablebases`]).
+//! `burnmate solve MATERIAL` (kqk, krk, kbbk, kbnk, any pawnless material up to
+//! five pieces: kqkr, krbkr ..., or material with pawns up to four: kpk, kqkp,
+//! krkp, kpkp ...): build (or load from cache) a DTM tablebase and print its
+//! statistics (the cache itself is [`crate::run::tablebases`]).
 
 mod material_report;
+mod pawn_report;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -116,6 +118,9 @@ fn dependencies_first(material: &Material, order: &mut Vec<Material>) {
 
 /// `burnmate solve NAME [--fen FEN] [--starts N --seed S] [--verify]`.
 pub fn solve_command(request: &SolveRequest) -> Result<()> {
+    if request.material.has_pawns() {
+        return pawn_report::report(request);
+    }
     if request.verify {
         return verify(&request.material, request.cache_dir);
     }

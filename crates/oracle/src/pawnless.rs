@@ -135,6 +135,15 @@ impl DtmTable {
         Ok(solved)
     }
 
+    /// Solves `material` into `solved`, with every table its captures lead to that
+    /// `solved` lacks.
+    pub fn solve_among(
+        material: &Material,
+        solved: &mut HashMap<Material, DtmTable>,
+    ) -> Result<(), SolveError> {
+        solve_into(material, solved)
+    }
+
     /// The material this table solves.
     pub fn material(&self) -> &Material {
         &self.material

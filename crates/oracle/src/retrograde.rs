@@ -22,7 +22,7 @@
 use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::pawnless::{DRAW, ILLEGAL, SolveError};
+use crate::pawnless::{DRAW, Dtm, ILLEGAL, SolveError};
 
 /// Count of a legal position whose moves are not counted yet.
 const UNCOUNTED: u8 = 255;
@@ -51,6 +51,30 @@ pub(crate) enum Class {
     /// A legal position: whether its side to move is in check, and its conversions
     /// (checkmated when in check without a legal move).
     Legal { in_check: bool, captures: Captures },
+}
+
+/// The value a legal position's moves give it: its conversions' summary `caps` and
+/// the values of its quiet moves' children (`None` if a child is marked illegal).
+pub(crate) fn expected(in_check: bool, caps: &Captures, quiet: &[Dtm]) -> Option<Dtm> {
+    let (mut win, mut loss, mut draw) = (caps.win, caps.loss, caps.draw);
+    for &child in quiet {
+        match child {
+            Dtm::Loss(d) => win = Some(win.map_or(d + 1, |w| w.min(d + 1))),
+            Dtm::Win(d) => loss = Some(loss.map_or(d, |l| l.max(d))),
+            Dtm::Draw => draw = true,
+            Dtm::Illegal => return None,
+        }
+    }
+    // A capture sets `any_move`; in check, so does any legal move.
+    Some(if !caps.any_move && quiet.is_empty() {
+        if in_check { Dtm::Loss(0) } else { Dtm::Draw }
+    } else if let Some(w) = win {
+        Dtm::Win(w)
+    } else if draw {
+        Dtm::Draw
+    } else {
+        Dtm::Loss(loss.expect("every move wins for the opponent") + 1)
+    })
 }
 
 /// One material's positions and moves as the solver walks them. Indices run over

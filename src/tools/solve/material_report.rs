@@ -63,6 +63,16 @@ pub(super) fn report(request: &SolveRequest) -> Result<()> {
     Ok(())
 }
 
+/// Where a move to a position of `value` (for the opponent) ranks for the mover,
+/// smallest best: the opponent's fastest loss, then a draw, then its slowest win.
+pub(super) fn move_rank(value: Dtm) -> (u8, i64) {
+    match value {
+        Dtm::Loss(plies) => (0, i64::from(plies)),
+        Dtm::Draw | Dtm::Illegal => (1, 0),
+        Dtm::Win(plies) => (2, -i64::from(plies)),
+    }
+}
+
 fn parse_position(material: &Material, fen: &str) -> Result<Chess> {
     let position: Chess = fen
         .parse::<Fen>()
@@ -76,7 +86,7 @@ fn parse_position(material: &Material, fen: &str) -> Result<Chess> {
 }
 
 /// The value of a position for its side to move, in words.
-fn describe(turn: Color, value: Dtm) -> String {
+pub(super) fn describe(turn: Color, value: Dtm) -> String {
     let (mover, other) = match turn {
         Color::White => ("white", "black"),
         Color::Black => ("black", "white"),
@@ -106,14 +116,8 @@ fn analyse(table: &DtmTable, position: &Chess, request: &SolveRequest) -> Result
             load_or_build_table(&material, request.cache_dir)?.probe_position(&next)
         }
         .expect("the material's table");
-        // The mover prefers the opponent's fastest loss, then a draw, then its slowest win.
-        let rank = match value {
-            Dtm::Loss(plies) => (0, i64::from(plies)),
-            Dtm::Draw | Dtm::Illegal => (1, 0),
-            Dtm::Win(plies) => (2, -i64::from(plies)),
-        };
         moves.push((
-            rank,
+            move_rank(value),
             San::from_move(position, m).to_string(),
             next.turn(),
             value,

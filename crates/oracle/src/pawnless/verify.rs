@@ -16,31 +16,7 @@ use shakmaty::{Color, Role};
 use super::index::{Indexer, KING_PAIRS};
 use super::rules::{Rules, Sets, bit, color_index};
 use super::{Dtm, DtmTable, ILLEGAL};
-use crate::retrograde::{Captures, in_parallel};
-
-/// The value a legal position's moves give it: its captures' summary `caps` and
-/// the values of its quiet moves' children (`None` if a child is marked illegal).
-fn expected(in_check: bool, caps: &Captures, quiet: &[Dtm]) -> Option<Dtm> {
-    let (mut win, mut loss, mut draw) = (caps.win, caps.loss, caps.draw);
-    for &child in quiet {
-        match child {
-            Dtm::Loss(d) => win = Some(win.map_or(d + 1, |w| w.min(d + 1))),
-            Dtm::Win(d) => loss = Some(loss.map_or(d, |l| l.max(d))),
-            Dtm::Draw => draw = true,
-            Dtm::Illegal => return None,
-        }
-    }
-    // A capture sets `any_move`; in check, so does any legal move.
-    Some(if !caps.any_move && quiet.is_empty() {
-        if in_check { Dtm::Loss(0) } else { Dtm::Draw }
-    } else if let Some(w) = win {
-        Dtm::Win(w)
-    } else if draw {
-        Dtm::Draw
-    } else {
-        Dtm::Loss(loss.expect("every move wins for the opponent") + 1)
-    })
-}
+use crate::retrograde::{expected, in_parallel};
 
 /// The entries of `table` (indices into its whole value array: white-to-move half,
 /// then black's) whose stored value is not what their moves give; `subtables` as the
