@@ -9,6 +9,7 @@
 # compress). Each generator builds KBNK from an empty cache, best of RUNS (default 3),
 # pinned to core 0 (`taskset -c 0`, `rtbgen -t 1`); the subtables KBvK and KNvK are
 # generated for rtbgen first (it reads them; burnmate builds its own, inside its time).
+# Then the same for KQKP against rtbgenp, the generator of the tables with pawns.
 # Prints the machine, each run's user seconds and peak memory, and the ratio of the
 # bests. burnmate's time is `burnmate solve kbnk` end to end: the build and its report.
 set -euo pipefail
@@ -24,7 +25,7 @@ command -v taskset > /dev/null || { echo "error: taskset (util-linux) is needed 
 
 cp -r "$tb/src" "$scratch/src"
 sed -i 's/^FLAGS += -DUSE_ZSTD/#&/; s/^LDFLAGS += -lzstd/#&/' "$scratch/src/Makefile"
-make -s -C "$scratch/src" rtbgen > "$scratch/make.log" 2>&1 \
+make -s -C "$scratch/src" rtbgen rtbgenp > "$scratch/make.log" 2>&1 \
     || { echo "error: building rtbgen failed (see $scratch/make.log)" >&2; cat "$scratch/make.log" >&2; exit 1; }
 (cd "$root" && cargo build --release --quiet)
 burnmate="$root/target/release/burnmate"
@@ -50,3 +51,17 @@ for run in $(seq "$runs"); do
     best_burnmate=$(echo "$b_user $best_burnmate" | awk '{print ($1 < $2) ? $1 : $2}')
 done
 echo "best: rtbgen ${best_rtbgen} s, burnmate ${best_burnmate} s: burnmate at $(echo "$best_burnmate $best_rtbgen" | awk '{printf "%.2f", $1 / $2}')x rtbgen"
+
+# Tables with pawns: KQKP, rtbgenp (rtbgen's pawn generator) reading its subtables
+# generated first (KQvK, KRvK, KQvKQ/R/B/N, KPvK); burnmate builds its own inside its time.
+(cd "$scratch/syzygy" && for sub in KQvK KRvK KQvKQ KQvKR KQvKB KQvKN; do "$scratch/src/rtbgen" -t 1 "$sub" > /dev/null; done \
+    && "$scratch/src/rtbgenp" -t 1 KPvK > /dev/null)
+best_rtbgenp=999 best_pawns=999
+for run in $(seq "$runs"); do
+    read -r r_user r_kb < <(cd "$scratch/syzygy" && timed "$scratch/src/rtbgenp" -t 1 -g KQvKP)
+    read -r b_user b_kb < <(timed "$burnmate" solve kqkp)
+    echo "run $run: rtbgenp -t 1 -g KQvKP ${r_user} s (${r_kb} KB); burnmate solve kqkp ${b_user} s (${b_kb} KB)"
+    best_rtbgenp=$(echo "$r_user $best_rtbgenp" | awk '{print ($1 < $2) ? $1 : $2}')
+    best_pawns=$(echo "$b_user $best_pawns" | awk '{print ($1 < $2) ? $1 : $2}')
+done
+echo "best: rtbgenp ${best_rtbgenp} s, burnmate ${best_pawns} s: burnmate at $(echo "$best_pawns $best_rtbgenp" | awk '{printf "%.2f", $1 / $2}')x rtbgenp"

@@ -19,7 +19,7 @@ pub use crate::pawnless::{Dtm, Material};
 use crate::pawnless::{DtmTable, ILLEGAL, SideStats, SolveError, squares_in_order};
 use crate::retrograde::{Captures, expected, in_parallel};
 use index::{PawnIndexer, Squares};
-use moves::{Child, PawnGraph};
+use moves::{Child, PawnGraph, Wanted};
 
 /// Every table solved so far, pawnless and with pawns, by material.
 #[derive(Default)]
@@ -272,20 +272,26 @@ impl PawnTable {
                 let other = if turn == Color::White { per_side } else { 0 };
                 let mut caps = Captures::default();
                 quiet.clear();
-                graph.for_each_move(&board, &squares, turn, en_passant, &mut |child| {
-                    caps.any_move = true;
-                    match child {
-                        Child::Stored(c) => quiet.push(Dtm::stored(self.values[other + c])),
-                        Child::Converted(after) => match tables.value(&after, !turn) {
-                            Dtm::Loss(d) => {
-                                caps.win = Some(caps.win.map_or(d + 1, |w| w.min(d + 1)))
-                            }
-                            Dtm::Win(d) => caps.loss = Some(caps.loss.map_or(d, |l| l.max(d))),
-                            Dtm::Draw => caps.draw = true,
-                            Dtm::Illegal => quiet.push(Dtm::Illegal),
-                        },
-                    }
-                });
+                graph.for_each_move(
+                    (&board, &squares),
+                    turn,
+                    en_passant,
+                    Wanted::All,
+                    &mut |child| {
+                        caps.any_move = true;
+                        match child {
+                            Child::Stored(c) => quiet.push(Dtm::stored(self.values[other + c])),
+                            Child::Converted(after) => match tables.value(&after, !turn) {
+                                Dtm::Loss(d) => {
+                                    caps.win = Some(caps.win.map_or(d + 1, |w| w.min(d + 1)))
+                                }
+                                Dtm::Win(d) => caps.loss = Some(caps.loss.map_or(d, |l| l.max(d))),
+                                Dtm::Draw => caps.draw = true,
+                                Dtm::Illegal => quiet.push(Dtm::Illegal),
+                            },
+                        }
+                    },
+                );
                 if expected(in_check, &caps, &quiet) != Some(Dtm::stored(stored)) {
                     wrong.push(at as u32);
                 }

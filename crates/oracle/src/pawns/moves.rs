@@ -15,6 +15,17 @@ use crate::retrograde::{Captures, Class, MoveGraph};
 /// The pieces a pawn may promote to.
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
+/// Which moves to generate.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Wanted {
+    /// Every legal move.
+    All,
+    /// Moves within the material only (quiet moves and pushes).
+    Stored,
+    /// Captures and promotions only.
+    Converted,
+}
+
 /// Where a legal move leads.
 pub(super) enum Child {
     /// A position of this material: its index in the other side's half.
@@ -166,20 +177,23 @@ impl PawnGraph<'_> {
         Some((board, in_check))
     }
 
-    /// Calls `found` with the child of every legal move of `turn` on `board`
-    /// (`squares`; `en_passant`: whether it may capture en passant).
+    /// Calls `found` with the child of every `wanted` legal move of `turn` on
+    /// `board` (`squares`; `en_passant`: whether it may capture en passant).
     pub(super) fn for_each_move(
         &self,
-        board: &Board,
-        squares: &Squares,
+        (board, squares): (&Board, &Squares),
         turn: Color,
         en_passant: bool,
+        wanted: Wanted,
         found: &mut impl FnMut(Child),
     ) {
         let own = board.by_color(turn);
         let enemy = board.by_color(!turn);
         let occupied = board.occupied();
         let quiet = |slot: usize, to: Square, double: bool, found: &mut dyn FnMut(Child)| {
+            if wanted == Wanted::Converted {
+                return;
+            }
             let after = moved(board, square(squares[slot]), to, None);
             if attacked(&after, turn) {
                 return;
@@ -191,6 +205,9 @@ impl PawnGraph<'_> {
         };
         let convert =
             |from: Square, to: Square, role: Option<Role>, found: &mut dyn FnMut(Child)| {
+                if wanted == Wanted::Stored {
+                    return;
+                }
                 let after = moved(board, from, to, role);
                 if !attacked(&after, turn) {
                     found(Child::Converted(after));
@@ -238,7 +255,7 @@ impl PawnGraph<'_> {
                     convert(from, to, None, found);
                 }
             }
-            if en_passant {
+            if en_passant && wanted != Wanted::Stored {
                 let pawn = (board.pawns() & enemy)
                     .first()
                     .expect("the pawn that advanced");
@@ -287,21 +304,35 @@ impl MoveGraph for PawnGraph<'_> {
                     continue;
                 };
                 let mut captures = Captures::default();
-                self.for_each_move(&board, &squares, turn, en_passant, &mut |child| {
-                    captures.any_move = true;
-                    if let Child::Converted(after) = child {
-                        match self.tables.value(&after, !turn) {
-                            Dtm::Loss(d) => {
-                                captures.win = Some(captures.win.map_or(d + 1, |w| w.min(d + 1)))
+                let position = (&board, &squares);
+                self.for_each_move(
+                    position,
+                    turn,
+                    en_passant,
+                    Wanted::Converted,
+                    &mut |child| {
+                        captures.any_move = true;
+                        if let Child::Converted(after) = child {
+                            match self.tables.value(&after, !turn) {
+                                Dtm::Loss(d) => {
+                                    captures.win =
+                                        Some(captures.win.map_or(d + 1, |w| w.min(d + 1)))
+                                }
+                                Dtm::Win(d) => {
+                                    captures.loss = Some(captures.loss.map_or(d, |l| l.max(d)))
+                                }
+                                Dtm::Draw => captures.draw = true,
+                                Dtm::Illegal => unreachable!("a legal move's position"),
                             }
-                            Dtm::Win(d) => {
-                                captures.loss = Some(captures.loss.map_or(d, |l| l.max(d)))
-                            }
-                            Dtm::Draw => captures.draw = true,
-                            Dtm::Illegal => unreachable!("a legal move's position"),
                         }
-                    }
-                });
+                    },
+                );
+                // Only a position in check needs to know whether a quiet move exists.
+                if in_check && !captures.any_move {
+                    self.for_each_move(position, turn, en_passant, Wanted::Stored, &mut |_| {
+                        captures.any_move = true;
+                    });
+                }
                 found(at, Class::Legal { in_check, captures });
             }
         }
@@ -355,9 +386,15 @@ impl MoveGraph for PawnGraph<'_> {
         let (turn, squares, en_passant) = self.decode(at);
         let board = self.board(&squares);
         let mut count = 0u8;
-        self.for_each_move(&board, &squares, turn, en_passant, &mut |child| {
-            count += u8::from(matches!(child, Child::Stored(_)));
-        });
+        self.for_each_move(
+            (&board, &squares),
+            turn,
+            en_passant,
+            Wanted::Stored,
+            &mut |_| {
+                count += 1;
+            },
+        );
         count
     }
 }
