@@ -263,7 +263,7 @@ impl PawnTable {
                 let at = at as usize;
                 let stored = self.values[at];
                 let (turn, squares, en_passant) = graph.decode(at);
-                let Some((board, in_check)) = graph.legal(turn, &squares, en_passant) else {
+                let Some(in_check) = graph.legal(turn, &squares, en_passant) else {
                     if stored != ILLEGAL {
                         wrong.push(at as u32);
                     }
@@ -272,26 +272,20 @@ impl PawnTable {
                 let other = if turn == Color::White { per_side } else { 0 };
                 let mut caps = Captures::default();
                 quiet.clear();
-                graph.for_each_move(
-                    (&board, &squares),
-                    turn,
-                    en_passant,
-                    Wanted::All,
-                    &mut |child| {
-                        caps.any_move = true;
-                        match child {
-                            Child::Stored(c) => quiet.push(Dtm::stored(self.values[other + c])),
-                            Child::Converted(after) => match tables.value(&after, !turn) {
-                                Dtm::Loss(d) => {
-                                    caps.win = Some(caps.win.map_or(d + 1, |w| w.min(d + 1)))
-                                }
-                                Dtm::Win(d) => caps.loss = Some(caps.loss.map_or(d, |l| l.max(d))),
-                                Dtm::Draw => caps.draw = true,
-                                Dtm::Illegal => quiet.push(Dtm::Illegal),
-                            },
-                        }
-                    },
-                );
+                graph.for_each_move(&squares, turn, en_passant, Wanted::All, &mut |child| {
+                    caps.any_move = true;
+                    match child {
+                        Child::Stored(c) => quiet.push(Dtm::stored(self.values[other + c])),
+                        Child::Converted(after) => match tables.value(&after, !turn) {
+                            Dtm::Loss(d) => {
+                                caps.win = Some(caps.win.map_or(d + 1, |w| w.min(d + 1)))
+                            }
+                            Dtm::Win(d) => caps.loss = Some(caps.loss.map_or(d, |l| l.max(d))),
+                            Dtm::Draw => caps.draw = true,
+                            Dtm::Illegal => quiet.push(Dtm::Illegal),
+                        },
+                    }
+                });
                 if expected(in_check, &caps, &quiet) != Some(Dtm::stored(stored)) {
                     wrong.push(at as u32);
                 }

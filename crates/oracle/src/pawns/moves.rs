@@ -5,7 +5,7 @@
 //! when a legal en passant capture follows, so each position has one index.
 
 use shakmaty::attacks::{attacks, king_attacks, pawn_attacks};
-use shakmaty::{Board, Color, Piece, Role, Square};
+use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
 
 use super::Tables;
 use super::index::{PawnIndexer, Squares};
@@ -62,66 +62,86 @@ fn relative_rank(sq: Square, color: Color) -> u32 {
     }
 }
 
-/// Whether `color`'s king on `board` is attacked.
-fn attacked(board: &Board, color: Color) -> bool {
-    let king = (board.kings() & board.by_color(color))
-        .first()
-        .expect("a king a side");
-    board.attacks_to(king, !color, board.occupied()).any()
-}
+/// A slot's square once its piece is captured.
+const GONE: u8 = 64;
 
-/// `board` after the piece on `from` moves to `to` (capturing what stands there)
-/// as `role` (a promotion) or as itself.
-fn moved(board: &Board, from: Square, to: Square, role: Option<Role>) -> Board {
-    let mut after = board.clone();
-    let piece = after.remove_piece_at(from).expect("a piece to move");
-    after.discard_piece_at(to);
-    after.set_piece_at(
-        to,
-        Piece {
-            color: piece.color,
-            role: role.unwrap_or(piece.role),
-        },
-    );
+/// `men` after the piece in `slot` moves to `to`, taking whatever stands there.
+fn moved(men: &Squares, slot: usize, to: Square) -> Squares {
+    let mut after = *men;
+    for sq in after.iter_mut() {
+        if *sq == to as u8 {
+            *sq = GONE;
+        }
+    }
+    after[slot] = to as u8;
     after
 }
 
-/// Whether on `board`, `to_move` to move, the other side's pawn has just advanced
-/// two squares with a legal en passant capture to follow: the pawn on its fourth
-/// rank, the two squares behind it empty, the position before the advance legal,
-/// and a pawn of `to_move` beside it that may capture it.
-pub(super) fn en_passant_follows(board: &Board, to_move: Color) -> bool {
-    let pusher = !to_move;
-    let Some(pawn) = (board.pawns() & board.by_color(pusher)).first() else {
-        return false;
-    };
-    if relative_rank(pawn, pusher) != 3 {
-        return false;
-    }
-    let (passed, start) = (
-        forward(pawn, pusher, -1).expect("on the board"),
-        forward(pawn, pusher, -2).expect("on the board"),
-    );
-    if board.occupied().contains(passed) || board.occupied().contains(start) {
-        return false;
-    }
-    if attacked(&moved(board, pawn, start, None), to_move) {
-        return false;
-    }
-    let capturers = pawn_attacks(pusher, passed) & board.pawns() & board.by_color(to_move);
-    capturers.into_iter().any(|from| {
-        let mut after = moved(board, from, passed, None);
-        after.discard_piece_at(pawn);
-        !attacked(&after, to_move)
-    })
-}
-
 impl PawnGraph<'_> {
-    /// The board of `squares`.
-    pub(super) fn board(&self, squares: &Squares) -> Board {
+    /// The squares the pieces of `men` stand on (captured ones aside).
+    fn occupied(&self, men: &Squares) -> Bitboard {
+        men[..self.indexer.slots()]
+            .iter()
+            .filter(|&&sq| sq != GONE)
+            .fold(Bitboard::EMPTY, |o, &sq| o.with(square(sq)))
+    }
+
+    /// Whether `color`'s king on `men` is attacked.
+    fn attacked(&self, men: &Squares, color: Color) -> bool {
+        let king = square(men[usize::from(color == Color::Black)]);
+        let occupied = self.occupied(men);
+        self.pieces.iter().zip(men).any(|(&(c, role), &sq)| {
+            c != color
+                && sq != GONE
+                && attacks(square(sq), Piece { color: c, role }, occupied).contains(king)
+        })
+    }
+
+    /// The slot of `color`'s only pawn (materials with the en passant flag).
+    fn pawn_slot(&self, color: Color) -> Option<usize> {
+        self.pieces.iter().position(|&p| p == (color, Role::Pawn))
+    }
+
+    /// Whether on `men`, `to_move` to move, the other side's pawn has just advanced
+    /// two squares with a legal en passant capture to follow: the pawn on its fourth
+    /// rank, the two squares behind it empty, the position before the advance legal,
+    /// and a pawn of `to_move` beside it that may capture it.
+    fn en_passant_follows(&self, men: &Squares, to_move: Color) -> bool {
+        let pusher = !to_move;
+        let (Some(pushed), Some(capturer)) = (self.pawn_slot(pusher), self.pawn_slot(to_move))
+        else {
+            return false;
+        };
+        let pawn = square(men[pushed]);
+        if men[pushed] == GONE || men[capturer] == GONE || relative_rank(pawn, pusher) != 3 {
+            return false;
+        }
+        let passed = forward(pawn, pusher, -1).expect("on the board");
+        let start = forward(pawn, pusher, -2).expect("on the board");
+        let occupied = self.occupied(men);
+        if occupied.contains(passed)
+            || occupied.contains(start)
+            || self.attacked(&moved(men, pushed, start), to_move)
+            || !pawn_attacks(pusher, passed).contains(square(men[capturer]))
+        {
+            return false;
+        }
+        let mut after = moved(men, capturer, passed);
+        after[pushed] = GONE;
+        !self.attacked(&after, to_move)
+    }
+
+    /// The board of `men` with the piece in `promoted` (if any) as `role`.
+    fn board(&self, men: &Squares, promoted: Option<(usize, Role)>) -> Board {
         let mut board = Board::empty();
         for (slot, &(color, role)) in self.pieces.iter().enumerate() {
-            board.set_piece_at(square(squares[slot]), Piece { color, role });
+            if men[slot] != GONE {
+                let role = match promoted {
+                    Some((s, promotion)) if s == slot => promotion,
+                    _ => role,
+                };
+                board.set_piece_at(square(men[slot]), Piece { color, role });
+            }
         }
         board
     }
@@ -129,11 +149,8 @@ impl PawnGraph<'_> {
     /// Whether `squares` can stand for a position: distinct squares, kings apart.
     fn placeable(&self, squares: &Squares) -> bool {
         let slots = self.indexer.slots();
-        let occupied = squares[..slots]
-            .iter()
-            .fold(0u64, |o, &sq| o | 1 << sq)
-            .count_ones() as usize;
-        occupied == slots && !king_attacks(square(squares[0])).contains(square(squares[1]))
+        self.occupied(squares).count() == slots
+            && !king_attacks(square(squares[0])).contains(square(squares[1]))
     }
 
     /// The whole-table index of `turn` to move on `squares` with flag `en_passant`.
@@ -159,58 +176,47 @@ impl PawnGraph<'_> {
     }
 
     /// Whether `turn` to move on `squares` (flag `en_passant`) is a legal position;
-    /// with it, the board and whether `turn` is in check.
-    pub(super) fn legal(
-        &self,
-        turn: Color,
-        squares: &Squares,
-        en_passant: bool,
-    ) -> Option<(Board, bool)> {
-        if !self.placeable(squares) {
-            return None;
-        }
-        let board = self.board(squares);
-        if attacked(&board, !turn) || (en_passant && !en_passant_follows(&board, turn)) {
-            return None;
-        }
-        let in_check = attacked(&board, turn);
-        Some((board, in_check))
+    /// if so, whether `turn` is in check.
+    pub(super) fn legal(&self, turn: Color, squares: &Squares, en_passant: bool) -> Option<bool> {
+        let legal = self.placeable(squares)
+            && !self.attacked(squares, !turn)
+            && (!en_passant || self.en_passant_follows(squares, turn));
+        legal.then(|| self.attacked(squares, turn))
     }
 
     /// Calls `found` with the child of every `wanted` legal move of `turn` on
-    /// `board` (`squares`; `en_passant`: whether it may capture en passant).
+    /// `squares` (`en_passant`: whether it may capture en passant).
     pub(super) fn for_each_move(
         &self,
-        (board, squares): (&Board, &Squares),
+        squares: &Squares,
         turn: Color,
         en_passant: bool,
         wanted: Wanted,
         found: &mut impl FnMut(Child),
     ) {
-        let own = board.by_color(turn);
-        let enemy = board.by_color(!turn);
-        let occupied = board.occupied();
+        let occupied = self.occupied(squares);
+        let mut own = Bitboard::EMPTY;
+        for (&(color, _), &sq) in self.pieces.iter().zip(squares) {
+            if color == turn {
+                own.add(square(sq));
+            }
+        }
+        let enemy = occupied & !own;
         let quiet = |slot: usize, to: Square, double: bool, found: &mut dyn FnMut(Child)| {
             if wanted == Wanted::Converted {
                 return;
             }
-            let after = moved(board, square(squares[slot]), to, None);
-            if attacked(&after, turn) {
+            let after = moved(squares, slot, to);
+            if self.attacked(&after, turn) {
                 return;
             }
-            let mut child = *squares;
-            child[slot] = to as u8;
-            let flag = double && en_passant_follows(&after, !turn);
-            found(Child::Stored(self.indexer.index(&child, flag)));
+            let flag = double && self.en_passant_follows(&after, !turn);
+            found(Child::Stored(self.indexer.index(&after, flag)));
         };
         let convert =
-            |from: Square, to: Square, role: Option<Role>, found: &mut dyn FnMut(Child)| {
-                if wanted == Wanted::Stored {
-                    return;
-                }
-                let after = moved(board, from, to, role);
-                if !attacked(&after, turn) {
-                    found(Child::Converted(after));
+            |after: Squares, promoted: Option<(usize, Role)>, found: &mut dyn FnMut(Child)| {
+                if wanted != Wanted::Stored && !self.attacked(&after, turn) {
+                    found(Child::Converted(self.board(&after, promoted)));
                 }
             };
         for (slot, &(color, role)) in self.pieces.iter().enumerate() {
@@ -221,7 +227,7 @@ impl PawnGraph<'_> {
             if role != Role::Pawn {
                 for to in attacks(from, Piece { color, role }, occupied) & !own {
                     if enemy.contains(to) {
-                        convert(from, to, None, found);
+                        convert(moved(squares, slot, to), None, found);
                     } else {
                         quiet(slot, to, false, found);
                     }
@@ -237,35 +243,26 @@ impl PawnGraph<'_> {
                 .into_iter()
                 .flatten()
                 .filter(|_| !occupied.contains(one));
-            for (to, double) in pushes {
-                if promotes {
-                    for role in PROMOTIONS {
-                        convert(from, to, Some(role), found);
-                    }
-                } else {
+            let captures = (pawn_attacks(turn, from) & enemy).into_iter();
+            let steps = pushes.chain(captures.map(|to| (to, false)));
+            for (to, double) in steps {
+                if !promotes && !enemy.contains(to) {
                     quiet(slot, to, double, found);
-                }
-            }
-            for to in pawn_attacks(turn, from) & enemy {
-                if promotes {
+                } else if promotes {
                     for role in PROMOTIONS {
-                        convert(from, to, Some(role), found);
+                        convert(moved(squares, slot, to), Some((slot, role)), found);
                     }
                 } else {
-                    convert(from, to, None, found);
+                    convert(moved(squares, slot, to), None, found);
                 }
             }
             if en_passant && wanted != Wanted::Stored {
-                let pawn = (board.pawns() & enemy)
-                    .first()
-                    .expect("the pawn that advanced");
-                let passed = forward(pawn, !turn, -1).expect("on the board");
+                let pushed = self.pawn_slot(!turn).expect("the pawn that advanced");
+                let passed = forward(square(squares[pushed]), !turn, -1).expect("on the board");
                 if pawn_attacks(turn, from).contains(passed) {
-                    let mut after = moved(board, from, passed, None);
-                    after.discard_piece_at(pawn);
-                    if !attacked(&after, turn) {
-                        found(Child::Converted(after));
-                    }
+                    let mut after = moved(squares, slot, passed);
+                    after[pushed] = GONE;
+                    convert(after, None, found);
                 }
             }
         }
@@ -277,7 +274,7 @@ impl PawnGraph<'_> {
         out.push(self.at(mover, squares, false));
         if self.indexer.has_en_passant()
             && self.placeable(squares)
-            && en_passant_follows(&self.board(squares), mover)
+            && self.en_passant_follows(squares, mover)
         {
             out.push(self.at(mover, squares, true));
         }
@@ -299,12 +296,12 @@ impl MoveGraph for PawnGraph<'_> {
         for i in block * 32 * 64..(block + 1) * 32 * 64 {
             for (turn, at) in [(Color::White, i), (Color::Black, per_side + i)] {
                 let (_, squares, en_passant) = self.decode(at);
-                let Some((board, in_check)) = self.legal(turn, &squares, en_passant) else {
+                let Some(in_check) = self.legal(turn, &squares, en_passant) else {
                     found(at, Class::Illegal);
                     continue;
                 };
                 let mut captures = Captures::default();
-                let position = (&board, &squares);
+                let position = &squares;
                 self.for_each_move(
                     position,
                     turn,
@@ -342,8 +339,7 @@ impl MoveGraph for PawnGraph<'_> {
         out.clear();
         let (turn, squares, en_passant) = self.decode(at);
         let mover = !turn;
-        let board = self.board(&squares);
-        let occupied = board.occupied();
+        let occupied = self.occupied(&squares);
         for (slot, &(color, role)) in self.pieces.iter().enumerate() {
             if color != mover {
                 continue;
@@ -374,7 +370,7 @@ impl MoveGraph for PawnGraph<'_> {
             }
             let double = relative_rank(sq, mover) == 3
                 && back(1).is_some()
-                && (en_passant || !en_passant_follows(&board, turn));
+                && (en_passant || !self.en_passant_follows(&squares, turn));
             if let Some(two) = back(2).filter(|_| double) {
                 before[slot] = two as u8;
                 self.push_both_flags(mover, &before, out);
@@ -384,17 +380,10 @@ impl MoveGraph for PawnGraph<'_> {
 
     fn children(&self, at: usize, _scratch: &mut Vec<usize>) -> u8 {
         let (turn, squares, en_passant) = self.decode(at);
-        let board = self.board(&squares);
         let mut count = 0u8;
-        self.for_each_move(
-            (&board, &squares),
-            turn,
-            en_passant,
-            Wanted::Stored,
-            &mut |_| {
-                count += 1;
-            },
-        );
+        self.for_each_move(&squares, turn, en_passant, Wanted::Stored, &mut |_| {
+            count += 1;
+        });
         count
     }
 }
