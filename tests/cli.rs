@@ -691,8 +691,9 @@ fn solve_builds_caches_and_rebuilds_a_corrupt_cache() {
         "{}",
         stderr(&truncated)
     );
-    assert_one_line_error(&burnmate(&["solve", "kpk"]), "kpk");
+    assert_one_line_error(&burnmate(&["solve", "kxk"]), "other than q, r, b, n, p");
     assert_one_line_error(&burnmate(&["solve", "kqrbkq"]), "more than 5 pieces");
+    assert_one_line_error(&burnmate(&["solve", "kqpkp"]), "pawns and more than 4");
     let verified = burnmate(&["solve", "kqk", "--cache", cache, "--verify"]);
     assert!(verified.status.success(), "{}", stderr(&verified));
     assert!(
@@ -732,6 +733,45 @@ fn solve_builds_any_pawnless_material_with_its_counts_and_move_values() {
     assert_one_line_error(&wrong, "is not a krkn position");
     let starts = burnmate(&["solve", "krkn", "--cache", cache, "--starts", "3"]);
     assert_one_line_error(&starts, "--starts lists the study's starts");
+}
+
+#[test]
+fn solve_builds_caches_and_analyses_tables_with_pawns() {
+    let tmp = TempDir::new();
+    let cache = tmp.path().to_str().unwrap();
+    let out = burnmate(&["solve", "kpk", "--cache", cache]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("white to move    62480 wins, 19184 draws, 0 losses"),
+        "{text}"
+    );
+    assert!(
+        text.contains("longest win    28 moves (55 plies): 8/8/8/1k6/8/8/K5P1/8 w - - 0 1"),
+        "{text}"
+    );
+    assert!(stderr(&out).contains("built kpk"), "{}", stderr(&out));
+    let again = burnmate(&["solve", "kpk", "--cache", cache]);
+    assert_eq!(stdout(&again), text);
+    assert!(!stderr(&again).contains("built"), "loaded from the cache");
+    let fen = "8/8/8/1k6/8/8/K5P1/8 w - - 0 1";
+    let out = burnmate(&["solve", "kpk", "--cache", cache, "--fen", fen]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!("{fen}: white mates in 28 (55 plies)")),
+        "{text}"
+    );
+    // Only the king's step to b3 keeps the win; a pawn push draws.
+    assert!(
+        text.contains("  Kb3      white mates in 27 (54 plies)\n  g3       draw"),
+        "{text}"
+    );
+    let verified = burnmate(&["solve", "kpk", "--cache", cache, "--verify"]);
+    assert!(
+        stdout(&verified).contains("verified kpk: 196608 entries, 0 inconsistent"),
+        "{}",
+        stdout(&verified)
+    );
 }
 
 #[test]

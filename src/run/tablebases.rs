@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use burnmate_oracle::pawnless::{DtmTable, Material};
+use burnmate_oracle::pawns::{PawnTable, Tables, conversions};
 use burnmate_oracle::tablebase::material as endgame_material;
 use burnmate_oracle::tablebase::{Endgame, Tablebase};
 
@@ -15,7 +16,8 @@ use crate::run::checkpoint::fnv1a;
 use crate::run::files::write_atomic;
 
 /// File tag and format version (4: one value per symmetry class of positions, any
-/// pawnless material, the king pair innermost; 3 had it outermost; 2 held every
+/// pawnless material, the king pair innermost, and since 2026-12-05 material with
+/// pawns on its mirror-only index; 3 had the king pair outermost; 2 held every
 /// placement of the four lone-king endings).
 const MAGIC: &[u8; 8] = b"BMTB\x04\0\0\0";
 /// Header bytes: tag, material name (8 bytes, zero-padded), checksum, length.
@@ -33,8 +35,8 @@ pub fn cache_path(dir: &Path, material: &Material) -> PathBuf {
     dir.join(format!("{}.bmtb", material.name()))
 }
 
-/// Reads a cached table; `Err` says why it cannot be trusted.
-fn read_cache(path: &Path, material: &Material) -> Result<DtmTable> {
+/// Reads a cached table's values; `Err` says why they cannot be trusted.
+fn read_values(path: &Path, material: &Material) -> Result<Vec<u8>> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     if bytes.len() < HEADER || &bytes[..8] != MAGIC {
         bail!("{} is not a burnmate tablebase (version 4)", path.display());
@@ -57,15 +59,19 @@ fn read_cache(path: &Path, material: &Material) -> Result<DtmTable> {
     if fnv1a(data) != stored {
         bail!("{} is corrupt (checksum mismatch)", path.display());
     }
-    DtmTable::from_bytes(material.clone(), data.to_vec())
+    Ok(data.to_vec())
+}
+
+/// Reads a cached pawnless table; `Err` says why it cannot be trusted.
+fn read_cache(path: &Path, material: &Material) -> Result<DtmTable> {
+    DtmTable::from_bytes(material.clone(), read_values(path, material)?)
         .with_context(|| format!("{} holds a table of the wrong size", path.display()))
 }
 
-fn write_cache(path: &Path, table: &DtmTable) -> Result<()> {
-    let data = table.bytes();
+fn write_cache(path: &Path, material: &Material, data: &[u8]) -> Result<()> {
     let mut bytes = Vec::with_capacity(HEADER + data.len());
     bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&material_field(table.material()));
+    bytes.extend_from_slice(&material_field(material));
     bytes.extend_from_slice(&fnv1a(data).to_le_bytes());
     bytes.extend_from_slice(&(data.len() as u64).to_le_bytes());
     bytes.extend_from_slice(data);
@@ -126,11 +132,60 @@ pub fn load_or_build_table(material: &Material, cache_dir: &Path) -> Result<DtmT
     // thrown away for a read-only or full cache directory.
     let cached = std::fs::create_dir_all(cache_dir)
         .with_context(|| format!("cannot create {}", cache_dir.display()))
-        .and_then(|()| write_cache(&path, &table));
+        .and_then(|()| write_cache(&path, material, table.bytes()));
     // Reported after the table is safe: a closed stderr loses a line, never the table.
     crate::note!("built {} in {seconds:.2} s", material.name());
     if let Err(e) = cached {
         crate::note!("warning: {e:#}; the table is not cached");
     }
     Ok(table)
+}
+
+/// Loads a material with pawns' table, and every table its captures and promotions
+/// lead to, from `cache_dir`, or builds and caches them.
+pub fn load_or_build_pawn_tables(material: &Material, cache_dir: &Path) -> Result<Tables> {
+    let mut tables = Tables::new();
+    add_with_conversions(material, cache_dir, &mut tables)?;
+    Ok(tables)
+}
+
+/// Adds `material`'s table to `tables` after the tables it is built from, each
+/// loaded from `cache_dir` or built and cached.
+fn add_with_conversions(material: &Material, cache_dir: &Path, tables: &mut Tables) -> Result<()> {
+    if material.slots() <= 2 || tables.contains(material) {
+        return Ok(());
+    }
+    if !material.has_pawns() {
+        tables.insert_pawnless(load_or_build_table(material, cache_dir)?);
+        return Ok(());
+    }
+    for converted in conversions(material) {
+        add_with_conversions(&converted, cache_dir, tables)?;
+    }
+    let path = cache_path(cache_dir, material);
+    if path.exists() {
+        let loaded = read_values(&path, material).and_then(|values| {
+            PawnTable::from_bytes(material.clone(), values)
+                .with_context(|| format!("{} holds a table of the wrong size", path.display()))
+        });
+        match loaded {
+            Ok(table) => {
+                tables.insert_pawns(table);
+                return Ok(());
+            }
+            Err(e) => crate::note!("warning: {e:#}; rebuilding it"),
+        }
+    }
+    let started = Instant::now();
+    tables.solve(material)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let table = tables.pawn_tables().get(material).expect("solved above");
+    let cached = std::fs::create_dir_all(cache_dir)
+        .with_context(|| format!("cannot create {}", cache_dir.display()))
+        .and_then(|()| write_cache(&path, material, table.bytes()));
+    crate::note!("built {} in {seconds:.2} s", material.name());
+    if let Err(e) = cached {
+        crate::note!("warning: {e:#}; the table is not cached");
+    }
+    Ok(())
 }

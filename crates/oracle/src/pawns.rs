@@ -37,14 +37,14 @@ impl Tables {
     /// Solves `material` (pawnless or with pawns) and, first, every material its
     /// captures and promotions lead to, each once.
     pub fn solve(&mut self, material: &Material) -> Result<(), SolveError> {
-        if self.pawnless.contains_key(material) || self.pawns.contains_key(material) {
+        if self.contains(material) {
             return Ok(());
         }
         if !material.has_pawns() {
             return DtmTable::solve_among(material, &mut self.pawnless);
         }
-        for converted in material.captures().iter().chain(&promotions(material)) {
-            self.solve(converted)?;
+        for converted in conversions(material) {
+            self.solve(&converted)?;
         }
         let graph = PawnGraph {
             pieces: material.pieces(),
@@ -60,6 +60,21 @@ impl Tables {
     /// The table of `material` with pawns, if solved.
     pub fn pawn_table(&self, material: &Material) -> Option<&PawnTable> {
         self.pawns.get(material)
+    }
+
+    /// Whether `material`'s table is here.
+    pub fn contains(&self, material: &Material) -> bool {
+        self.pawnless.contains_key(material) || self.pawns.contains_key(material)
+    }
+
+    /// Adds a pawnless table (loaded from a cache).
+    pub fn insert_pawnless(&mut self, table: DtmTable) {
+        self.pawnless.insert(table.material().clone(), table);
+    }
+
+    /// Adds a table with pawns (loaded from a cache).
+    pub fn insert_pawns(&mut self, table: PawnTable) {
+        self.pawns.insert(table.material().clone(), table);
     }
 
     /// Every pawnless table solved, by material.
@@ -90,6 +105,14 @@ impl Tables {
         };
         found.unwrap_or_else(|| panic!("the {} table is solved first", material.name()))
     }
+}
+
+/// The materials a capture or a promotion in `material` leads to: the tables its
+/// table is built from.
+pub fn conversions(material: &Material) -> Vec<Material> {
+    let mut found = material.captures();
+    found.extend(promotions(material));
+    found
 }
 
 /// The distinct materials a promotion of one of `material`'s pawns leads to.

@@ -1,8 +1,8 @@
 //! `burnmate solve` for material with pawns (kpk, kqkp, krkp, kpkp, kbpk ...):
-//! solved in memory with every table its captures and promotions lead to (not
-//! cached: KPK takes a tenth of a second, a 4-piece table seconds), then won, drawn
-//! and lost positions for each side to move with the longest wins, one position's
-//! moves with their values, or every entry checked against its moves.
+//! loaded from the cache or built with every table its captures and promotions lead
+//! to, then won, drawn and lost positions for each side to move with the longest
+//! wins, one position's moves with their values, or every entry checked against its
+//! moves.
 
 use std::time::Instant;
 
@@ -13,9 +13,10 @@ use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
-use super::SolveRequest;
 use super::material_report::{describe, move_rank};
+use super::{SolveRequest, cache_path};
 use crate::output::pgn::fen_of;
+use crate::run::tablebases::load_or_build_pawn_tables;
 
 /// `burnmate solve MATERIAL` for a material with pawns.
 pub(super) fn report(request: &SolveRequest) -> Result<()> {
@@ -31,11 +32,8 @@ pub(super) fn report(request: &SolveRequest) -> Result<()> {
         .fen
         .map(|fen| parse_position(material, fen))
         .transpose()?;
-    let started = Instant::now();
-    let mut tables = Tables::new();
-    tables.solve(material)?;
-    let table = tables.pawn_tables().get(material).expect("solved above");
-    let seconds = started.elapsed().as_secs_f64();
+    let tables = load_or_build_pawn_tables(material, request.cache_dir)?;
+    let table = tables.pawn_tables().get(material).expect("loaded above");
     if request.verify {
         return verify(&tables);
     }
@@ -44,8 +42,8 @@ pub(super) fn report(request: &SolveRequest) -> Result<()> {
     }
     say!("material         {}", material.name().to_uppercase());
     say!(
-        "solved           in {seconds:.2} s with {} tables its captures and promotions lead to",
-        tables.pawn_tables().len() + tables.pawnless_tables().len() - 1
+        "cache            {}",
+        cache_path(request.cache_dir, material).display()
     );
     let stats = table.stats();
     let legal = |k: usize| stats[k].wins + stats[k].draws + stats[k].losses;
@@ -76,22 +74,10 @@ pub(super) fn report(request: &SolveRequest) -> Result<()> {
     Ok(())
 }
 
-/// Every solved table (pawnless ones, then those with pawns) checked entry by entry.
+/// Every table with pawns loaded (the material's and those it converts to) checked
+/// entry by entry; the pawnless ones are `burnmate solve kqk --verify`'s.
 fn verify(tables: &Tables) -> Result<()> {
     let mut wrong_tables = Vec::new();
-    let mut pawnless: Vec<_> = tables.pawnless_tables().values().collect();
-    pawnless.sort_by_key(|t| (t.material().slots(), t.material().name()));
-    for table in pawnless.into_iter().filter(|t| t.material().slots() > 2) {
-        let wrong = table.inconsistent_entries(tables.pawnless_tables())?;
-        say!(
-            "verified {}: {} inconsistent",
-            table.material().name(),
-            wrong.len()
-        );
-        if !wrong.is_empty() {
-            wrong_tables.push(table.material().name());
-        }
-    }
     let mut with_pawns: Vec<&PawnTable> = tables.pawn_tables().values().collect();
     with_pawns.sort_by_key(|t| (t.material().slots(), t.material().name()));
     for table in with_pawns {

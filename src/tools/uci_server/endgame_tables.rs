@@ -31,7 +31,8 @@ impl CachedTables {
             .filter_map(|entry| {
                 let name = entry.ok()?.file_name().into_string().ok()?;
                 let material = Material::parse(name.strip_suffix(".bmtb")?).ok()?;
-                (material.slots() <= MAX_LOADED_PIECES)
+                // Tables with pawns are not probed in the search.
+                (material.slots() <= MAX_LOADED_PIECES && !material.has_pawns())
                     .then(|| load_cached(&material, dir))
                     .flatten()
                     .map(|table| (material, table))
