@@ -86,7 +86,8 @@ mod tests {
     #[test]
     fn the_tables_give_won_drawn_and_lost_positions_and_the_converting_move() {
         let tables = SyzygyTables::open(FIXTURES).unwrap();
-        assert_eq!(tables.max_pieces(), 3);
+        // KQvKP, KRvKP and KPvKP's WDL files make it four.
+        assert_eq!(tables.max_pieces(), 4);
         // KPK: the pawn on b3, black to move, is rtbgen's longest win (20 plies).
         let longest = position("8/8/7k/8/7K/1P6/8/8 b - - 0 1");
         assert_eq!(tables.probe(&longest), Some(TableValue::Lost));
