@@ -3,7 +3,7 @@
 //! wins, or one position's legal moves with their values.
 
 use anyhow::{Context, Result, bail};
-use burnmate_oracle::pawnless::{Dtm, DtmTable, Material};
+use burnmate_oracle::pawnless::{Dtm, DtmTable, Material, SideStats};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::{CastlingMode, Chess, Color, Position};
@@ -41,6 +41,13 @@ pub(super) fn report(request: &SolveRequest) -> Result<()> {
         legal(0),
         legal(1)
     );
+    print_sides(&stats, |turn, i| table.fen(turn, i));
+    Ok(())
+}
+
+/// Prints each side to move's wins, draws and losses and its longest win, whose
+/// stored index `fen` turns into a FEN.
+pub(super) fn print_sides(stats: &[SideStats; 2], fen: impl Fn(Color, usize) -> String) {
     for (k, (side, turn)) in [("white", Color::White), ("black", Color::Black)]
         .into_iter()
         .enumerate()
@@ -56,11 +63,10 @@ pub(super) fn report(request: &SolveRequest) -> Result<()> {
             say!(
                 "  longest win    {} moves ({plies} plies): {}",
                 plies.div_ceil(2),
-                table.fen(turn, i)
+                fen(turn, i)
             );
         }
     }
-    Ok(())
 }
 
 /// Where a move to a position of `value` (for the opponent) ranks for the mover,

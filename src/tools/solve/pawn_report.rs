@@ -11,9 +11,9 @@ use burnmate_oracle::pawnless::{Dtm, Material};
 use burnmate_oracle::pawns::{PawnTable, Tables};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{CastlingMode, Chess, Position};
 
-use super::material_report::{describe, move_rank};
+use super::material_report::{describe, move_rank, print_sides};
 use super::{SolveRequest, cache_path};
 use crate::output::pgn::fen_of;
 use crate::run::tablebases::load_or_build_pawn_tables;
@@ -52,25 +52,7 @@ pub(super) fn report(request: &SolveRequest) -> Result<()> {
         legal(0),
         legal(1)
     );
-    for (k, (side, turn)) in [("white", Color::White), ("black", Color::Black)]
-        .into_iter()
-        .enumerate()
-    {
-        let s = &stats[k];
-        say!(
-            "{side} to move    {} wins, {} draws, {} losses",
-            s.wins,
-            s.draws,
-            s.losses
-        );
-        if let Some((plies, i)) = s.longest_win {
-            say!(
-                "  longest win    {} moves ({plies} plies): {}",
-                plies.div_ceil(2),
-                table.fen(turn, i)
-            );
-        }
-    }
+    print_sides(&stats, |turn, i| table.fen(turn, i));
     Ok(())
 }
 
