@@ -15,7 +15,9 @@ use burnmate::studies::{endgame, queen4x4};
 use burnmate::tools::{compare, matrix, solve, throughput, uci_server};
 use burnmate_engine::Features;
 
+mod fit_args;
 mod match_args;
+use fit_args::FitArgs;
 mod play_args;
 use play_args::PlayArgs;
 mod eval_args;
@@ -247,6 +249,10 @@ enum Command {
     /// Play a trained run against a UCI engine or another run and report its Elo
     /// (resumable: rerun the same command).
     Match(MatchArgs),
+    /// Fit one rating to the games of finished matches of one player, each opponent
+    /// at its match's rating or at one given with --rating (e.g. a label ladder's
+    /// rungs at the ratings measured from their games against each other).
+    Fit(FitArgs),
     /// Run a study's whole grid of runs and write its tables and plots (resumable).
     Study {
         #[command(subcommand)]
@@ -359,6 +365,7 @@ pub fn run(cli: Cli) -> Result<()> {
             set,
         } => resume_command(&run, generations, &set),
         Command::Match(args) => args.run(),
+        Command::Fit(args) => args.run(),
         Command::Uci {
             run,
             plies,

@@ -638,3 +638,47 @@ fn an_xboard_engine_plays_a_match_on_a_clock() {
     // Its moves are there: as black it answered g8f6 and f6g8, as white b1c3, c3b1.
     assert!(rows.contains("g8f6") && rows.contains("c3b1"), "{rows}");
 }
+
+#[test]
+fn an_engine_under_test_plays_and_fit_rates_it_at_the_ratings_given() {
+    let tmp = TempDir::new();
+    let (_, engine, out_dir) = match_setup(tmp.path());
+    let tested = format!("uci:{engine}");
+    let out_s = out_dir.to_str().unwrap();
+    let out = burnmate(&match_args(&tested, out_s, &engine, "2"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The same greedy net on both sides: two draws by repetition, as a run plays it.
+    assert!(
+        stdout(&out).contains(&format!("{engine} after 2 games\n  vs {engine}: +0 =2 -0")),
+        "{}",
+        stdout(&out)
+    );
+    // An engine has no rating of its own: the fit asks for one, then rates the
+    // tested side at it (two draws: level with the opponent).
+    let fit = burnmate(&["fit", out_s]);
+    assert_one_line_error(&fit, "has no rating in");
+    let given = format!("{engine}=1500");
+    let fit = burnmate(&["fit", out_s, "--rating", &given]);
+    assert!(fit.status.success(), "{}", stderr(&fit));
+    assert!(
+        stdout(&fit).contains(&format!("  vs {engine} rated 1500: +0 =2 -0")),
+        "{}",
+        stdout(&fit)
+    );
+    assert!(
+        stdout(&fit).contains("rating on the ratings given with --rating: 1500 ["),
+        "{}",
+        stdout(&fit)
+    );
+    let typo = burnmate(&["fit", out_s, "--rating", &given, "--rating", "2100=2327"]);
+    assert_one_line_error(
+        &typo,
+        "--rating 2100=2327 names no opponent of these matches",
+    );
+    // Options of a run's search are refused for an engine, before any game.
+    let threads = tmp.path().join("threads");
+    let mut args = match_args(&tested, threads.to_str().unwrap(), &engine, "2");
+    args.extend(["--threads", "2"]);
+    assert_one_line_error(&burnmate(&args), "an engine under test searches by --go");
+    assert!(!threads.exists(), "refused before the directory is made");
+}

@@ -10,6 +10,8 @@ pub mod engine_limit;
 pub mod game;
 pub mod gauntlet;
 pub mod record;
+pub mod refit;
+pub mod tested_engine;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -239,6 +241,9 @@ pub fn engine_opponents(engine: &str, uci_elo: &[u32], skill: Option<u8>) -> Vec
 }
 
 fn run_label(run: &Path) -> String {
+    if let Ok(Some(engine)) = tested_engine::parse(run) {
+        return engine.label();
+    }
     let name = run
         .file_name()
         .map_or("run".into(), |n| n.to_string_lossy());
@@ -380,6 +385,28 @@ impl MatchSettings {
         Ok(player)
     }
 
+    /// The side under test: a UCI engine ([`tested_engine::parse`]) searching as the
+    /// opponents do, or the run's player.
+    fn tested_player(&self, deadline: Duration) -> Result<Box<dyn Player>> {
+        match tested_engine::parse(&self.run)? {
+            Some(engine) => engine.start(
+                &self.limit,
+                self.search()?,
+                deadline,
+                self.time_control.is_some(),
+            ),
+            None => Ok(Box::new(RunPlayer(self.run_player()?))),
+        }
+    }
+
+    /// What the side under test is ([`run_identity`], or an engine's identity).
+    fn tested_identity(&self) -> Result<String> {
+        match tested_engine::parse(&self.run)? {
+            Some(engine) => engine.identity(),
+            None => run_identity(&self.run, self.generation),
+        }
+    }
+
     /// Refuses settings that cannot make a match, in one line.
     pub fn check(&self) -> Result<()> {
         if self.games == 0 {
@@ -393,6 +420,18 @@ impl MatchSettings {
         }
         self.search()?;
         engine_limit::move_deadline(&self.limit, engine_limit::DEFAULT_MOVE_TIMEOUT)?;
+        if tested_engine::parse(&self.run)?.is_some()
+            && (!self.with.is_empty()
+                || !self.without.is_empty()
+                || self.generation.is_some()
+                || self.threads != 1
+                || self.nodes.is_some())
+        {
+            bail!(
+                "{}: an engine under test searches by --go or --tc; --with, --without, --generation, --threads and --nodes are for runs",
+                self.run.display()
+            );
+        }
         if self.sprt.is_some() && self.opponents.len() > 1 {
             bail!(
                 "--sprt needs one opponent, not a ladder of {}",
@@ -496,7 +535,7 @@ pub fn match_command(
     let deadline = engine_limit::move_deadline(&settings.limit, move_timeout)?;
     let openings = openings::load(settings.openings.as_deref())?;
     // Players that cannot start are refused before the directory is touched.
-    settings.run_player()?;
+    settings.tested_player(deadline)?;
     // Each opponent is started once with its options (an option out of the engine's
     // declared range, such as UCI_Elo 1000 on Stockfish 15.1, is refused here).
     for opponent in &settings.opponents {
@@ -504,7 +543,7 @@ pub fn match_command(
         drop(opponent.start(&settings.limit, settings.search()?, deadline, clocked)?);
     }
     let identified = MatchSettings {
-        run_identity: Some(run_identity(&settings.run, settings.generation)?),
+        run_identity: Some(settings.tested_identity()?),
         opponent_identities: Some(
             settings
                 .opponents
@@ -687,7 +726,7 @@ impl Worker<'_> {
     }
 
     fn play_pending(&self) -> Result<()> {
-        let mut run = RunPlayer(self.settings.run_player()?);
+        let mut run = self.settings.tested_player(self.deadline)?;
         let mut opponents: Vec<Option<Box<dyn Player>>> =
             self.settings.opponents.iter().map(|_| None).collect();
         loop {
@@ -710,9 +749,9 @@ impl Worker<'_> {
                 )?),
             };
             let (white, black): (&mut dyn Player, &mut dyn Player) = if run_white {
-                (&mut run, opponent.as_mut())
+                (run.as_mut(), opponent.as_mut())
             } else {
-                (opponent.as_mut(), &mut run)
+                (opponent.as_mut(), run.as_mut())
             };
             let record = play_game(
                 white,
@@ -733,10 +772,11 @@ impl Worker<'_> {
             let mut shared = self.shared.lock().expect("no worker panicked");
             shared.writer.append(&row)?;
             crate::note!(
-                "game {}/{} vs {}: burnmate {}, {} ({}, {} plies)",
+                "game {}/{} vs {}: {} {}, {} ({}, {} plies)",
                 n + 1,
                 self.settings.planned(),
                 self.settings.opponents[which].label(),
+                run_label(&self.settings.run),
                 if run_white { "white" } else { "black" },
                 row.record.result.pgn(),
                 row.record.reason,
@@ -775,25 +815,30 @@ fn triple(e: EloEstimate) -> [f64; 3] {
     [e.elo, e.low, e.high]
 }
 
+/// The run's results against one opponent, its Elo difference with its interval.
+fn opponent_result(opponent: String, rating: Option<f64>, t: Tally) -> OpponentResult {
+    OpponentResult {
+        opponent,
+        rating,
+        wins: t.wins,
+        draws: t.draws,
+        losses: t.losses,
+        score: t.score(),
+        elo: triple(elo_estimate(t)),
+    }
+}
+
 fn summarise(settings: &MatchSettings, rows: &[Row], sprt: Option<Sprt>) -> MatchSummary {
     let opponents: Vec<OpponentResult> = settings
         .opponents
         .iter()
         .enumerate()
         .map(|(i, opponent)| {
-            let t = tally(settings, rows, i);
-            OpponentResult {
-                opponent: opponent.label(),
-                rating: match opponent {
-                    Opponent::Engine { rating, .. } => *rating,
-                    Opponent::Run { .. } => None,
-                },
-                wins: t.wins,
-                draws: t.draws,
-                losses: t.losses,
-                score: t.score(),
-                elo: triple(elo_estimate(t)),
-            }
+            let rating = match opponent {
+                Opponent::Engine { rating, .. } => *rating,
+                Opponent::Run { .. } => None,
+            };
+            opponent_result(opponent.label(), rating, tally(settings, rows, i))
         })
         .collect();
     let rated: Option<Vec<(f64, Tally)>> = settings
