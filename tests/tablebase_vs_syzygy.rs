@@ -15,7 +15,7 @@ use shakmaty_syzygy::{Tablebase, Wdl};
 fn burnmates_pawnless_tables_agree_with_syzygy_on_every_position() {
     let mut syzygy = Tablebase::<Chess>::new();
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy");
-    assert_eq!(syzygy.add_directory(dir).unwrap(), 13);
+    assert_eq!(syzygy.add_directory(dir).unwrap(), 15);
     // Stored positions (one of each set of board symmetries) won, drawn and lost by
     // the side to move, per table.
     let mut found = Vec::new();
@@ -142,4 +142,53 @@ fn burnmates_pawn_tables_agree_with_syzygy() {
     // Black has just played b7-b5: a5xb6 en passant wins; without the right, a draw.
     assert_eq!(probe("8/8/8/Pp6/8/K1k5/8/8 w - b6 0 1"), Dtm::Win(23));
     assert_eq!(probe("8/8/8/Pp6/8/K1k5/8/8 w - - 0 1"), Dtm::Draw);
+}
+
+/// KBPK and KNPK (each solving the pawnless tables of its promotions first) agree
+/// with Syzygy on every 31st index and with their own moves; a rook pawn whose
+/// queening square the bishop does not cover is a draw with the king in the corner,
+/// and a win with the other bishop.
+#[test]
+fn burnmates_minor_piece_and_pawn_tables_agree_with_syzygy() {
+    let mut syzygy = Tablebase::<Chess>::new();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy");
+    syzygy.add_directory(dir).unwrap();
+    let mut tables = Tables::new();
+    let mut found = Vec::new();
+    for name in ["kbpk", "knpk"] {
+        let material = Material::parse(name).unwrap();
+        tables.solve(&material).unwrap();
+        let table = tables.pawn_table(&material).unwrap();
+        found.push((name, agreeing(table, &syzygy, 31)));
+        assert_eq!(table.inconsistent_entries(&tables), [], "{name}");
+    }
+    assert_eq!(
+        found,
+        [
+            ("kbpk", [133_667, 33_303, 137_524]),
+            ("knpk", [142_108, 35_667, 134_702])
+        ]
+    );
+    let kbpk = tables
+        .pawn_table(&Material::parse("kbpk").unwrap())
+        .unwrap();
+    let probe = |fen: &str| {
+        let position = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position::<Chess>(CastlingMode::Standard)
+            .unwrap();
+        let theirs = syzygy.probe_wdl_after_zeroing(&position).unwrap();
+        (kbpk.probe_position(&position).unwrap(), theirs)
+    };
+    // The dark-squared bishop cannot drive the king out of a8; the light one mates
+    // in 13 moves.
+    assert_eq!(
+        probe("k7/8/P7/8/8/8/8/2B1K3 w - - 0 1"),
+        (Dtm::Draw, Wdl::Draw)
+    );
+    assert_eq!(
+        probe("k7/8/P7/8/8/3B4/8/4K3 w - - 0 1"),
+        (Dtm::Win(25), Wdl::Win)
+    );
 }
