@@ -130,6 +130,10 @@ enum Command {
         /// Depth each position is searched to.
         #[arg(long, default_value_t = burnmate_engine::bench::DEFAULT_DEPTH)]
         depth: u32,
+        /// Search threads (Lazy SMP, as UCI `Threads`): nodes a second on several
+        /// cores; only one thread's node count is a signature.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// One step of a chess run's next generation, so that its self-play spreads over
     /// machines (a Slurm job array: `scripts/slurm/chess-generations.sh`): `new`
@@ -326,13 +330,22 @@ pub fn run(cli: Cli) -> Result<()> {
             verify,
         }),
         Command::Play(args) => args.run(),
-        Command::Bench { net, depth } => {
+        Command::Bench {
+            net,
+            depth,
+            threads,
+        } => {
             anyhow::ensure!(
                 (1..=burnmate_engine::limits::MAX_DEPTH).contains(&depth),
                 "--depth must lie in 1..={}",
                 burnmate_engine::limits::MAX_DEPTH
             );
-            burnmate::tools::engine_bench::bench_command(&net, depth)
+            anyhow::ensure!(
+                (1..=burnmate_engine::smp::MAX_THREADS).contains(&threads),
+                "--threads must lie in 1..={}",
+                burnmate_engine::smp::MAX_THREADS
+            );
+            burnmate::tools::engine_bench::bench_command(&net, depth, threads)
         }
         Command::Generation {
             run,

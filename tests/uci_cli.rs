@@ -733,6 +733,25 @@ fn the_shipped_chess_net_is_intact_plays_its_move_and_benches_its_signature() {
         &burnmate(&["bench", "--depth", "0"]),
         "--depth must lie in 1..=64",
     );
+    // On two threads: every position searched, the same last line's form.
+    let out = burnmate(&["bench", "--depth", "6", "--threads", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains(", 2 threads (Lazy SMP"), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.contains('/')).count(),
+        16,
+        "{text}"
+    );
+    let words: Vec<&str> = text.lines().last().unwrap().split(' ').collect();
+    assert!(
+        words.len() == 4 && words[1] == "nodes" && words[3] == "nps",
+        "{text}"
+    );
+    assert_one_line_error(
+        &burnmate(&["bench", "--threads", "0"]),
+        "--threads must lie in 1..=256",
+    );
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! An OpenBench-style bench: fixed positions searched to a fixed depth on one
 //! thread, each from an empty table, so the node count is a signature of the search
 //! and the net (the same on every machine and run) and nodes a second its speed.
-//! OpenBench reads the last line, `N nodes M nps`.
+//! OpenBench reads the last line, `N nodes M nps`. On several threads (Lazy SMP) it
+//! measures what the threads add, nodes a second; its node count then varies.
 
 use std::time::{Duration, Instant};
 
@@ -10,7 +11,8 @@ use shakmaty::{CastlingMode, Chess};
 
 use super::evaluate::Evaluator;
 use super::limits::Limits;
-use super::search::{Features, Searcher};
+use super::search::Features;
+use super::smp::ThreadPool;
 
 /// Depth each position is searched to when none is given.
 pub const DEFAULT_DEPTH: u32 = 12;
@@ -57,14 +59,16 @@ impl BenchResult {
 }
 
 /// Searches every position of [`POSITIONS`] to `depth` with `evaluator` and the
-/// default rules, one thread, each from an empty table; `report` sees each
-/// position's FEN and nodes.
-pub fn bench<E: Evaluator>(
+/// default rules on `threads` threads (Lazy SMP, [`ThreadPool`]; one thread is the
+/// plain searcher, and only its nodes repeat run to run), each from an empty table;
+/// `report` sees each position's FEN and nodes.
+pub fn bench<E: Evaluator + Clone + Send>(
     evaluator: E,
     depth: u32,
+    threads: usize,
     mut report: impl FnMut(&str, u64),
 ) -> BenchResult {
-    let mut searcher = Searcher::new(evaluator, TABLE_MB).with_features(Features::default());
+    let mut pool = ThreadPool::new(evaluator, TABLE_MB, threads, Features::default(), None);
     let mut total = BenchResult {
         nodes: 0,
         elapsed: Duration::ZERO,
@@ -75,9 +79,9 @@ pub fn bench<E: Evaluator>(
             .expect("a bench FEN")
             .into_position(CastlingMode::Standard)
             .expect("a legal bench position");
-        searcher.new_game();
+        pool.new_game();
         let started = Instant::now();
-        let result = searcher
+        let result = pool
             .search(&root, &[], &[], Limits::depth(depth), |_| {})
             .expect("a bench position has moves");
         total.elapsed += started.elapsed();
@@ -94,9 +98,9 @@ mod tests {
 
     #[test]
     fn every_position_is_legal_and_the_signature_repeats() {
-        let first = bench(Material, 3, |_, _| {});
+        let first = bench(Material, 3, 1, |_, _| {});
         let mut seen = 0;
-        let again = bench(Material, 3, |_, nodes| {
+        let again = bench(Material, 3, 1, |_, nodes| {
             seen += 1;
             assert!(nodes > 0);
         });
