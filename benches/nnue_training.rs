@@ -3,22 +3,20 @@
 //! efficiently updatable net (768 -> 128 x 2 -> 1) on a minibatch of 1024 positions
 //! from random games. `NnueTrainer`'s step (the feature transformer on the host as a
 //! sparse layer: its sums and its weight gradient touch only the rows of the set
-//! features) beside, in the same run, the same step with the transformer as burn's
-//! dense product of 0/1 rows (what the trainer did before: `[1024, 768] x [768, 128]`
-//! and its weight gradient, a perspective).
+//! features) beside, in the same run, the same step as a Burn module with the
+//! transformer as a dense product of 0/1 rows (`DeviceNnueTrainer`: `[1024, 768] x
+//! [768, 128]` and its weight gradient, a perspective) on flex, and on wgpu at
+//! batches 1k, 4k and 16k where the machine has an adapter.
 
 #[path = "common/timing.rs"]
 mod timing;
 
-use burn::optim::GradientsParams;
-use burn::tensor::activation::sigmoid;
-use burn::tensor::{Device, Tensor, TensorData};
-use burnmate_agents::nnue_trainer::{NnueTrainer, fresh_weights, target};
-use burnmate_agents::optim::pytorch_adam;
-use burnmate_encode::nnue::{INPUTS, KingBuckets};
+use burn::tensor::Device;
+use burnmate::device::backend::{BackendChoice, gpu_in_use};
+use burnmate_agents::nnue_trainer::{DeviceNnueTrainer, MinibatchStep, NnueTrainer, fresh_weights};
+use burnmate_encode::nnue::KingBuckets;
 use burnmate_engine::NnueForm;
-use burnmate_engine::packed::{PackedPosition, Perspective};
-use burnmate_models::{Activation, Nnue};
+use burnmate_engine::packed::PackedPosition;
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -51,51 +49,23 @@ fn positions(n: usize, rng: &mut ChaCha8Rng) -> Vec<PackedPosition> {
         .collect()
 }
 
-/// Dense 0/1 rows `[n, INPUTS]` of one perspective's features.
-fn dense(sets: impl Iterator<Item = Vec<u16>>, device: &Device) -> Tensor<2> {
-    let mut rows = vec![0.0f32; BATCH * INPUTS];
-    for (row, set) in rows.chunks_mut(INPUTS).zip(sets) {
-        for f in set {
-            row[usize::from(f)] = 1.0;
-        }
-    }
-    Tensor::from_data(TensorData::new(rows, [BATCH, INPUTS]), device)
-}
-
 fn main() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let data = positions(BATCH, &mut rng);
     let weights = fresh_weights(KingBuckets::Plain, HIDDEN, 1, &mut rng);
-    let device = Device::flex().autodiff();
     let pieces: usize = data.iter().map(|p| p.piece_count()).sum();
     println!(
         "{BATCH} positions, {:.1} pieces a position on average\n",
         pieces as f64 / BATCH as f64
     );
     println!("{HEADER}");
-    let mut net = Nnue::from_weights(&weights, &device).expect("fresh weights fit");
-    let mut adam = pytorch_adam();
-    let targets: Vec<f32> = data.iter().map(|p| target(p, LAMBDA)).collect();
+    let batch: Vec<&PackedPosition> = data.iter().collect();
+    let mut on_flex =
+        DeviceNnueTrainer::new(&weights, NnueForm::default(), &Device::flex()).expect("an NNUE");
     measure(
-        "Adam step, burn's dense first layer (before)",
+        "Adam step, DeviceNnueTrainer on flex (burn's dense first layer, the GPU path)",
         BATCH as u64,
-        || {
-            let us = dense(
-                data.iter().map(|p| p.features(Perspective::Us).collect()),
-                &device,
-            );
-            let them = dense(
-                data.iter().map(|p| p.features(Perspective::Them).collect()),
-                &device,
-            );
-            let target =
-                Tensor::<2>::from_data(TensorData::new(targets.clone(), [BATCH, 1]), &device);
-            let loss = (sigmoid(net.forward(us, them, Activation::Crelu, &[0; BATCH])) - target)
-                .powf_scalar(2.0)
-                .mean();
-            let grads = GradientsParams::from_grads(loss.backward(), &net);
-            net = adam.step(1e-3, net.clone(), grads);
-        },
+        || on_flex.step_at(1e-3, &batch, LAMBDA),
     );
     let mut trainer =
         NnueTrainer::new(&weights, NnueForm::default(), 1e-3).expect("fresh weights fit");
@@ -128,5 +98,25 @@ fn main() {
                 || trainer.train(&data, 1, BATCH, LAMBDA, None, &mut order),
             )
         });
+    }
+    // The GPU path where the machine has an adapter, at the trainer's batch and at
+    // the larger batches a GPU wants.
+    match BackendChoice::Wgpu.device() {
+        Err(e) => println!("no wgpu row: {e}"),
+        Ok(gpu) => {
+            println!("wgpu: {}", gpu_in_use().unwrap_or("an unnamed adapter"));
+            for size in [BATCH, 4 * BATCH, 16 * BATCH] {
+                let more = positions(size, &mut rng);
+                let batch: Vec<&PackedPosition> = more.iter().collect();
+                let mut on_gpu = DeviceNnueTrainer::new(&weights, form, &gpu).expect("an NNUE");
+                measure(
+                    &format!(
+                        "Adam step, DeviceNnueTrainer on wgpu, mirrored, 8 buckets, batch {size}"
+                    ),
+                    size as u64,
+                    || on_gpu.step_at(1e-3, &batch, LAMBDA),
+                );
+            }
+        }
     }
 }

@@ -420,3 +420,39 @@ fn generations_played_in_two_shards_give_the_files_of_one_machine() {
         stderr(&done)
     );
 }
+
+/// The trainer's Burn step: on ndarray (the host, no GPU needed) a tiny run trains
+/// its generation as on flex; on wgpu it trains, or (without an adapter) fails in
+/// one line naming the backend and leaves no run directory.
+#[test]
+fn the_trainers_device_step_trains_a_generation_or_names_the_missing_gpu() {
+    let tmp = TempDir::new();
+    for backend in ["ndarray", "wgpu"] {
+        let run = tmp.path().join(backend);
+        let mut args = TINY.to_vec();
+        args.extend(["--backend", backend]);
+        let out = train(&run, "configs/chess-zero.toml", &args);
+        if backend == "wgpu"
+            && missing_optional_tool(
+                &out,
+                "BURNMATE_REQUIRE_WGPU",
+                "backend wgpu: no usable GPU adapter",
+            )
+        {
+            assert!(!run.exists());
+            continue;
+        }
+        assert!(out.status.success(), "{backend}: {}", stderr(&out));
+        let rows = rows_without_time(&run);
+        assert_eq!(rows.len(), 3, "{backend}: generations 0 and 1: {rows:?}");
+        let config = fs::read_to_string(run.join("config.toml")).unwrap();
+        assert!(
+            config.contains(&format!("backend = \"{backend}\"")),
+            "{config}"
+        );
+        assert!(
+            run.join("gen-001.net.json").exists(),
+            "{backend}: a candidate"
+        );
+    }
+}

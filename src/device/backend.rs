@@ -51,8 +51,25 @@ impl BackendChoice {
     }
 }
 
+/// The GPU devices made so far, one a backend: cubecl registers a runtime once a
+/// process, so a second `init` of the same backend fails where a clone serves.
+#[cfg(feature = "wgpu")]
+static GPU_DEVICES: std::sync::Mutex<Vec<(BackendChoice, Device)>> =
+    std::sync::Mutex::new(Vec::new());
+
 #[cfg(feature = "wgpu")]
 fn gpu_device(choice: BackendChoice) -> Result<Device> {
+    let mut made = GPU_DEVICES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, device)) = made.iter().find(|(c, _)| *c == choice) {
+        return Ok(device.clone());
+    }
+    let device = new_gpu_device(choice)?;
+    made.push((choice, device.clone()));
+    Ok(device)
+}
+
+#[cfg(feature = "wgpu")]
+fn new_gpu_device(choice: BackendChoice) -> Result<Device> {
     use burn::tensor::wgpu::WgpuBackend;
     let api = match choice {
         BackendChoice::Vulkan => WgpuBackend::Vulkan,

@@ -20,6 +20,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
+use crate::device::backend::BackendChoice;
 use crate::run::files::{claim_new_run, config_stem, create_run_dir, lock_dir, write_atomic};
 use crate::run::overrides::Overrides;
 use crate::run::progress::episode_bar;
@@ -42,6 +43,7 @@ impl Study for ChessConfig {
             config.backend = backend;
         }
         config.validate()?;
+        trainer_device(&config)?;
         let dir = create_run_dir(overrides.out.as_deref(), &config_stem(path))?;
         let _lock = claim_new_run(&dir, &to_toml(&Experiment::Chess(config.clone()))?)?;
         finish(&dir, &config)
@@ -50,6 +52,7 @@ impl Study for ChessConfig {
     /// Continues a killed run at its first unfinished generation.
     fn resume(&self, run: &Path) -> Result<()> {
         self.validate()?;
+        trainer_device(self)?;
         let _lock = lock_dir(run)?;
         finish(run, self)
     }
@@ -66,6 +69,15 @@ impl Study for ChessConfig {
     }
 }
 
+/// Refuses a trainer's GPU backend without an adapter, in one line naming it, before
+/// anything is written (`flex` trains on the host's cores and needs no device).
+fn trainer_device(config: &ChessConfig) -> Result<()> {
+    if config.backend != BackendChoice::Flex {
+        config.backend.device()?;
+    }
+    Ok(())
+}
+
 /// One game of the chess net `request.run` names (the shipped one, a compact file,
 /// a chess run's newest incumbent) against itself, printed ([`play::play_game`]).
 pub fn play_net(request: &PlayRequest) -> Result<()> {
@@ -77,6 +89,7 @@ pub fn play_net(request: &PlayRequest) -> Result<()> {
 /// played yet: the first step of a run whose generations go by [`shards`].
 pub fn create(dir: &Path, config: &ChessConfig) -> Result<()> {
     config.validate()?;
+    trainer_device(config)?;
     let dir = create_run_dir(Some(dir), "chess")?;
     claim_new_run(&dir, &to_toml(&Experiment::Chess(config.clone()))?)?;
     crate::say!(

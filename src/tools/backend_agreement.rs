@@ -441,13 +441,54 @@ fn afterstate_values_and_update_agree(gpu: &Device) {
     );
 }
 
+/// The chess trainer's Burn step (mirrored inputs with a factoriser's blocks, SCReLU,
+/// 8 material buckets): two Adam steps on positions of random games, the loss of
+/// each and the weights after them.
+fn chess_nnue_step_agrees(gpu: &Device) {
+    use burnmate_agents::nnue_trainer::{DeviceNnueTrainer, MinibatchStep, fresh_weights};
+    use burnmate_encode::nnue::KingBuckets;
+    use burnmate_engine::nnue::NnueForm;
+    use burnmate_engine::packed::PackedPosition;
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut positions = Vec::new();
+    let mut game = Chess::default();
+    while positions.len() < 256 {
+        let moves = game.legal_moves();
+        if moves.is_empty() || rng.random_range(0..60) == 0 {
+            game = Chess::default();
+            continue;
+        }
+        game.play_unchecked(moves[rng.random_range(0..moves.len())]);
+        let score = rng.random_range(-600..600);
+        positions.extend(PackedPosition::new(game.board(), game.turn(), score, 1));
+    }
+    let batch: Vec<&PackedPosition> = positions.iter().collect();
+    let form = NnueForm {
+        activation: burnmate_models::Activation::Screlu,
+        king_buckets: KingBuckets::Four,
+    };
+    let weights = fresh_weights(form.king_buckets, 32, 8, &mut rng);
+    let [mut on_gpu, mut on_cpu] = [gpu.clone(), Device::flex()]
+        .map(|device| DeviceNnueTrainer::new(&weights, form, &device).expect("an NNUE"));
+    for lr in [1e-3, 5e-4] {
+        let [g, c] = [&mut on_gpu, &mut on_cpu].map(|t| t.step_at(lr, &batch, 0.3));
+        assert_close("chess NNUE loss", &[g], &[c]);
+        assert_close_after_adam(
+            "chess NNUE after an Adam step",
+            &layer_values(&on_gpu.weights()),
+            &layer_values(&on_cpu.weights()),
+            lr,
+        );
+    }
+}
+
 /// One network's comparison of its forward pass and update on wgpu and flex.
 type Comparison = fn(&Device);
 
 #[test]
 fn every_network_agrees_on_wgpu_and_flex() {
     let Some(gpu) = gpu() else { return };
-    let comparisons: [(&str, Comparison); 6] = [
+    let comparisons: [(&str, Comparison); 7] = [
         ("queen4x4", queen4x4_network_forward_and_td_step_agree),
         ("knight DQN", knight_dqn_forward_targets_and_adam_step_agree),
         (
@@ -460,6 +501,7 @@ fn every_network_agrees_on_wgpu_and_flex() {
         ),
         ("policy-value", policy_value_evaluation_and_update_agree),
         ("afterstate", afterstate_values_and_update_agree),
+        ("chess NNUE", chess_nnue_step_agrees),
     ];
     for (network, compare) in comparisons {
         let start = std::time::Instant::now();

@@ -19,6 +19,7 @@
 //! copied out (`W1 + F` a block; `dL/dF` is the blocks' gradients summed).
 //! Minibatches in a seeded order.
 
+mod device;
 mod head;
 mod transformer;
 mod widest;
@@ -34,6 +35,7 @@ use rand::seq::SliceRandom;
 
 use crate::adam::HostMoments;
 use crate::init::uniform_layers;
+pub use device::DeviceNnueTrainer;
 use head::HeadGradients;
 use rayon::prelude::*;
 use transformer::{HostTransformer, placed_sets, shared_gradient, sum_gradients, weight_gradient};
@@ -117,6 +119,52 @@ struct Gradients {
     output_bias: Vec<f32>,
 }
 
+/// One Adam step on a minibatch at a given rate, on the host ([`NnueTrainer`]) or on
+/// a Burn device ([`DeviceNnueTrainer`]); [`train_passes`] drives either.
+pub trait MinibatchStep {
+    /// One Adam step at rate `lr` on `batch` with result weight `lambda`; the
+    /// batch's mean loss before the step.
+    fn step_at(&mut self, lr: f64, batch: &[&PackedPosition], lambda: f32) -> f32;
+}
+
+/// `passes` passes over `data` in minibatches of `batch`, each in an order drawn
+/// from `rng`; the rate of step `i` of `n` falls from `lr` to `final_lr` along a
+/// cosine (constant when `final_lr` is `None`):
+///
+/// ```text
+/// rate_i = final_lr + ½ (lr - final_lr) (1 + cos(π i / n))
+/// ```
+///
+/// Returns each pass's mean loss.
+#[allow(clippy::too_many_arguments)] // the loop's settings, each named at the call
+pub fn train_passes(
+    trainer: &mut impl MinibatchStep,
+    lr: f64,
+    data: &[PackedPosition],
+    passes: u32,
+    batch: usize,
+    lambda: f32,
+    final_lr: Option<f64>,
+    rng: &mut impl Rng,
+) -> Vec<f32> {
+    let batch = batch.max(1);
+    let steps_a_pass = data.len().div_ceil(batch).max(1);
+    let steps = steps_a_pass * passes as usize;
+    let mut step = 0;
+    let mut means = Vec::new();
+    for _ in 0..passes {
+        let mut order: Vec<&PackedPosition> = data.iter().collect();
+        order.shuffle(rng);
+        let mut total = 0.0;
+        for chunk in order.chunks(batch) {
+            total += trainer.step_at(cosine_rate(lr, final_lr, step, steps), chunk, lambda);
+            step += 1;
+        }
+        means.push(total / steps_a_pass as f32);
+    }
+    means
+}
+
 /// The net, its form, its optimiser's state and its learning rate.
 pub struct NnueTrainer {
     /// `W1` (block rows without the factoriser) and `b1`.
@@ -128,6 +176,35 @@ pub struct NnueTrainer {
     moments: Moments,
     form: NnueForm,
     lr: f64,
+}
+
+/// Refuses weights that are not an NNUE of `form`'s inputs, in one line.
+fn check_shapes(weights: &[LayerWeights; 2], form: NnueForm) -> Result<(), String> {
+    let [transformer, output] = weights;
+    let inputs = form.king_buckets.inputs();
+    if transformer.inputs != inputs {
+        return Err(format!(
+            "{:?} king buckets take {inputs} inputs, the net {}",
+            form.king_buckets, transformer.inputs
+        ));
+    }
+    let hidden = transformer.outputs;
+    let fits =
+        |l: &LayerWeights| l.weight.len() == l.inputs * l.outputs && l.bias.len() == l.outputs;
+    if !fits(transformer) || !fits(output) || output.inputs != 2 * hidden || output.outputs == 0 {
+        return Err(format!(
+            "an NNUE needs {inputs} -> N and 2N -> B layers, not {} -> {} and {} -> {}",
+            transformer.inputs, transformer.outputs, output.inputs, output.outputs
+        ));
+    }
+    Ok(())
+}
+
+impl MinibatchStep for NnueTrainer {
+    fn step_at(&mut self, lr: f64, batch: &[&PackedPosition], lambda: f32) -> f32 {
+        self.lr = lr;
+        self.step(batch, lambda)
+    }
 }
 
 /// The output bucket of each position (its material).
@@ -146,24 +223,9 @@ impl NnueTrainer {
         form: NnueForm,
         lr: f64,
     ) -> Result<NnueTrainer, String> {
+        check_shapes(weights, form)?;
         let [transformer, output] = weights;
-        let inputs = form.king_buckets.inputs();
-        if transformer.inputs != inputs {
-            return Err(format!(
-                "{:?} king buckets take {inputs} inputs, the net {}",
-                form.king_buckets, transformer.inputs
-            ));
-        }
-        let hidden = transformer.outputs;
-        let fits =
-            |l: &LayerWeights| l.weight.len() == l.inputs * l.outputs && l.bias.len() == l.outputs;
-        if !fits(transformer) || !fits(output) || output.inputs != 2 * hidden || output.outputs == 0
-        {
-            return Err(format!(
-                "an NNUE needs {inputs} -> N and 2N -> B layers, not {} -> {} and {} -> {}",
-                transformer.inputs, transformer.outputs, output.inputs, output.outputs
-            ));
-        }
+        let (inputs, hidden) = (transformer.inputs, transformer.outputs);
         let blocks = form.king_buckets.blocks();
         let factoriser = (blocks > 1).then(|| vec![0.0f32; inputs / blocks * hidden]);
         Ok(NnueTrainer {
@@ -342,15 +404,7 @@ impl NnueTrainer {
         loss
     }
 
-    /// `passes` passes over `data` in minibatches of `batch`, each in an order drawn
-    /// from `rng`; the rate of step `i` of `n` falls from the trainer's `lr` to
-    /// `final_lr` along a cosine (constant when `final_lr` is `None`):
-    ///
-    /// ```text
-    /// rate_i = final_lr + ½ (lr - final_lr) (1 + cos(π i / n))
-    /// ```
-    ///
-    /// Returns each pass's mean loss.
+    /// [`train_passes`] from the trainer's rate `lr`; returns each pass's mean loss.
     pub fn train(
         &mut self,
         data: &[PackedPosition],
@@ -360,23 +414,8 @@ impl NnueTrainer {
         final_lr: Option<f64>,
         rng: &mut impl Rng,
     ) -> Vec<f32> {
-        let batch = batch.max(1);
-        let steps_a_pass = data.len().div_ceil(batch).max(1);
-        let steps = steps_a_pass * passes as usize;
         let start = self.lr;
-        let mut step = 0;
-        let mut means = Vec::new();
-        for _ in 0..passes {
-            let mut order: Vec<&PackedPosition> = data.iter().collect();
-            order.shuffle(rng);
-            let mut total = 0.0;
-            for chunk in order.chunks(batch) {
-                self.lr = cosine_rate(start, final_lr, step, steps);
-                total += self.step(chunk, lambda);
-                step += 1;
-            }
-            means.push(total / steps_a_pass as f32);
-        }
+        let means = train_passes(self, start, data, passes, batch, lambda, final_lr, rng);
         self.lr = start;
         means
     }

@@ -98,9 +98,9 @@ pub struct ChessConfig {
     /// two (its two searchers), and one game plays a thread, so self-play and the
     /// gate hold `2 x threads x table_mb` megabytes of tables at once.
     pub table_mb: usize,
-    /// Where the trainer runs: `flex` (the host's cores; the trainer's own sparse
-    /// step, whatever CPU backend is named). A GPU step is not built yet, so `wgpu`
-    /// is refused rather than ignored.
+    /// Where the trainer runs: `flex` (the host's cores, the trainer's own sparse
+    /// step), or `wgpu` / `vulkan` (a GPU: the same step as a Burn module with a
+    /// dense feature transformer; `ndarray` runs that step on the host, slowly).
     pub backend: BackendChoice,
 }
 
@@ -217,11 +217,6 @@ impl ChessConfig {
         ensure!(
             (1..=4096).contains(&self.table_mb),
             "table_mb must lie in 1..=4096"
-        );
-        ensure!(
-            self.backend == BackendChoice::Flex,
-            "backend = {}: the chess trainer runs on the host's cores (backend = \"flex\"); its GPU step is not built yet",
-            self.backend.name()
         );
         self.check_tables_fit(rayon::current_num_threads(), machine_memory_mb())
     }

@@ -28,8 +28,9 @@ use std::ops::Range;
 use std::path::Path;
 use std::time::Instant;
 
+use crate::device::backend::BackendChoice;
 use anyhow::{Context, Result};
-use burnmate_agents::nnue_trainer::{NnueTrainer, fresh_weights};
+use burnmate_agents::nnue_trainer::{DeviceNnueTrainer, NnueTrainer, fresh_weights, train_passes};
 use burnmate_engine::packed::PackedPosition;
 use burnmate_engine::{Evaluator, Material, NnueEvaluator, NnueForm};
 use burnmate_env::game_result::GameResult;
@@ -271,17 +272,43 @@ fn train_candidate(
         let weights = fresh_weights(buckets, config.hidden, config.output_buckets, &mut rng);
         (weights, config.form())
     });
-    let mut trainer = NnueTrainer::new(&start, form, config.lr).map_err(anyhow::Error::msg)?;
-    let losses = trainer.train(
-        data,
-        epochs,
+    let (lr, batch, lambda, final_lr) = (
+        config.lr,
         config.batch,
         config.result_weight,
         config.final_lr,
-        &mut rng,
     );
+    let (losses, weights) = if config.backend == BackendChoice::Flex {
+        let mut trainer = NnueTrainer::new(&start, form, lr).map_err(anyhow::Error::msg)?;
+        let losses = train_passes(
+            &mut trainer,
+            lr,
+            data,
+            epochs,
+            batch,
+            lambda,
+            final_lr,
+            &mut rng,
+        );
+        (losses, trainer.weights())
+    } else {
+        let device = config.backend.device()?;
+        let mut trainer =
+            DeviceNnueTrainer::new(&start, form, &device).map_err(anyhow::Error::msg)?;
+        let losses = train_passes(
+            &mut trainer,
+            lr,
+            data,
+            epochs,
+            batch,
+            lambda,
+            final_lr,
+            &mut rng,
+        );
+        (losses, trainer.weights())
+    };
     let first_last = (losses[0], *losses.last().expect("epochs > 0"));
-    Ok(((trainer.weights(), form), first_last))
+    Ok(((weights, form), first_last))
 }
 
 /// What a generation's training and gate decided, before its self-play.
