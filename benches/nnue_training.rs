@@ -65,7 +65,10 @@ fn main() {
     measure(
         "Adam step, DeviceNnueTrainer on flex (burn's dense first layer, the GPU path)",
         BATCH as u64,
-        || on_flex.step_at(1e-3, &batch, LAMBDA),
+        || {
+            let loss = on_flex.step_at(1e-3, &batch, LAMBDA);
+            on_flex.total(vec![loss])
+        },
     );
     let mut trainer =
         NnueTrainer::new(&weights, NnueForm::default(), 1e-3).expect("fresh weights fit");
@@ -114,7 +117,10 @@ fn main() {
                         "Adam step, DeviceNnueTrainer on wgpu, mirrored, 8 buckets, batch {size}"
                     ),
                     size as u64,
-                    || on_gpu.step_at(1e-3, &batch, LAMBDA),
+                    || {
+                        let loss = on_gpu.step_at(1e-3, &batch, LAMBDA);
+                        on_gpu.total(vec![loss])
+                    },
                 );
             }
         }

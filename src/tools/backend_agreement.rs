@@ -471,7 +471,10 @@ fn chess_nnue_step_agrees(gpu: &Device) {
     let [mut on_gpu, mut on_cpu] = [gpu.clone(), Device::flex()]
         .map(|device| DeviceNnueTrainer::new(&weights, form, &device).expect("an NNUE"));
     for lr in [1e-3, 5e-4] {
-        let [g, c] = [&mut on_gpu, &mut on_cpu].map(|t| t.step_at(lr, &batch, 0.3));
+        let [g, c] = [&mut on_gpu, &mut on_cpu].map(|t| {
+            let loss = t.step_at(lr, &batch, 0.3);
+            t.total(vec![loss])
+        });
         assert_close("chess NNUE loss", &[g], &[c]);
         assert_close_after_adam(
             "chess NNUE after an Adam step",

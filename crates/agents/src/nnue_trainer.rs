@@ -122,9 +122,15 @@ struct Gradients {
 /// One Adam step on a minibatch at a given rate, on the host ([`NnueTrainer`]) or on
 /// a Burn device ([`DeviceNnueTrainer`]); [`train_passes`] drives either.
 pub trait MinibatchStep {
+    /// A step's loss as the trainer holds it: a device's stays on the device until
+    /// [`MinibatchStep::total`] reads a pass's losses at once, so the host prepares
+    /// the next batch while the device works.
+    type Loss;
     /// One Adam step at rate `lr` on `batch` with result weight `lambda`; the
     /// batch's mean loss before the step.
-    fn step_at(&mut self, lr: f64, batch: &[&PackedPosition], lambda: f32) -> f32;
+    fn step_at(&mut self, lr: f64, batch: &[&PackedPosition], lambda: f32) -> Self::Loss;
+    /// The sum of `losses`, on the host.
+    fn total(&self, losses: Vec<Self::Loss>) -> f32;
 }
 
 /// `passes` passes over `data` in minibatches of `batch`, each in an order drawn
@@ -155,12 +161,12 @@ pub fn train_passes(
     for _ in 0..passes {
         let mut order: Vec<&PackedPosition> = data.iter().collect();
         order.shuffle(rng);
-        let mut total = 0.0;
+        let mut losses = Vec::with_capacity(steps_a_pass);
         for chunk in order.chunks(batch) {
-            total += trainer.step_at(cosine_rate(lr, final_lr, step, steps), chunk, lambda);
+            losses.push(trainer.step_at(cosine_rate(lr, final_lr, step, steps), chunk, lambda));
             step += 1;
         }
-        means.push(total / steps_a_pass as f32);
+        means.push(trainer.total(losses) / steps_a_pass as f32);
     }
     means
 }
@@ -201,9 +207,15 @@ fn check_shapes(weights: &[LayerWeights; 2], form: NnueForm) -> Result<(), Strin
 }
 
 impl MinibatchStep for NnueTrainer {
+    type Loss = f32;
+
     fn step_at(&mut self, lr: f64, batch: &[&PackedPosition], lambda: f32) -> f32 {
         self.lr = lr;
         self.step(batch, lambda)
+    }
+
+    fn total(&self, losses: Vec<f32>) -> f32 {
+        losses.iter().sum()
     }
 }
 
