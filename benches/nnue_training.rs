@@ -108,7 +108,13 @@ fn main() {
         Err(e) => println!("no wgpu row: {e}"),
         Ok(gpu) => {
             println!("wgpu: {}", gpu_in_use().unwrap_or("an unnamed adapter"));
-            for size in [BATCH, 4 * BATCH, 16 * BATCH] {
+            // BURNMATE_NNUE_GPU_BATCHES=1024,4096,16384,65536 on a GPU machine.
+            let sizes = std::env::var("BURNMATE_NNUE_GPU_BATCHES")
+                .unwrap_or_else(|_| format!("{BATCH},{},{}", 4 * BATCH, 16 * BATCH));
+            for size in sizes
+                .split(',')
+                .map(|s| s.trim().parse::<usize>().expect("a batch size"))
+            {
                 let more = positions(size, &mut rng);
                 let batch: Vec<&PackedPosition> = more.iter().collect();
                 let mut on_gpu = DeviceNnueTrainer::new(&weights, form, &gpu).expect("an NNUE");
