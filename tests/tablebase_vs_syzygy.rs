@@ -1,6 +1,6 @@
 //! burnmate's own distance-to-mate tables beside Syzygy's (rtbgen's tables in
 //! `tests/fixtures/syzygy/`, read by `shakmaty-syzygy`): every stored legal position of
-//! KQK, KRK, KBK, KNK and KPK, and a sample of KQKP, KRKP and KPKP (en passant rights
+//! KQK, KRK, KBK, KNK and KPK, and a sample of KQKP, KRKP, KPKP, KBPK and KNPK (en passant rights
 //! included), either side to move, is won, drawn or lost alike. Syzygy's cursed wins
 //! and blessed losses (decided by the fifty-move rule) are wins and losses here: the
 //! tables count plies to mate without the rule.
@@ -11,11 +11,26 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color};
 use shakmaty_syzygy::{Tablebase, Wdl};
 
-#[test]
-fn burnmates_pawnless_tables_agree_with_syzygy_on_every_position() {
+/// The Syzygy fixtures, read through `shakmaty-syzygy`, and how many files they hold.
+fn syzygy_fixtures() -> (Tablebase<Chess>, usize) {
     let mut syzygy = Tablebase::<Chess>::new();
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy");
-    assert_eq!(syzygy.add_directory(dir).unwrap(), 15);
+    let files = syzygy.add_directory(dir).unwrap();
+    (syzygy, files)
+}
+
+/// The position of a FEN (`None` where it is no legal position).
+fn position(fen: &str) -> Option<Chess> {
+    fen.parse::<Fen>()
+        .unwrap()
+        .into_position::<Chess>(CastlingMode::Standard)
+        .ok()
+}
+
+#[test]
+fn burnmates_pawnless_tables_agree_with_syzygy_on_every_position() {
+    let (syzygy, files) = syzygy_fixtures();
+    assert_eq!(files, 15);
     // Stored positions (one of each set of board symmetries) won, drawn and lost by
     // the side to move, per table.
     let mut found = Vec::new();
@@ -26,11 +41,7 @@ fn burnmates_pawnless_tables_agree_with_syzygy_on_every_position() {
         for turn in [Color::White, Color::Black] {
             for i in 0..per_side {
                 let fen = table.fen(turn, i);
-                let Ok(position) = fen
-                    .parse::<Fen>()
-                    .unwrap()
-                    .into_position::<Chess>(CastlingMode::Standard)
-                else {
+                let Some(position) = position(&fen) else {
                     continue;
                 };
                 let ours = table.probe_position(&position).unwrap();
@@ -71,11 +82,7 @@ fn agreeing(table: &PawnTable, syzygy: &Tablebase<Chess>, stride: usize) -> [u64
     for turn in [Color::White, Color::Black] {
         for i in (0..per_side).step_by(stride) {
             let fen = table.fen(turn, i);
-            let Ok(position) = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position::<Chess>(CastlingMode::Standard)
-            else {
+            let Some(position) = position(&fen) else {
                 continue;
             };
             // Indices whose pieces share a square give a board of other material.
@@ -103,9 +110,7 @@ fn agreeing(table: &PawnTable, syzygy: &Tablebase<Chess>, stride: usize) -> [u64
 /// of KPKP are mirror images, and an en passant right turns a draw into a win.
 #[test]
 fn burnmates_pawn_tables_agree_with_syzygy() {
-    let mut syzygy = Tablebase::<Chess>::new();
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy");
-    syzygy.add_directory(dir).unwrap();
+    let (syzygy, _) = syzygy_fixtures();
     let mut tables = Tables::new();
     let kpkp = Material::parse("kpkp").unwrap();
     tables.solve(&kpkp).unwrap();
@@ -131,14 +136,7 @@ fn burnmates_pawn_tables_agree_with_syzygy() {
         [white.wins, white.draws, white.losses],
         [black.wins, black.draws, black.losses]
     );
-    let probe = |fen: &str| {
-        let position = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position::<Chess>(CastlingMode::Standard)
-            .unwrap();
-        table.probe_position(&position).unwrap()
-    };
+    let probe = |fen: &str| table.probe_position(&position(fen).unwrap()).unwrap();
     // Black has just played b7-b5: a5xb6 en passant wins; without the right, a draw.
     assert_eq!(probe("8/8/8/Pp6/8/K1k5/8/8 w - b6 0 1"), Dtm::Win(23));
     assert_eq!(probe("8/8/8/Pp6/8/K1k5/8/8 w - - 0 1"), Dtm::Draw);
@@ -150,9 +148,7 @@ fn burnmates_pawn_tables_agree_with_syzygy() {
 /// and a win with the other bishop.
 #[test]
 fn burnmates_minor_piece_and_pawn_tables_agree_with_syzygy() {
-    let mut syzygy = Tablebase::<Chess>::new();
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy");
-    syzygy.add_directory(dir).unwrap();
+    let (syzygy, _) = syzygy_fixtures();
     let mut tables = Tables::new();
     let mut found = Vec::new();
     for name in ["kbpk", "knpk"] {
@@ -173,11 +169,7 @@ fn burnmates_minor_piece_and_pawn_tables_agree_with_syzygy() {
         .pawn_table(&Material::parse("kbpk").unwrap())
         .unwrap();
     let probe = |fen: &str| {
-        let position = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position::<Chess>(CastlingMode::Standard)
-            .unwrap();
+        let position = position(fen).unwrap();
         let theirs = syzygy.probe_wdl_after_zeroing(&position).unwrap();
         (kbpk.probe_position(&position).unwrap(), theirs)
     };
