@@ -1,10 +1,9 @@
 //! burnmate's own distance-to-mate tables beside Syzygy's (rtbgen's tables in
 //! `tests/fixtures/syzygy/`, read by `shakmaty-syzygy`): every stored legal position of
-//! KQK, KRK, KBK, KNK and KPK, and a sample of KQKP, KRKP, KPKP, KBPK and KNPK (en passant rights
-//! included), either side to move, is won, drawn or lost alike. Syzygy's cursed wins
-//! and blessed losses (decided by the fifty-move rule) are wins and losses here: the
-//! tables count plies to mate without the rule.
-
+//! KQK, KRK, KBK, KNK and KPK, and a sample of KQKP, KRKP, KPKP, KBPK and KNPK (en
+//! passant rights included), either side to move, is won, drawn or lost alike.
+//! Syzygy's cursed wins and blessed losses (decided by the fifty-move rule) are wins
+//! and losses here: the tables count plies to mate without the rule.
 use burnmate_oracle::pawnless::{Dtm, DtmTable, Material};
 use burnmate_oracle::pawns::{PawnTable, Tables};
 use shakmaty::fen::Fen;
