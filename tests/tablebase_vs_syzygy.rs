@@ -4,6 +4,7 @@
 //! passant rights included), either side to move, is won, drawn or lost alike.
 //! Syzygy's cursed wins and blessed losses (decided by the fifty-move rule) are wins
 //! and losses here: the tables count plies to mate without the rule.
+
 use burnmate_oracle::pawnless::{Dtm, DtmTable, Material};
 use burnmate_oracle::pawns::{PawnTable, Tables};
 use shakmaty::fen::Fen;
