@@ -19,9 +19,10 @@ use burnmate_models::sparse_input::{SparseRows, to_dense};
 use burnmate_models::{LayerWeights, Nnue};
 
 use super::transformer::placed_sets;
-use super::{MinibatchStep, buckets, check_shapes, target};
+use super::{MinibatchStep, POSITIONS_A_PART, buckets, check_shapes, target};
 use crate::host_memory::host;
 use crate::optim::pytorch_adam;
+use rayon::prelude::*;
 
 /// The net on a device with autodiff, its optimiser and its form.
 pub struct DeviceNnueTrainer {
@@ -50,9 +51,13 @@ impl DeviceNnueTrainer {
         })
     }
 
-    /// The side to move's and the other side's input rows of `batch` on the device.
+    /// The side to move's and the other side's input rows of `batch` on the device,
+    /// the feature sets found on every core (a GPU's batches are large).
     fn rows(&self, batch: &[&PackedPosition]) -> [Tensor<2>; 2] {
-        let sets = placed_sets(batch, self.form.king_buckets);
+        let sets: Vec<Vec<u16>> = batch
+            .par_chunks(POSITIONS_A_PART)
+            .flat_map_iter(|part| placed_sets(part, self.form.king_buckets))
+            .collect();
         let inputs = self.form.king_buckets.inputs();
         [0, 1].map(|side| {
             let side_sets: Vec<&Vec<u16>> = sets.iter().skip(side).step_by(2).collect();
