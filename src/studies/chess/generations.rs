@@ -30,7 +30,9 @@ use std::time::Instant;
 
 use crate::device::backend::BackendChoice;
 use anyhow::{Context, Result};
-use burnmate_agents::nnue_trainer::{DeviceNnueTrainer, NnueTrainer, fresh_weights, train_passes};
+use burnmate_agents::nnue_trainer::{
+    DeviceNnueTrainer, MinibatchStep, NnueTrainer, fresh_weights, train_passes,
+};
 use burnmate_engine::packed::PackedPosition;
 use burnmate_engine::{Evaluator, Material, NnueEvaluator, NnueForm};
 use burnmate_env::game_result::GameResult;
@@ -272,43 +274,53 @@ fn train_candidate(
         let weights = fresh_weights(buckets, config.hidden, config.output_buckets, &mut rng);
         (weights, config.form())
     });
-    let (lr, batch, lambda, final_lr) = (
-        config.lr,
-        config.batch,
-        config.result_weight,
-        config.final_lr,
-    );
     let (losses, weights) = if config.backend == BackendChoice::Flex {
-        let mut trainer = NnueTrainer::new(&start, form, lr).map_err(anyhow::Error::msg)?;
-        let losses = train_passes(
-            &mut trainer,
-            lr,
+        let trainer = NnueTrainer::new(&start, form, config.lr).map_err(anyhow::Error::msg)?;
+        run_passes(
+            trainer,
+            NnueTrainer::weights,
             data,
+            config,
             epochs,
-            batch,
-            lambda,
-            final_lr,
             &mut rng,
-        );
-        (losses, trainer.weights())
+        )
     } else {
         let device = config.backend.device()?;
-        let mut trainer =
-            DeviceNnueTrainer::new(&start, form, &device).map_err(anyhow::Error::msg)?;
-        let losses = train_passes(
-            &mut trainer,
-            lr,
+        let trainer = DeviceNnueTrainer::new(&start, form, &device).map_err(anyhow::Error::msg)?;
+        run_passes(
+            trainer,
+            DeviceNnueTrainer::weights,
             data,
+            config,
             epochs,
-            batch,
-            lambda,
-            final_lr,
             &mut rng,
-        );
-        (losses, trainer.weights())
+        )
     };
     let first_last = (losses[0], *losses.last().expect("epochs > 0"));
     Ok(((weights, form), first_last))
+}
+
+/// `epochs` passes of `trainer` (the host's step or a device's) over `data` with the
+/// config's batch, result weight and rate schedule; each pass's loss and the weights.
+fn run_passes<T: MinibatchStep>(
+    mut trainer: T,
+    weights: fn(&T) -> [LayerWeights; 2],
+    data: &[PackedPosition],
+    config: &ChessConfig,
+    epochs: u32,
+    rng: &mut ChaCha8Rng,
+) -> (Vec<f32>, [LayerWeights; 2]) {
+    let losses = train_passes(
+        &mut trainer,
+        config.lr,
+        data,
+        epochs,
+        config.batch,
+        config.result_weight,
+        config.final_lr,
+        rng,
+    );
+    (losses, weights(&trainer))
 }
 
 /// What a generation's training and gate decided, before its self-play.
