@@ -26,7 +26,7 @@ use anyhow::{Context, Result, bail};
 use burnmate::studies::chess::config::ChessConfig;
 use burnmate::studies::chess::{data_file, net_file};
 use burnmate::studies::experiment::{Experiment, load_config};
-use burnmate_agents::nnue_trainer::{NnueTrainer, fresh_weights};
+use burnmate_agents::nnue_trainer::{MinibatchStep, NnueTrainer, fresh_weights};
 use burnmate_encode::nnue::KingBuckets;
 use burnmate_engine::NnueForm;
 use burnmate_models::Activation;

@@ -131,6 +131,9 @@ pub trait MinibatchStep {
     fn step_at(&mut self, lr: f64, batch: &[&PackedPosition], lambda: f32) -> Self::Loss;
     /// The sum of `losses`, on the host.
     fn total(&self, losses: Vec<Self::Loss>) -> f32;
+    /// Host copies of the weights `[transformer, output]`, the factoriser merged
+    /// into the transformer.
+    fn weights(&self) -> [LayerWeights; 2];
 }
 
 /// `passes` passes over `data` in minibatches of `batch`, each in an order drawn
@@ -216,6 +219,14 @@ impl MinibatchStep for NnueTrainer {
 
     fn total(&self, losses: Vec<f32>) -> f32 {
         losses.iter().sum()
+    }
+
+    fn weights(&self) -> [LayerWeights; 2] {
+        let transformer = LayerWeights {
+            weight: self.merged().into_owned(),
+            ..self.transformer.clone()
+        };
+        [transformer, self.output.clone()]
     }
 }
 
@@ -430,16 +441,6 @@ impl NnueTrainer {
         let means = train_passes(self, start, data, passes, batch, lambda, final_lr, rng);
         self.lr = start;
         means
-    }
-
-    /// Host copies of the weights `[transformer, output]`, the factoriser merged
-    /// into the transformer.
-    pub fn weights(&self) -> [LayerWeights; 2] {
-        let transformer = LayerWeights {
-            weight: self.merged().into_owned(),
-            ..self.transformer.clone()
-        };
-        [transformer, self.output.clone()]
     }
 }
 

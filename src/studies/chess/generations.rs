@@ -276,25 +276,11 @@ fn train_candidate(
     });
     let (losses, weights) = if config.backend == BackendChoice::Flex {
         let trainer = NnueTrainer::new(&start, form, config.lr).map_err(anyhow::Error::msg)?;
-        run_passes(
-            trainer,
-            NnueTrainer::weights,
-            data,
-            config,
-            epochs,
-            &mut rng,
-        )
+        run_passes(trainer, data, config, epochs, &mut rng)
     } else {
         let device = config.backend.device()?;
         let trainer = DeviceNnueTrainer::new(&start, form, &device).map_err(anyhow::Error::msg)?;
-        run_passes(
-            trainer,
-            DeviceNnueTrainer::weights,
-            data,
-            config,
-            epochs,
-            &mut rng,
-        )
+        run_passes(trainer, data, config, epochs, &mut rng)
     };
     let first_last = (losses[0], *losses.last().expect("epochs > 0"));
     Ok(((weights, form), first_last))
@@ -302,9 +288,8 @@ fn train_candidate(
 
 /// `epochs` passes of `trainer` (the host's step or a device's) over `data` with the
 /// config's batch, result weight and rate schedule; each pass's loss and the weights.
-fn run_passes<T: MinibatchStep>(
-    mut trainer: T,
-    weights: fn(&T) -> [LayerWeights; 2],
+fn run_passes(
+    mut trainer: impl MinibatchStep,
     data: &[PackedPosition],
     config: &ChessConfig,
     epochs: u32,
@@ -320,7 +305,7 @@ fn run_passes<T: MinibatchStep>(
         config.final_lr,
         rng,
     );
-    (losses, weights(&trainer))
+    (losses, trainer.weights())
 }
 
 /// What a generation's training and gate decided, before its self-play.

@@ -79,12 +79,6 @@ impl DeviceNnueTrainer {
             to_dense(&rows, inputs, &self.device)
         })
     }
-
-    /// Host copies of the weights `[transformer, output]`, the factoriser merged
-    /// into the transformer.
-    pub fn weights(&self) -> [LayerWeights; 2] {
-        self.net.weights()
-    }
 }
 
 impl MinibatchStep for DeviceNnueTrainer {
@@ -108,6 +102,10 @@ impl MinibatchStep for DeviceNnueTrainer {
             return 0.0;
         }
         host(Tensor::cat(losses, 0).sum())[0]
+    }
+
+    fn weights(&self) -> [LayerWeights; 2] {
+        self.net.weights()
     }
 }
 
