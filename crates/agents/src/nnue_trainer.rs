@@ -346,7 +346,7 @@ impl NnueTrainer {
 
     /// The mean loss on `batch` and every gradient of it: parts of
     /// [`POSITIONS_A_PART`] positions in parallel, their shares summed in order,
-    /// then `dW1` in column parts.
+    /// then `dW1` in groups of parts ([`weight_gradient`]).
     fn gradients(&self, batch: &[&PackedPosition], lambda: f32) -> (f32, Gradients) {
         let columns = head::columns(&self.output);
         let parts: Vec<PositionPart> = self.with_transformer(|transformer| {
@@ -692,7 +692,7 @@ mod tests {
                 .build()
                 .unwrap();
             pool.install(|| {
-                assert_eq!(transformer::column_parts(64).len(), threads.min(4));
+                assert_eq!(transformer::column_parts(64, threads).len(), threads.min(4));
                 let mut trainer = NnueTrainer::new(&weights, form, 1e-2).unwrap();
                 let losses = [trainer.step(&batch, 0.3), trainer.step(&batch, 0.3)];
                 (losses, trainer.weights())

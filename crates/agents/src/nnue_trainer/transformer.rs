@@ -1,7 +1,8 @@
 //! The feature transformer on the host as a sparse layer (bullet's sparse affine
 //! op): its sums add the weight rows of a position's set features, its weight
-//! gradient adds each row's gradient to the rows of its set features, the hidden
-//! columns split over the threads of the rayon pool.
+//! gradient adds each row's gradient to the rows of its set features, in two groups
+//! of positions each summed whole, the hidden columns split over the rest of the
+//! rayon pool's threads.
 //!
 //! ```text
 //! s_p      = b1 + sum of W1's rows f set from p's side, a_p = σ(s_p)
@@ -31,14 +32,18 @@ pub(super) struct HostTransformer<'a> {
 /// share is not worth its start.
 const MIN_PART_COLUMNS: usize = 16;
 
-/// The ranges of hidden columns the weight gradient is split into, one a thread of
-/// the current rayon pool (at most `hidden / 16`). Every column's gradient is
-/// summed whole by one part, position after position, as one thread sums it: the
-/// same bits on any number of threads.
-pub(super) fn column_parts(hidden: usize) -> Vec<Range<usize>> {
-    let parts = rayon::current_num_threads()
-        .min(hidden / MIN_PART_COLUMNS)
-        .max(1);
+/// Groups of positions `dW1` is summed in, each into a whole `[inputs, hidden]`
+/// partial on threads of its own, the partials then added in group order (the
+/// split of early bullet's CPU trainer: a thread's share of a batch into a whole
+/// gradient). A fixed count, so a step gives the same bits on any number of threads.
+pub(super) const POSITION_GROUPS: usize = 2;
+
+/// The ranges of hidden columns one group's weight gradient is split into, one a
+/// thread of `threads` (at most `hidden / 16`). Every column's gradient is summed
+/// whole by one part, position after position, as one thread sums it: the same
+/// bits on any number of threads.
+pub(super) fn column_parts(hidden: usize, threads: usize) -> Vec<Range<usize>> {
+    let parts = threads.min(hidden / MIN_PART_COLUMNS).max(1);
     (0..parts)
         .map(|p| p * hidden / parts..(p + 1) * hidden / parts)
         .collect()
@@ -78,15 +83,49 @@ pub(super) fn sum_gradients(activation: Activation, sums: &[f32], upstream: &mut
 }
 
 /// `dW1` (`[inputs, hidden]`) from the sums' gradients `gradients[i]` (`[rows,
-/// hidden]`) of the feature sets `sets[i]` (a row a set): each row added to the rows
-/// of its set's features, row after row in order; each part of the hidden columns
-/// ([`column_parts`]) on a thread of its own.
+/// hidden]`) of the feature sets `sets[i]` (a row a set): the parts of the batch in
+/// [`POSITION_GROUPS`] groups, each group's partial on its share of the rayon pool's
+/// threads ([`group_gradient`]), the partials added in group order.
 pub(super) fn weight_gradient(
-    [inputs, hidden]: [usize; 2],
+    shape: [usize; 2],
     sets: &[&[Vec<u16>]],
     gradients: &[&[f32]],
 ) -> Vec<f32> {
-    let parts = column_parts(hidden);
+    let groups = POSITION_GROUPS.min(sets.len()).max(1);
+    let threads = (rayon::current_num_threads() / groups).max(1);
+    let bounds = |g: usize| g * sets.len() / groups..(g + 1) * sets.len() / groups;
+    let mut partials: Vec<Vec<f32>> = (0..groups)
+        .into_par_iter()
+        .map(|g| group_gradient(shape, &sets[bounds(g)], &gradients[bounds(g)], threads))
+        .collect();
+    if groups == 1 {
+        return partials.swap_remove(0);
+    }
+    let (total, rest) = partials.split_first_mut().expect("one group at least");
+    let hidden = shape[1];
+    total
+        .par_chunks_exact_mut(hidden)
+        .enumerate()
+        .for_each(|(f, row)| {
+            for partial in rest.iter() {
+                for (t, p) in row.iter_mut().zip(&partial[f * hidden..][..hidden]) {
+                    *t += p;
+                }
+            }
+        });
+    partials.swap_remove(0)
+}
+
+/// One group's `dW1`: each set's gradient row added to the rows of its set's
+/// features, row after row in order; each part of the hidden columns
+/// ([`column_parts`] of `threads`) on a thread of its own.
+fn group_gradient(
+    [inputs, hidden]: [usize; 2],
+    sets: &[&[Vec<u16>]],
+    gradients: &[&[f32]],
+    threads: usize,
+) -> Vec<f32> {
+    let parts = column_parts(hidden, threads);
     let computed: Vec<Vec<f32>> = parts
         .par_iter()
         .map(|columns| {
