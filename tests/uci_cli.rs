@@ -426,7 +426,7 @@ fn a_search_answers_isready_and_ends_at_stop_or_quit() {
 
 /// The shipped nets (`assets/nets/`): each file's FNV-1a, a position of its ending
 /// and the move its search plays there with 128 simulations.
-const SHIPPED_NETS: [(&str, u64, &str, &str); 4] = [
+const SHIPPED_NETS: [(&str, u64, &str, &str); 7] = [
     (
         "assets/nets/kqk.bmnet",
         0x540d_4077_925f_478d,
@@ -450,6 +450,24 @@ const SHIPPED_NETS: [(&str, u64, &str, &str); 4] = [
         0xa216_2b92_36b7_97b0,
         "8/8/8/4k3/8/8/8/KBN5 w - - 0 1",
         "a1b2",
+    ),
+    (
+        "assets/nets/kqkr.bmnet",
+        0x6cbe_0413_4e1e_0711,
+        "8/8/8/5Q1K/3kr3/8/8/8 w - - 0 1",
+        "f5f2",
+    ),
+    (
+        "assets/nets/krkb.bmnet",
+        0xd942_56cc_a302_97b2,
+        "8/8/3b4/4k3/8/8/8/KR6 w - - 0 1",
+        "a1b2",
+    ),
+    (
+        "assets/nets/krkn.bmnet",
+        0x7b42_51a3_d7e3_c457,
+        "8/8/2n5/4k3/8/8/8/KR6 w - - 0 1",
+        "b1b6",
     ),
 ];
 

@@ -103,6 +103,7 @@ fn finish(dir: &Path, config: &SearchStudyConfig) -> Result<()> {
         starts: config.starts,
         playout_cap: config.playout_cap,
         defender_simulations: config.defender_simulations,
+        updates: config.updates,
     };
     let trained = training::train_search(&run, &device, &resume, Some(&dir.join("metrics.csv")))?;
     plot_losses(dir)?;

@@ -257,6 +257,7 @@ pub fn run_cell(
                 starts: plan.starts,
                 playout_cap: None,
                 defender_simulations: None,
+                updates: None,
             };
             let metrics = metrics_path(dir, &cell);
             let resume = resume_path(dir, &cell);

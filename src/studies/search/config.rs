@@ -36,6 +36,10 @@ pub struct SearchStudyConfig {
     /// Simulations of black's (the defender's) self-play searches, more than
     /// white's 64: a stronger opponent to learn against; none (the default): 64.
     pub defender_simulations: Option<u32>,
+    /// Adam steps a ply round of self-play (the replay ratio: each ply round adds a
+    /// position a game, `parallel` in all, and a step learns from 256); none (the
+    /// default): 1.
+    pub updates: Option<u32>,
 }
 
 impl Default for SearchStudyConfig {
@@ -49,6 +53,7 @@ impl Default for SearchStudyConfig {
             backend: BackendChoice::Flex,
             playout_cap: None,
             defender_simulations: None,
+            updates: None,
         }
     }
 }
@@ -74,10 +79,13 @@ impl SearchStudyConfig {
             self.defender_simulations != Some(0),
             "defender_simulations must be positive"
         );
+        ensure!(self.updates != Some(0), "updates must be positive");
+        let defaults = search_learner_config();
         SearchLearnerConfig {
             playout_cap: self.playout_cap,
             second_player_simulations: self.defender_simulations,
-            ..search_learner_config()
+            updates: self.updates.unwrap_or(defaults.updates),
+            ..defaults
         }
         .check()?;
         Ok(())
@@ -113,6 +121,11 @@ mod tests {
         assert_eq!(
             none.check().unwrap_err().to_string(),
             "games must be positive"
+        );
+        let idle: SearchStudyConfig = toml::from_str("updates = 0").unwrap();
+        assert_eq!(
+            idle.check().unwrap_err().to_string(),
+            "updates must be positive"
         );
         let shallow: SearchStudyConfig =
             toml::from_str("playout_cap = { full_share = 0.25, full_simulations = 32 }").unwrap();

@@ -120,6 +120,8 @@ pub struct SearchTraining {
     /// Simulations of the defender's (black's) self-play searches, when more than
     /// white's.
     pub defender_simulations: Option<u32>,
+    /// Adam steps a ply round (none: the learner's 1).
+    pub updates: Option<u32>,
 }
 
 /// A fresh learner of `endgame`: the study's policy-value net on `device`, drawn
@@ -219,12 +221,15 @@ pub fn train_search(
         starts,
         playout_cap,
         defender_simulations,
+        updates,
     } = *run;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let defaults = search_learner_config();
     let config = SearchLearnerConfig {
         playout_cap,
         second_player_simulations: defender_simulations,
-        ..search_learner_config()
+        updates: updates.unwrap_or(defaults.updates),
+        ..defaults
     };
     let mut learner = new_learner(endgame, config, device, &mut rng)?;
     let (mut played, mut wins, mut earlier_seconds) = (0u64, 0u64, 0.0);
