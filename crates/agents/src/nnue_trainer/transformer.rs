@@ -36,7 +36,7 @@ const MIN_PART_COLUMNS: usize = 16;
 /// partial on threads of its own, the partials then added in group order (the
 /// split of early bullet's CPU trainer: a thread's share of a batch into a whole
 /// gradient). A fixed count, so a step gives the same bits on any number of threads.
-pub(super) const POSITION_GROUPS: usize = 2;
+const POSITION_GROUPS: usize = 2;
 
 /// The ranges of hidden columns one group's weight gradient is split into, one a
 /// thread of `threads` (at most `hidden / 16`). Every column's gradient is summed
