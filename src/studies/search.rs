@@ -96,15 +96,7 @@ impl Study for SearchStudyConfig {
 fn finish(dir: &Path, config: &SearchStudyConfig) -> Result<()> {
     let device = config.backend.device()?;
     let resume = dir.join(RESUME_FILE);
-    let run = training::SearchTraining {
-        endgame: config.endgame,
-        seed: config.seed,
-        games: config.games(),
-        starts: config.starts,
-        playout_cap: config.playout_cap,
-        defender_simulations: config.defender_simulations,
-        updates: config.updates,
-    };
+    let run = config.training();
     let trained = training::train_search(&run, &device, &resume, Some(&dir.join("metrics.csv")))?;
     plot_losses(dir)?;
     let tablebase = load_or_build(config.endgame, &tablebase_dir())?;

@@ -1,13 +1,14 @@
 //! `configs/search-*.toml`: a search learner run on one endgame.
 
 use anyhow::{Result, ensure};
-use burnmate_agents::search_learner::{PlayoutCap, SearchLearnerConfig};
+use burnmate_agents::search_learner::PlayoutCap;
 use burnmate_env::endgame::Endgame;
 use serde::{Deserialize, Serialize};
 
 use crate::device::backend::BackendChoice;
 use crate::studies::scenario::{ENDGAME_EVAL_GAMES, StartSource};
-use crate::studies::search::settings::{search_learner_config, self_play_games};
+use crate::studies::search::settings::self_play_games;
+use crate::studies::search::training::SearchTraining;
 
 /// A search learner run's config (`study = "search"`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -80,15 +81,21 @@ impl SearchStudyConfig {
             "defender_simulations must be positive"
         );
         ensure!(self.updates != Some(0), "updates must be positive");
-        let defaults = search_learner_config();
-        SearchLearnerConfig {
-            playout_cap: self.playout_cap,
-            second_player_simulations: self.defender_simulations,
-            updates: self.updates.unwrap_or(defaults.updates),
-            ..defaults
-        }
-        .check()?;
+        self.training().learner_config().check()?;
         Ok(())
+    }
+
+    /// What the run's training plays ([`SearchTraining`]).
+    pub fn training(&self) -> SearchTraining {
+        SearchTraining {
+            endgame: self.endgame,
+            seed: self.seed,
+            games: self.games(),
+            starts: self.starts,
+            playout_cap: self.playout_cap,
+            defender_simulations: self.defender_simulations,
+            updates: self.updates,
+        }
     }
 }
 

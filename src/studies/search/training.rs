@@ -124,6 +124,20 @@ pub struct SearchTraining {
     pub updates: Option<u32>,
 }
 
+impl SearchTraining {
+    /// The learner's settings: [`search_learner_config`] with this run's self-play
+    /// levers.
+    pub fn learner_config(&self) -> SearchLearnerConfig {
+        let defaults = search_learner_config();
+        SearchLearnerConfig {
+            playout_cap: self.playout_cap,
+            second_player_simulations: self.defender_simulations,
+            updates: self.updates.unwrap_or(defaults.updates),
+            ..defaults
+        }
+    }
+}
+
 /// A fresh learner of `endgame`: the study's policy-value net on `device`, drawn
 /// from `rng`, learning from symmetric copies of each position.
 fn new_learner(
@@ -219,18 +233,10 @@ pub fn train_search(
         seed,
         games,
         starts,
-        playout_cap,
-        defender_simulations,
-        updates,
+        ..
     } = *run;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let defaults = search_learner_config();
-    let config = SearchLearnerConfig {
-        playout_cap,
-        second_player_simulations: defender_simulations,
-        updates: updates.unwrap_or(defaults.updates),
-        ..defaults
-    };
+    let config = run.learner_config();
     let mut learner = new_learner(endgame, config, device, &mut rng)?;
     let (mut played, mut wins, mut earlier_seconds) = (0u64, 0u64, 0.0);
     let mut curriculum = Curriculum::default();
