@@ -1,5 +1,5 @@
 //! End-to-end test of a search run (`study = "search"`): it trains from the
-//! frontier's starts, records its losses, resumes a kill to the bytes of an
+//! frontier's starts (and retries its failures), records its losses, resumes a kill to the bytes of an
 //! uninterrupted run, and serves its net to `eval` and `play`.
 
 mod common;
@@ -9,12 +9,15 @@ use std::path::Path;
 
 use common::*;
 
-/// 120 games (two blocks of 64 and 56), evaluated on 20 starts.
-const SETTINGS: [&str; 6] = [
+/// 120 games (two blocks of 64 and 56), half the starts retried from the first
+/// block's failures, evaluated on 20 starts.
+const SETTINGS: [&str; 8] = [
     "--episodes",
     "120",
     "--set",
     "starts=frontier",
+    "--set",
+    "retry_share=0.5",
     "--set",
     "eval_starts=20",
 ];

@@ -6,6 +6,7 @@
 pub mod curriculum;
 pub mod evaluation;
 pub mod frontier;
+pub mod retry;
 
 use anyhow::Result;
 use burnmate_env::endgame::{Endgame, Match};

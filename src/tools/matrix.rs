@@ -258,6 +258,7 @@ pub fn run_cell(
                 playout_cap: None,
                 defender_simulations: None,
                 updates: None,
+                retry_share: None,
             };
             let metrics = metrics_path(dir, &cell);
             let resume = resume_path(dir, &cell);

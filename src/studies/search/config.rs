@@ -41,6 +41,10 @@ pub struct SearchStudyConfig {
     /// position a game, `parallel` in all, and a step learns from 256); none (the
     /// default): 1.
     pub updates: Option<u32>,
+    /// Share of self-play starts retried from the fresh starts white failed to mate
+    /// from (Go-Exploit's archive, [`crate::studies::scenario::retry`]), in [0, 1];
+    /// none (the default): no start is retried.
+    pub retry_share: Option<f64>,
 }
 
 impl Default for SearchStudyConfig {
@@ -55,6 +59,7 @@ impl Default for SearchStudyConfig {
             playout_cap: None,
             defender_simulations: None,
             updates: None,
+            retry_share: None,
         }
     }
 }
@@ -81,6 +86,12 @@ impl SearchStudyConfig {
             "defender_simulations must be positive"
         );
         ensure!(self.updates != Some(0), "updates must be positive");
+        if let Some(share) = self.retry_share {
+            ensure!(
+                (0.0..=1.0).contains(&share),
+                "retry_share must lie in [0, 1], not {share}"
+            );
+        }
         self.training().learner_config().check()?;
         Ok(())
     }
@@ -95,6 +106,7 @@ impl SearchStudyConfig {
             playout_cap: self.playout_cap,
             defender_simulations: self.defender_simulations,
             updates: self.updates,
+            retry_share: self.retry_share,
         }
     }
 }
@@ -133,6 +145,11 @@ mod tests {
         assert_eq!(
             idle.check().unwrap_err().to_string(),
             "updates must be positive"
+        );
+        let eager: SearchStudyConfig = toml::from_str("retry_share = 1.5").unwrap();
+        assert_eq!(
+            eager.check().unwrap_err().to_string(),
+            "retry_share must lie in [0, 1], not 1.5"
         );
         let shallow: SearchStudyConfig =
             toml::from_str("playout_cap = { full_share = 0.25, full_simulations = 32 }").unwrap();

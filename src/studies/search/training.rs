@@ -36,6 +36,7 @@ use crate::run::resume::RngState;
 use crate::studies::scenario::StartSource;
 use crate::studies::scenario::curriculum::{Curriculum, retro_curriculum_start};
 use crate::studies::scenario::frontier::{Frontier, FrontierStart};
+use crate::studies::scenario::retry::RetryArchive;
 use crate::studies::search::settings::{
     SEARCH_HIDDEN, SEARCH_MOVES_LEFT_HEAD, search_learner_config,
 };
@@ -91,6 +92,8 @@ struct Progress {
     curriculum: Curriculum,
     #[serde(default)]
     frontier: Frontier,
+    #[serde(default)]
+    retry: RetryArchive,
     snapshots: Vec<Snapshot>,
     learner: SearchLearnerState,
     /// Lines of the metrics file at this point (none for a run without one).
@@ -122,6 +125,9 @@ pub struct SearchTraining {
     pub defender_simulations: Option<u32>,
     /// Adam steps a ply round (none: the learner's 1).
     pub updates: Option<u32>,
+    /// Share of starts retried from those white failed to mate from
+    /// ([`crate::studies::scenario::retry`]; none: no start is retried).
+    pub retry_share: Option<f64>,
 }
 
 impl SearchTraining {
@@ -193,27 +199,40 @@ fn mated(record: &SelfPlayGame) -> bool {
     record.end == SelfPlayEnd::Mate { first_won: true }
 }
 
-/// The retro curriculum sees each game's result; the games white mated.
-fn curriculum_learns(curriculum: &mut Curriculum, records: &[SelfPlayGame]) -> u64 {
-    for record in records {
-        curriculum.record(mated(record));
-    }
-    records.iter().filter(|r| mated(r)).count() as u64
+/// A block's start: the position and its ply cap (`seeds`: a frontier start whose
+/// win becomes a seed), and whether it was retried from the archive.
+struct Issued {
+    start: FrontierStart,
+    retried: bool,
 }
 
-/// The frontier grows from each seeding start white mated from (`issued`: the
-/// block's starts, by index); the games white mated.
-fn frontier_learns(
+/// The block's games teach where the next starts come from: the curriculum (or the
+/// frontier) sees each fresh start's result, and with `archive` the fresh starts
+/// white did not mate from are kept for a retry. Returns the games white mated.
+fn learn_starts(
+    use_frontier: bool,
+    curriculum: &mut Curriculum,
     frontier: &mut Frontier,
+    archive: Option<&mut RetryArchive>,
     records: &[SelfPlayGame],
-    issued: &[FrontierStart],
+    issued: &[Issued],
 ) -> u64 {
-    for record in records {
-        if let Some(start) = issued
-            .get(record.start)
-            .filter(|s| mated(record) && s.seeds)
-        {
-            frontier.mated_from(&start.position, record.plies);
+    let fresh = || {
+        records
+            .iter()
+            .map(|r| (r, &issued[r.start]))
+            .filter(|(_, i)| !i.retried)
+    };
+    for (record, issued) in fresh() {
+        if !use_frontier {
+            curriculum.record(mated(record));
+        } else if mated(record) && issued.start.seeds {
+            frontier.mated_from(&issued.start.position, record.plies);
+        }
+    }
+    if let Some(archive) = archive {
+        for (_, issued) in fresh().filter(|(r, _)| !mated(r)) {
+            archive.failed_from(&issued.start.position, issued.start.ply_cap);
         }
     }
     records.iter().filter(|r| mated(r)).count() as u64
@@ -241,6 +260,7 @@ pub fn train_search(
     let (mut played, mut wins, mut earlier_seconds) = (0u64, 0u64, 0.0);
     let mut curriculum = Curriculum::default();
     let mut frontier = Frontier::default();
+    let mut retry = RetryArchive::default();
     let use_frontier = starts == StartSource::Frontier;
     let mut snapshots = Vec::new();
     let mut metrics_lines = None;
@@ -252,7 +272,7 @@ pub fn train_search(
         rng = saved.rng.restore()?;
         (played, wins, earlier_seconds) = (saved.played, saved.wins, saved.seconds);
         (curriculum, snapshots) = (saved.curriculum, saved.snapshots);
-        frontier = saved.frontier;
+        (frontier, retry) = (saved.frontier, saved.retry);
         metrics_lines = saved.metrics_lines;
     }
     if let Some(folder) = resume.parent() {
@@ -268,27 +288,49 @@ pub fn train_search(
     while played < games {
         let block = (config.parallel as u64).min(games - played) as usize;
         let level = curriculum.level();
-        // The frontier's starts of this block, to seed it with those mated from.
-        let mut issued = Vec::new();
+        let mut issued: Vec<Issued> = Vec::new();
         let records = learner.self_play(
             block,
             |rng| {
-                if use_frontier {
-                    let start = frontier.start(endgame, rng);
-                    let cap = start.ply_cap;
-                    issued.push(start.clone());
-                    (start.position, cap)
-                } else {
-                    retro_curriculum_start(endgame, level, rng)
-                }
+                let retried = run
+                    .retry_share
+                    .and_then(|share| retry.retry(share, rng))
+                    .map(|(position, ply_cap)| FrontierStart {
+                        position,
+                        ply_cap,
+                        seeds: false,
+                    });
+                let start = retried.clone().unwrap_or_else(|| {
+                    if use_frontier {
+                        frontier.start(endgame, rng)
+                    } else {
+                        let (position, ply_cap) = retro_curriculum_start(endgame, level, rng);
+                        FrontierStart {
+                            position,
+                            ply_cap,
+                            seeds: false,
+                        }
+                    }
+                });
+                let cap = start.ply_cap;
+                let position = start.position.clone();
+                issued.push(Issued {
+                    start,
+                    retried: retried.is_some(),
+                });
+                (position, cap)
             },
             &mut rng,
         );
-        let block_wins = if use_frontier {
-            frontier_learns(&mut frontier, &records, &issued)
-        } else {
-            curriculum_learns(&mut curriculum, &records)
-        };
+        let archive = run.retry_share.is_some().then_some(&mut retry);
+        let block_wins = learn_starts(
+            use_frontier,
+            &mut curriculum,
+            &mut frontier,
+            archive,
+            &records,
+            &issued,
+        );
         played += block as u64;
         wins += block_wins;
         if let Some(file) = metrics.as_mut() {
@@ -312,6 +354,7 @@ pub fn train_search(
                 rng: RngState::of(&rng),
                 curriculum: curriculum.clone(),
                 frontier: frontier.clone(),
+                retry: retry.clone(),
                 snapshots: snapshots.clone(),
                 learner: learner.state(),
                 metrics_lines: metrics.as_ref().map(StreamedFile::lines),
@@ -336,4 +379,59 @@ pub fn train_search(
         seconds: seconds(&started),
         games,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use burnmate_env::endgame::parse_start;
+
+    use super::*;
+
+    #[test]
+    fn fresh_failures_are_archived_and_retried_games_teach_neither_the_curriculum_nor_the_archive()
+    {
+        let kqk = parse_start(Endgame::Kqk, "8/8/1K6/8/3k4/7Q/8/8 w - - 0 1").unwrap();
+        let issued = |retried| Issued {
+            start: FrontierStart {
+                position: kqk.clone(),
+                ply_cap: 40,
+                seeds: false,
+            },
+            retried,
+        };
+        let game = |start, end| SelfPlayGame {
+            start,
+            plies: 9,
+            end,
+        };
+        let mate = SelfPlayEnd::Mate { first_won: true };
+        // Starts 0 and 1 fresh, 2 retried; only fresh 1 failed.
+        let records = [
+            game(2, SelfPlayEnd::Draw),
+            game(0, mate),
+            game(1, SelfPlayEnd::Cap),
+        ];
+        let (mut curriculum, mut frontier) = (Curriculum::default(), Frontier::default());
+        let mut archive = RetryArchive::default();
+        let starts = [issued(false), issued(false), issued(true)];
+        let wins = learn_starts(
+            false,
+            &mut curriculum,
+            &mut frontier,
+            Some(&mut archive),
+            &records,
+            &starts,
+        );
+        assert_eq!((wins, archive.len()), (1, 1));
+        // The curriculum saw the two fresh games: 61 more wins leave its block of 64
+        // one short, the 62nd fills it at 63 of 64 won and the level rises.
+        for _ in 0..61 {
+            curriculum.record(true);
+        }
+        assert_eq!(curriculum.level(), 0);
+        curriculum.record(true);
+        assert_eq!(curriculum.level(), 1);
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        assert_eq!(archive.retry(1.0, &mut rng).map(|(_, cap)| cap), Some(40));
+    }
 }
