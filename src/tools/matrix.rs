@@ -259,6 +259,7 @@ pub fn run_cell(
                 defender_simulations: None,
                 updates: None,
                 retry_share: None,
+                lr_end: None,
             };
             let metrics = metrics_path(dir, &cell);
             let resume = resume_path(dir, &cell);

@@ -410,6 +410,11 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
         &self.config
     }
 
+    /// Sets Adam's learning rate of the updates from now on (a schedule's step).
+    pub fn set_lr(&mut self, lr: f64) {
+        self.config.lr = lr;
+    }
+
     /// The learner's state, to go on from later with [`SearchLearner::restore`].
     pub fn state(&self) -> SearchLearnerState {
         SearchLearnerState {

@@ -45,6 +45,9 @@ pub struct SearchStudyConfig {
     /// from (Go-Exploit's archive, [`crate::studies::scenario::retry`]), in [0, 1];
     /// none (the default): no start is retried.
     pub retry_share: Option<f64>,
+    /// Adam's learning rate at the last game, reached along a half cosine from the
+    /// learner's 1e-3 (bullet's cosine decay); none (the default): 1e-3 throughout.
+    pub lr_end: Option<f64>,
 }
 
 impl Default for SearchStudyConfig {
@@ -60,6 +63,7 @@ impl Default for SearchStudyConfig {
             defender_simulations: None,
             updates: None,
             retry_share: None,
+            lr_end: None,
         }
     }
 }
@@ -92,6 +96,12 @@ impl SearchStudyConfig {
                 "retry_share must lie in [0, 1], not {share}"
             );
         }
+        if let Some(lr) = self.lr_end {
+            ensure!(
+                lr > 0.0 && lr.is_finite(),
+                "lr_end must be a positive number, not {lr}"
+            );
+        }
         self.training().learner_config().check()?;
         Ok(())
     }
@@ -107,6 +117,7 @@ impl SearchStudyConfig {
             defender_simulations: self.defender_simulations,
             updates: self.updates,
             retry_share: self.retry_share,
+            lr_end: self.lr_end,
         }
     }
 }
@@ -150,6 +161,11 @@ mod tests {
         assert_eq!(
             eager.check().unwrap_err().to_string(),
             "retry_share must lie in [0, 1], not 1.5"
+        );
+        let frozen: SearchStudyConfig = toml::from_str("lr_end = 0.0").unwrap();
+        assert_eq!(
+            frozen.check().unwrap_err().to_string(),
+            "lr_end must be a positive number, not 0"
         );
         let shallow: SearchStudyConfig =
             toml::from_str("playout_cap = { full_share = 0.25, full_simulations = 32 }").unwrap();

@@ -128,6 +128,9 @@ pub struct SearchTraining {
     /// Share of starts retried from those white failed to mate from
     /// ([`crate::studies::scenario::retry`]; none: no start is retried).
     pub retry_share: Option<f64>,
+    /// The learning rate at the last game: Adam's rate falls from the learner's
+    /// along a half cosine to it ([`cosine_lr`]); none: constant.
+    pub lr_end: Option<f64>,
 }
 
 impl SearchTraining {
@@ -142,6 +145,16 @@ impl SearchTraining {
             ..defaults
         }
     }
+}
+
+/// The learning rate after `done` of the run (0 to 1) on a half cosine from
+/// `start` to `end` (bullet's cosine decay; AlphaZero and Lc0 drop theirs in steps):
+///
+/// ```text
+/// lr = end + (start - end) * (1 + cos(pi * done)) / 2
+/// ```
+pub fn cosine_lr(start: f64, end: f64, done: f64) -> f64 {
+    end + (start - end) * (1.0 + (std::f64::consts::PI * done).cos()) / 2.0
 }
 
 /// A fresh learner of `endgame`: the study's policy-value net on `device`, drawn
@@ -287,6 +300,9 @@ pub fn train_search(
     let mut last_save: Option<f64> = None;
     while played < games {
         let block = (config.parallel as u64).min(games - played) as usize;
+        if let Some(end) = run.lr_end {
+            learner.set_lr(cosine_lr(config.lr, end, played as f64 / games as f64));
+        }
         let level = curriculum.level();
         let mut issued: Vec<Issued> = Vec::new();
         let records = learner.self_play(
@@ -386,6 +402,15 @@ mod tests {
     use burnmate_env::endgame::parse_start;
 
     use super::*;
+
+    #[test]
+    fn the_cosine_schedule_falls_from_the_start_through_the_mean_to_the_end() {
+        assert_eq!(cosine_lr(1e-3, 1e-4, 0.0), 1e-3);
+        assert!((cosine_lr(1e-3, 1e-4, 0.5) - 5.5e-4).abs() < 1e-12);
+        assert!((cosine_lr(1e-3, 1e-4, 1.0) - 1e-4).abs() < 1e-12);
+        // A quarter in: 1e-4 + 9e-4 * (1 + cos(pi / 4)) / 2.
+        assert!((cosine_lr(1e-3, 1e-4, 0.25) - 8.681980515339464e-4).abs() < 1e-12);
+    }
 
     #[test]
     fn fresh_failures_are_archived_and_retried_games_teach_neither_the_curriculum_nor_the_archive()
