@@ -453,9 +453,9 @@ const SHIPPED_NETS: [(&str, u64, &str, &str); 7] = [
     ),
     (
         "assets/nets/kqkr.bmnet",
-        0x6cbe_0413_4e1e_0711,
+        0x208a_215b_273a_605d,
         "8/8/8/5Q1K/3kr3/8/8/8 w - - 0 1",
-        "f5f2",
+        "h5g5",
     ),
     (
         "assets/nets/krkb.bmnet",
