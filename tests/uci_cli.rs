@@ -465,7 +465,7 @@ const SHIPPED_NETS: [(&str, u64, &str, &str); 7] = [
     ),
     (
         "assets/nets/krkn.bmnet",
-        0x7b42_51a3_d7e3_c457,
+        0xe316_bcd6_3539_7474,
         "8/8/2n5/4k3/8/8/8/KR6 w - - 0 1",
         "b1b6",
     ),
