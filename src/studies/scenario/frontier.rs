@@ -154,11 +154,12 @@ impl Frontier {
     }
 }
 
-fn parse(fen: &str) -> Chess {
+/// The position of a FEN this module or [`super::retry`] wrote from a position.
+pub(super) fn parse(fen: &str) -> Chess {
     fen.parse::<Fen>()
-        .expect("a seed's own FEN")
+        .expect("a kept start's own FEN")
         .into_position(CastlingMode::Standard)
-        .expect("a seed's own position")
+        .expect("a kept start's own position")
 }
 
 #[cfg(test)]

@@ -21,7 +21,9 @@ use std::collections::VecDeque;
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode};
+use shakmaty::{Chess, EnPassantMode};
+
+use super::frontier::parse;
 
 /// Failed starts kept (the most recent).
 pub const ARCHIVE: usize = 1024;
@@ -71,13 +73,7 @@ impl RetryArchive {
         }
         let k = rng.random_range(0..self.failed.len());
         let failed = self.failed.swap_remove_back(k).expect("an index below len");
-        let position = failed
-            .fen
-            .parse::<Fen>()
-            .expect("an archived start's own FEN")
-            .into_position(CastlingMode::Standard)
-            .expect("an archived start's own position");
-        Some((position, failed.ply_cap))
+        Some((parse(&failed.fen), failed.ply_cap))
     }
 }
 
@@ -89,19 +85,12 @@ mod tests {
 
     use super::*;
 
-    fn start(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
-
     #[test]
     fn a_failed_start_comes_back_once_with_its_cap() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut archive = RetryArchive::default();
         assert_eq!(archive.retry(1.0, &mut rng), None);
-        let kqkr = start("8/8/8/5Q1K/3kr3/8/8/8 w - - 0 1");
+        let kqkr = parse("8/8/8/5Q1K/3kr3/8/8/8 w - - 0 1");
         archive.failed_from(&kqkr, 30);
         assert_eq!(archive.retry(0.0, &mut rng), None);
         assert_eq!(archive.len(), 1);
@@ -114,7 +103,7 @@ mod tests {
     #[test]
     fn the_archive_keeps_the_most_recent_failures() {
         let mut archive = RetryArchive::default();
-        let kqkr = start("8/8/8/5Q1K/3kr3/8/8/8 w - - 0 1");
+        let kqkr = parse("8/8/8/5Q1K/3kr3/8/8/8 w - - 0 1");
         for cap in 0..ARCHIVE as u32 + 5 {
             archive.failed_from(&kqkr, cap);
         }

@@ -316,7 +316,8 @@ pub fn train_search(
                         ply_cap,
                         seeds: false,
                     });
-                let start = retried.clone().unwrap_or_else(|| {
+                let was_retried = retried.is_some();
+                let start = retried.unwrap_or_else(|| {
                     if use_frontier {
                         frontier.start(endgame, rng)
                     } else {
@@ -332,7 +333,7 @@ pub fn train_search(
                 let position = start.position.clone();
                 issued.push(Issued {
                     start,
-                    retried: retried.is_some(),
+                    retried: was_retried,
                 });
                 (position, cap)
             },
