@@ -154,6 +154,62 @@ fn a_search_config_with_starts_that_read_the_tablebase_is_one_line() {
         "configs/search-kqk.toml",
         &["--set", "starts=won"],
     );
-    assert_one_line_error(&out, "starts must be \"retro\" or \"frontier\"");
+    assert_one_line_error(
+        &out,
+        "starts must be \"retro\", \"frontier\" or \"uniform\"",
+    );
     assert!(!tmp.path().join("run").exists());
+    let out = train(
+        &tmp.path().join("run"),
+        "configs/search-kpk.toml",
+        &["--set", "starts=retro"],
+    );
+    assert_one_line_error(&out, "kpk trains from starts = \"uniform\"");
+    assert!(!tmp.path().join("run").exists());
+}
+
+/// A pawn ending trains from uniform starts (no tablebase read) and is evaluated
+/// on won KPK starts against the perfect defender, which reads the pawn table and,
+/// after a promotion, the pawnless one it converts to.
+#[test]
+fn a_pawn_ending_trains_on_the_rules_and_is_evaluated_on_won_starts() {
+    let tmp = TempDir::new();
+    let (run, tables) = (tmp.path().join("kpk"), tmp.path().join("tables"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(["train", "configs/search-kpk.toml", "--out"])
+        .arg(&run)
+        .args(["--set", "games=64", "--set", "eval_starts=10"])
+        .env("BURNMATE_TABLEBASES", &tables)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("of 10 won starts"),
+        "{}",
+        stdout(&out)
+    );
+    let evaluation = evaluation_without_times(&run);
+    assert_eq!(evaluation["games"], 64);
+    assert_eq!(evaluation["eval"]["games"], 10);
+    assert!(
+        evaluation.get("curriculum_level").is_none(),
+        "no curriculum: {evaluation}"
+    );
+    for table in ["kpk", "kqk", "krk"] {
+        assert!(tables.join(format!("{table}.bmtb")).exists(), "{table}");
+    }
+    let out = burnmate(&[
+        "play",
+        run.to_str().unwrap(),
+        "--fen",
+        "8/8/8/3k4/8/8/2KP4/8 w - - 0 1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = burnmate(&[
+        "play",
+        run.to_str().unwrap(),
+        "--fen",
+        "8/8/8/3k4/8/8/2K4Q/8 w - - 0 1",
+    ]);
+    assert_one_line_error(&out, "is not KPK");
 }

@@ -85,17 +85,10 @@ pub fn tablebase_dir() -> PathBuf {
         .map_or_else(|| PathBuf::from("tablebases"), PathBuf::from)
 }
 
-/// Loads the endgame's table, and those its captures lead to, from `cache_dir`, or
-/// builds and caches them.
+/// Loads the endgame's table, and those its captures and promotions lead to, from
+/// `cache_dir`, or builds and caches them.
 pub fn load_or_build(endgame: Endgame, cache_dir: &Path) -> Result<Tablebase> {
-    let mut materials = vec![endgame_material(endgame)];
-    let mut tables = Vec::new();
-    while let Some(material) = materials.pop() {
-        if material.slots() > 2 && !tables.iter().any(|t: &DtmTable| *t.material() == material) {
-            materials.extend(material.captures());
-            tables.push(load_or_build_table(&material, cache_dir)?);
-        }
-    }
+    let tables = load_or_build_tables(&endgame_material(endgame), cache_dir)?;
     Ok(Tablebase::from_tables(endgame, tables).expect("the endgame's material"))
 }
 
@@ -141,9 +134,9 @@ pub fn load_or_build_table(material: &Material, cache_dir: &Path) -> Result<DtmT
     Ok(table)
 }
 
-/// Loads a material with pawns' table, and every table its captures and promotions
-/// lead to, from `cache_dir`, or builds and caches them.
-pub fn load_or_build_pawn_tables(material: &Material, cache_dir: &Path) -> Result<Tables> {
+/// Loads a material's table (with pawns or pawnless), and every table its captures
+/// and promotions lead to, from `cache_dir`, or builds and caches them.
+pub fn load_or_build_tables(material: &Material, cache_dir: &Path) -> Result<Tables> {
     let mut tables = Tables::new();
     add_with_conversions(material, cache_dir, &mut tables)?;
     Ok(tables)
@@ -155,12 +148,12 @@ fn add_with_conversions(material: &Material, cache_dir: &Path, tables: &mut Tabl
     if material.slots() <= 2 || tables.contains(material) {
         return Ok(());
     }
+    for converted in conversions(material) {
+        add_with_conversions(&converted, cache_dir, tables)?;
+    }
     if !material.has_pawns() {
         tables.insert_pawnless(load_or_build_table(material, cache_dir)?);
         return Ok(());
-    }
-    for converted in conversions(material) {
-        add_with_conversions(&converted, cache_dir, tables)?;
     }
     let path = cache_path(cache_dir, material);
     if path.exists() {

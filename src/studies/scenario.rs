@@ -9,7 +9,7 @@ pub mod frontier;
 pub mod retry;
 
 use anyhow::Result;
-use burnmate_env::endgame::{Endgame, Match};
+use burnmate_env::endgame::{Endgame, Match, random_start};
 use burnmate_env::environment::Environment;
 use burnmate_env::knight::{KnightGame, KnightOutcome, KnightState};
 use burnmate_env::queen4x4::{Position, Queen4x4Game, Queen4x4Outcome};
@@ -48,7 +48,7 @@ pub enum Game {
 }
 
 /// Every game, in table order.
-pub const ALL_GAMES: [Game; 9] = [
+pub const ALL_GAMES: [Game; 13] = [
     Game::Queen4x4,
     Game::Knight,
     Game::Endgame(Endgame::Kqk),
@@ -58,10 +58,15 @@ pub const ALL_GAMES: [Game; 9] = [
     Game::Endgame(Endgame::Kqkr),
     Game::Endgame(Endgame::Krkb),
     Game::Endgame(Endgame::Krkn),
+    Game::Endgame(Endgame::Kpk),
+    Game::Endgame(Endgame::Kqkp),
+    Game::Endgame(Endgame::Krkp),
+    Game::Endgame(Endgame::Kpkp),
 ];
 
 impl Game {
-    /// The command-line name: queen4x4, knight, kqk, krk, kbbk, kbnk, kqkr, krkb or krkn.
+    /// The command-line name: queen4x4, knight, or the endgame's (kqk, krk, kbbk,
+    /// kbnk, kqkr, krkb, krkn, kpk, kqkp, krkp, kpkp).
     pub fn name(self) -> &'static str {
         match self {
             Game::Queen4x4 => "queen4x4",
@@ -115,6 +120,20 @@ pub enum StartSource {
     /// it has mated from, rules only ([`crate::studies::scenario::frontier`]); evaluation as
     /// `won`.
     Frontier,
+    /// Training starts drawn by the study's generator from every legal position of
+    /// the material, won or not (rules only; [`burnmate_env::endgame::random_start`]);
+    /// evaluation as `won`. The pawn endings' source: their mates come after a
+    /// promotion, so no start grows backwards from a mate of their material.
+    Uniform,
+}
+
+impl StartSource {
+    /// Whether the search learner's training starts on `endgame` can come from
+    /// here: a pawn ending's only from `uniform` (retro and frontier starts grow
+    /// backwards from a mate of the material, which it does not have).
+    pub fn serves(self, endgame: Endgame) -> bool {
+        !endgame.has_pawns() || self == StartSource::Uniform
+    }
 }
 
 /// The exact optimum from one evaluation start.
@@ -206,11 +225,12 @@ pub fn endgame<'a>(
     use burnmate_env::endgame::MatchEnd;
     use burnmate_env::endgame_game::{EndgameGame, EndgameOutcome};
     let starts = match source {
-        StartSource::Won | StartSource::Retro | StartSource::Frontier => tablebase
-            .random_won_starts(
+        StartSource::Won | StartSource::Retro | StartSource::Frontier | StartSource::Uniform => {
+            tablebase.random_won_starts(
                 ENDGAME_EVAL_GAMES,
                 &mut ChaCha8Rng::seed_from_u64(EVAL_STARTS_SEED),
-            ),
+            )
+        }
         StartSource::Shipped => {
             let shipped = (0..SHIPPED_STARTS)
                 .map(|i| shipped_start(endgame, i))
@@ -245,6 +265,9 @@ pub fn endgame<'a>(
             Match::new(endgame, start, ENDGAME_MOVE_CAP)
         }),
         // Rules only: no tablebase reaches the training starts.
+        StartSource::Uniform => Box::new(move |rng, _| {
+            Match::new(endgame, random_start(endgame, rng), ENDGAME_MOVE_CAP)
+        }),
         StartSource::Retro => Box::new(move |rng, level| {
             let (start, plies) = retro_curriculum_start(endgame, level, rng);
             Match::new(endgame, start, plies.div_ceil(2))

@@ -100,7 +100,7 @@ fn finish(dir: &Path, config: &SearchStudyConfig) -> Result<()> {
     let trained = training::train_search(&run, &device, &resume, Some(&dir.join("metrics.csv")))?;
     plot_losses(dir)?;
     let tablebase = load_or_build(config.endgame, &tablebase_dir())?;
-    let mut scenario = scenario::endgame(config.endgame, &tablebase, config.starts)?;
+    let mut scenario = scenario::endgame(config.endgame, &tablebase, config.starts())?;
     scenario.eval.truncate(config.eval_starts);
     let result = evaluation::evaluate_trained(
         &scenario,

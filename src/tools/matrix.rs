@@ -109,6 +109,16 @@ impl MatrixPlan {
                 g.name()
             );
         }
+        let unserved = self
+            .games
+            .iter()
+            .find(|g| matches!(g, Game::Endgame(e) if !self.starts.serves(*e)));
+        if let Some(g) = unserved {
+            bail!(
+                "{} trains from --starts uniform: its mates come after a promotion, and no other source serves it",
+                g.name()
+            );
+        }
         let not_search = self.algorithms.iter().find(|&&a| a != Algorithm::Mcts);
         if let (StartSource::Frontier, Some(a)) = (self.starts, not_search) {
             bail!(

@@ -160,7 +160,9 @@ pub fn solve_command(request: &SolveRequest) -> Result<()> {
         return Ok(());
     }
     let cache_dir = request.cache_dir;
-    let [white, black] = tb.placement_stats();
+    let [white, black] = tb
+        .placement_stats()
+        .expect("the lone-king endings are pawnless");
     let legal = [white.legal, black.legal];
     // Black has a lone king: white wins where white to move wins or black to move loses.
     let wins = [white.wins, black.losses];

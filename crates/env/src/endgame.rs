@@ -1,11 +1,12 @@
-//! The 8x8 endgames of the Boar (2022) study, and three where the defender keeps a
-//! piece (KQKR, KRKB, KRKN), on shakmaty's rules: which material, the study's
-//! start-position generator, and validation of user-given FENs.
+//! The 8x8 endgames of the Boar (2022) study, three where the defender keeps a
+//! piece (KQKR, KRKB, KRKN) and four with pawns (KPK, KQKP, KRKP, KPKP), on
+//! shakmaty's rules: which material, the study's start-position generator, and
+//! validation of user-given FENs.
 
 use rand::{Rng, RngExt};
 use shakmaty::fen::Fen;
 use shakmaty::{
-    Board, CastlingMode, Chess, Color, FromSetup, Piece, Position, Role, Setup, Square,
+    Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Piece, Position, Role, Setup, Square,
 };
 use thiserror::Error;
 
@@ -29,10 +30,21 @@ pub enum Endgame {
     /// King and rook against king and knight (not in the study; won where the
     /// knight strays from its king).
     Krkn,
+    /// King and pawn against king: won where the pawn promotes and the queen mates.
+    Kpk,
+    /// King and queen against king and pawn (won but for a pawn on the seventh
+    /// rank backed by its king).
+    Kqkp,
+    /// King and rook against king and pawn (the pawn's side wins some: the longest
+    /// four-piece mate is its).
+    Krkp,
+    /// King and pawn against king and pawn.
+    Kpkp,
 }
 
 impl Endgame {
-    /// Every endgame: the study's three, in its order, then KBNK, KQKR, KRKB and KRKN.
+    /// Every pawnless endgame: the study's three, in its order, then KBNK, KQKR, KRKB
+    /// and KRKN.
     pub const ALL: [Endgame; 7] = [
         Endgame::Kqk,
         Endgame::Krk,
@@ -43,6 +55,16 @@ impl Endgame {
         Endgame::Krkn,
     ];
 
+    /// The endgames with pawns (their mates come after a promotion, so their
+    /// training starts are not grown backwards from mate).
+    pub const WITH_PAWNS: [Endgame; 4] =
+        [Endgame::Kpk, Endgame::Kqkp, Endgame::Krkp, Endgame::Kpkp];
+
+    /// Whether a pawn is on the board.
+    pub fn has_pawns(self) -> bool {
+        self.other_pieces().any(|(_, role)| role == Role::Pawn)
+    }
+
     /// White's pieces besides the king.
     pub fn pieces(self) -> &'static [Role] {
         match self {
@@ -51,7 +73,9 @@ impl Endgame {
             Endgame::Kbbk => &[Role::Bishop, Role::Bishop],
             Endgame::Kbnk => &[Role::Bishop, Role::Knight],
             Endgame::Kqkr => &[Role::Queen],
-            Endgame::Krkb | Endgame::Krkn => &[Role::Rook],
+            Endgame::Krkb | Endgame::Krkn | Endgame::Krkp => &[Role::Rook],
+            Endgame::Kpk | Endgame::Kpkp => &[Role::Pawn],
+            Endgame::Kqkp => &[Role::Queen],
         }
     }
 
@@ -61,6 +85,7 @@ impl Endgame {
             Endgame::Kqkr => &[Role::Rook],
             Endgame::Krkb => &[Role::Bishop],
             Endgame::Krkn => &[Role::Knight],
+            Endgame::Kqkp | Endgame::Krkp | Endgame::Kpkp => &[Role::Pawn],
             _ => &[],
         }
     }
@@ -86,13 +111,19 @@ impl Endgame {
             Endgame::Kqkr => "kqkr",
             Endgame::Krkb => "krkb",
             Endgame::Krkn => "krkn",
+            Endgame::Kpk => "kpk",
+            Endgame::Kqkp => "kqkp",
+            Endgame::Krkp => "krkp",
+            Endgame::Kpkp => "kpkp",
         }
     }
 
-    /// Parses "kqk", "krk", "kbbk", "kbnk", "kqkr", "krkb" or "krkn" (any case).
+    /// Parses "kqk", "krk", "kbbk", "kbnk", "kqkr", "krkb", "krkn", "kpk", "kqkp",
+    /// "krkp" or "kpkp" (any case).
     pub fn parse(name: &str) -> Option<Endgame> {
         Endgame::ALL
             .into_iter()
+            .chain(Endgame::WITH_PAWNS)
             .find(|e| e.name().eq_ignore_ascii_case(name))
     }
 }
@@ -102,7 +133,11 @@ impl std::str::FromStr for Endgame {
     /// As [`Endgame::parse`]; the error names the input and every endgame.
     fn from_str(name: &str) -> Result<Endgame, String> {
         Endgame::parse(name).ok_or_else(|| {
-            let names: Vec<&str> = Endgame::ALL.iter().map(|e| e.name()).collect();
+            let names: Vec<&str> = Endgame::ALL
+                .iter()
+                .chain(&Endgame::WITH_PAWNS)
+                .map(|e| e.name())
+                .collect();
             format!("unknown endgame '{name}': choose {}", names.join(", "))
         })
     }
@@ -169,6 +204,7 @@ pub fn parse_start(endgame: Endgame, fen: &str) -> Result<Chess, StartError> {
                     Role::Queen => " and queen",
                     Role::Rook => " and rook",
                     Role::Bishop => " and bishop",
+                    Role::Pawn => " and pawn",
                     _ => " and knight",
                 })
                 .collect()
@@ -219,7 +255,7 @@ pub fn white_lost_a_piece(endgame: Endgame, board: &Board) -> bool {
 /// Draws a start position as the study's generator does: every piece uniformly on a
 /// distinct square, no two pieces on adjacent squares, a legal position with white to
 /// move (black not in check); KBBK's bishops on opposite colours (same-coloured
-/// bishops cannot mate).
+/// bishops cannot mate), pawns on ranks 2-7.
 pub fn random_start(endgame: Endgame, rng: &mut (impl Rng + ?Sized)) -> Chess {
     loop {
         let count = 2 + endgame.other_pieces().count();
@@ -234,6 +270,13 @@ pub fn random_start(endgame: Endgame, rng: &mut (impl Rng + ?Sized)) -> Chess {
             continue;
         }
         if endgame == Endgame::Kbbk && squares[2].is_light() == squares[3].is_light() {
+            continue;
+        }
+        let pawn_on_back_rank = squares[2..]
+            .iter()
+            .zip(endgame.other_pieces())
+            .any(|(&sq, (_, role))| role == Role::Pawn && Bitboard::BACKRANKS.contains(sq));
+        if pawn_on_back_rank {
             continue;
         }
         let mut board = Board::empty();
@@ -272,7 +315,7 @@ mod tests {
     #[test]
     fn generated_starts_are_legal_apart_and_of_the_right_material() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        for endgame in Endgame::ALL {
+        for endgame in Endgame::ALL.into_iter().chain(Endgame::WITH_PAWNS) {
             for _ in 0..200 {
                 let p = random_start(endgame, &mut rng);
                 assert!(has_material(endgame, p.board()));
@@ -287,6 +330,10 @@ mod tests {
                     let bishops: Vec<Square> = p.board().bishops().into_iter().collect();
                     assert_ne!(bishops[0].is_light(), bishops[1].is_light());
                 }
+                assert!(
+                    (p.board().pawns() & Bitboard::BACKRANKS).is_empty(),
+                    "{endgame:?}"
+                );
             }
         }
     }
@@ -306,6 +353,17 @@ mod tests {
             parse_start(Endgame::Kqk, "8/8/1K6/8/3k4/7Q/8/8 b - - 0 1"),
             Err(StartError::Material { .. })
         ));
+        // Pawn endings: the pawn named in the error, the names parsed.
+        assert!(parse_start(Endgame::Kqkp, "2QK4/8/8/8/8/8/3kp3/8 w - - 0 1").is_ok());
+        let error = parse_start(Endgame::Kpk, "2QK4/8/8/8/8/8/3kp3/8 w - - 0 1").unwrap_err();
+        assert!(
+            error.to_string().contains(
+                "KPK with white to move (expected white king and pawn, black king alone)"
+            ),
+            "{error}"
+        );
+        assert_eq!("KRKP".parse(), Ok(Endgame::Krkp));
+        assert!(Endgame::Kpkp.has_pawns() && !Endgame::Kqkr.has_pawns());
         // Kings touching: not a legal position.
         assert!(!has_material(
             Endgame::Kbbk,

@@ -1,13 +1,12 @@
 //! Distance-to-mate tables of the endgames as the learners and studies see them
-//! (white's simple mates KQK, KRK, KBBK, KBNK, and KQKR, KRKB where black keeps a
-//! piece): every placement of the kings and pieces ([`Placement`]), and a verdict
-//! "white mates in N plies" (or black does, or a draw). Solved and stored by the
-//! general pawnless solver ([`crate::pawnless`]: symmetry-reduced index, captures
-//! through the smaller tables, which a tablebase keeps to answer the positions a
-//! capture leads to); this type keeps the placements' view, in which every
-//! placement of the pieces counts (no symmetry reduction).
-
-use std::collections::HashMap;
+//! (white's simple mates KQK, KRK, KBBK, KBNK, KQKR, KRKB, KRKN where black keeps a
+//! piece, and the pawn endings KPK, KQKP, KRKP, KPKP): every placement of the kings
+//! and pieces ([`Placement`]), and a verdict "white mates in N plies" (or black
+//! does, or a draw). Solved and stored by the general solvers ([`crate::pawnless`],
+//! [`crate::pawns`]: captures and promotions through the tables they lead to, which
+//! a tablebase keeps to answer the positions a capture or promotion reaches); this
+//! type keeps the placements' view, in which every placement of the pieces counts
+//! (no symmetry reduction).
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, File, Move, Position, Rank, Square};
@@ -15,7 +14,8 @@ use shakmaty::{CastlingMode, Chess, Color, File, Move, Position, Rank, Square};
 use burnmate_env::endgame_game::Defender;
 use rand::{Rng, RngExt};
 
-use crate::pawnless::{Dtm, DtmTable, MAX_PIECES, Material, PlacementStats};
+use crate::pawnless::{Dtm, MAX_PIECES, Material, PlacementStats};
+use crate::pawns::Tables;
 
 pub use burnmate_env::endgame::Endgame;
 
@@ -45,13 +45,13 @@ pub struct Placement {
 }
 
 /// A solved endgame: for every placement, illegal, drawn, or the plies to mate; with
-/// the tables of the materials its captures lead to.
+/// the tables of the materials its captures and promotions lead to.
 pub struct Tablebase {
     endgame: Endgame,
-    /// The endgame's own material's table.
-    own: DtmTable,
-    /// The tables of the materials captures lead to.
-    captures: HashMap<Material, DtmTable>,
+    /// The endgame's material.
+    material: Material,
+    /// Its table and those its captures and promotions lead to.
+    tables: Tables,
 }
 
 /// How a placement stands under perfect play.
@@ -107,16 +107,18 @@ fn placement_at(endgame: Endgame, side: Side, mut i: usize) -> Placement {
 
 /// The material of an endgame.
 pub fn material(endgame: Endgame) -> Material {
-    Material::new(endgame.pieces(), endgame.defender_pieces())
-        .expect("the endgames are pawnless and small")
+    Material::new(endgame.pieces(), endgame.defender_pieces()).expect("the endgames are small")
 }
 
 impl Tablebase {
-    /// Builds the table, and those its captures lead to, by retrograde analysis
-    /// (well under a second for KBNK).
+    /// Builds the table, and those its captures and promotions lead to, by
+    /// retrograde analysis (well under a second for KBNK, ~7 s for KQKP).
     pub fn solve(endgame: Endgame) -> Tablebase {
-        let tables = DtmTable::solve_all(&[material(endgame)]).expect("the endgames fit one byte");
-        Tablebase::from_tables(endgame, tables.into_values().collect()).expect("solved above")
+        let mut tables = Tables::new();
+        tables
+            .solve(&material(endgame))
+            .expect("the endgames fit one byte");
+        Tablebase::from_tables(endgame, tables).expect("solved above")
     }
 
     /// The endgame this table solves.
@@ -125,9 +127,11 @@ impl Tablebase {
     }
 
     /// Legal, won and lost placements of each side to move (white first), counted
-    /// from the stored positions (as [`Tablebase::entries`] would count them, faster).
-    pub fn placement_stats(&self) -> [PlacementStats; 2] {
-        self.own.placement_stats()
+    /// from the stored positions (as [`Tablebase::entries`] would count them, faster);
+    /// `None` for a pawn ending (its index is not the pawnless one).
+    pub fn placement_stats(&self) -> Option<[PlacementStats; 2]> {
+        let own = self.tables.pawnless_tables().get(&self.material)?;
+        Some(own.placement_stats())
     }
 
     /// The verdict for a placement.
@@ -142,13 +146,21 @@ impl Tablebase {
             Side::White => Color::White,
             Side::Black => Color::Black,
         };
-        verdict(turn, self.own.probe(turn, &squares[..slots]))
+        let squares = &squares[..slots];
+        let dtm = match self.tables.pawn_table(&self.material) {
+            Some(table) => table.probe(turn, squares, false),
+            None => self.tables.pawnless_tables()[&self.material].probe(turn, squares),
+        };
+        verdict(turn, dtm)
     }
 
-    /// The verdict for a shakmaty position; `None` if it is not this endgame.
+    /// The verdict for a shakmaty position (its en passant right included); `None`
+    /// if it is not this endgame.
     pub fn probe_position(&self, position: &Chess) -> Option<Verdict> {
-        let dtm = self.own.probe_position(position)?;
-        Some(verdict(position.turn(), dtm))
+        if Material::of(position.board()).as_ref() != Some(&self.material) {
+            return None;
+        }
+        self.probe_family(position)
     }
 
     /// Mate distance in white moves of a white-to-move position, if white mates.
@@ -159,21 +171,25 @@ impl Tablebase {
         }
     }
 
-    /// The verdict for a position of this endgame or of one its captures lead to;
-    /// `None` for any other material (bare kings among them: a draw).
+    /// The verdict for a position of this endgame or of one its captures and
+    /// promotions lead to; `None` for any other material (bare kings among them: a
+    /// draw).
     fn probe_family(&self, position: &Chess) -> Option<Verdict> {
-        let dtm = match self.own.probe_position(position) {
-            Some(dtm) => dtm,
-            None => {
-                let material = Material::of(position.board())?;
-                self.captures.get(&material)?.probe_position(position)?
-            }
+        let material = Material::of(position.board())?;
+        let dtm = match self.tables.pawn_table(&material) {
+            Some(table) => table.probe_position(position)?,
+            None => self
+                .tables
+                .pawnless_tables()
+                .get(&material)?
+                .probe_position(position)?,
         };
         Some(verdict(position.turn(), dtm))
     }
 
     /// Every legal move of `position` with the verdict of the position it leads to
-    /// (a capture leads to the smaller table's verdict; bare kings are a draw), best
+    /// (a capture or promotion leads to another table's verdict; bare kings are a
+    /// draw), best
     /// first for the side to move: its own fastest mate, then a draw, then the
     /// slowest mate of the other side.
     pub fn move_verdicts(&self, position: &Chess) -> Vec<(Move, Verdict)> {
@@ -259,17 +275,13 @@ impl Tablebase {
     }
 
     /// The endgame's view of solved general tables (its own material's and those
-    /// its captures lead to); `None` if its own material's is missing.
-    pub fn from_tables(endgame: Endgame, tables: Vec<DtmTable>) -> Option<Tablebase> {
-        let mut captures: HashMap<Material, DtmTable> = tables
-            .into_iter()
-            .map(|t| (t.material().clone(), t))
-            .collect();
-        let own = captures.remove(&material(endgame))?;
-        Some(Tablebase {
+    /// its captures and promotions lead to); `None` if its own material's is missing.
+    pub fn from_tables(endgame: Endgame, tables: Tables) -> Option<Tablebase> {
+        let material = material(endgame);
+        tables.contains(&material).then_some(Tablebase {
             endgame,
-            own,
-            captures,
+            material,
+            tables,
         })
     }
 }

@@ -42,6 +42,12 @@ fn shipped_text(endgame: Endgame) -> &'static str {
         Endgame::Kbbk => include_str!("../../../assets/endgame-kbbk.fen"),
         Endgame::Kbnk => include_str!("../../../assets/endgame-kbnk.fen"),
         // No shipped starts: these endgames are not in the study.
-        Endgame::Kqkr | Endgame::Krkb | Endgame::Krkn => "",
+        Endgame::Kqkr
+        | Endgame::Krkb
+        | Endgame::Krkn
+        | Endgame::Kpk
+        | Endgame::Kqkp
+        | Endgame::Krkp
+        | Endgame::Kpkp => "",
     }
 }

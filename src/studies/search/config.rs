@@ -22,8 +22,10 @@ pub struct SearchStudyConfig {
     /// KRK 36,000, KBBK 40,000, KBNK 120,000).
     pub games: Option<u64>,
     /// Training starts: `retro` (grown backwards from mate, lengthened as the
-    /// learner wins) or `frontier` (walked back from the starts it mated from).
-    pub starts: StartSource,
+    /// learner wins), `frontier` (walked back from the starts it mated from) or
+    /// `uniform` (every legal position of the material); none: `uniform` for a pawn
+    /// ending, `retro` for the others.
+    pub starts: Option<StartSource>,
     /// Won starts the trained net and its snapshots play against the perfect
     /// defender (the first of the matrix's 1,000).
     pub eval_starts: usize,
@@ -56,7 +58,7 @@ impl Default for SearchStudyConfig {
             endgame: Endgame::Kqk,
             seed: 0,
             games: None,
-            starts: StartSource::Retro,
+            starts: None,
             eval_starts: ENDGAME_EVAL_GAMES,
             backend: BackendChoice::Flex,
             playout_cap: None,
@@ -69,6 +71,15 @@ impl Default for SearchStudyConfig {
 }
 
 impl SearchStudyConfig {
+    /// The run's training starts (`starts`, or its endgame's default).
+    pub fn starts(&self) -> StartSource {
+        self.starts.unwrap_or(if self.endgame.has_pawns() {
+            StartSource::Uniform
+        } else {
+            StartSource::Retro
+        })
+    }
+
     /// Self-play games of the run.
     pub fn games(&self) -> u64 {
         self.games.unwrap_or_else(|| self_play_games(self.endgame))
@@ -78,8 +89,16 @@ impl SearchStudyConfig {
     pub fn check(&self) -> Result<()> {
         ensure!(self.games() > 0, "games must be positive");
         ensure!(
-            matches!(self.starts, StartSource::Retro | StartSource::Frontier),
-            "starts must be \"retro\" or \"frontier\" (the search learner trains on the rules alone)"
+            matches!(
+                self.starts(),
+                StartSource::Retro | StartSource::Frontier | StartSource::Uniform
+            ),
+            "starts must be \"retro\", \"frontier\" or \"uniform\" (the search learner trains on the rules alone)"
+        );
+        ensure!(
+            self.starts().serves(self.endgame),
+            "{} trains from starts = \"uniform\": its mates come after a promotion, and retro and frontier starts grow backwards from mate",
+            self.endgame
         );
         ensure!(
             (1..=ENDGAME_EVAL_GAMES).contains(&self.eval_starts),
@@ -112,7 +131,7 @@ impl SearchStudyConfig {
             endgame: self.endgame,
             seed: self.seed,
             games: self.games(),
-            starts: self.starts,
+            starts: self.starts(),
             playout_cap: self.playout_cap,
             defender_simulations: self.defender_simulations,
             updates: self.updates,
@@ -137,9 +156,23 @@ mod tests {
     }
 
     #[test]
+    fn a_pawn_ending_trains_from_uniform_starts_and_refuses_starts_grown_from_mate() {
+        let kpk: SearchStudyConfig = toml::from_str("endgame = \"kpk\"").unwrap();
+        assert_eq!(kpk.starts(), StartSource::Uniform);
+        assert!(kpk.check().is_ok());
+        let retro: SearchStudyConfig =
+            toml::from_str("endgame = \"kqkp\"\nstarts = \"retro\"").unwrap();
+        assert_eq!(
+            retro.check().unwrap_err().to_string(),
+            "kqkp trains from starts = \"uniform\": its mates come after a promotion, and retro and frontier starts grow backwards from mate"
+        );
+        assert_eq!(SearchStudyConfig::default().starts(), StartSource::Retro);
+    }
+
+    #[test]
     fn starts_that_read_the_tablebase_are_refused() {
         let won = SearchStudyConfig {
-            starts: StartSource::Won,
+            starts: Some(StartSource::Won),
             ..SearchStudyConfig::default()
         };
         let error = won.check().unwrap_err().to_string();

@@ -14,8 +14,15 @@ pub fn self_play_games(endgame: Endgame) -> u64 {
         Endgame::Krk => 36_000,
         Endgame::Kbbk => 40_000,
         Endgame::Kbnk => 120_000,
-        // Not yet measured: KRK's budget for the endgames with a defender's piece.
-        Endgame::Kqkr | Endgame::Krkb | Endgame::Krkn => 36_000,
+        // Not yet measured: KRK's budget for the endgames with a defender's piece
+        // and with pawns.
+        Endgame::Kqkr
+        | Endgame::Krkb
+        | Endgame::Krkn
+        | Endgame::Kpk
+        | Endgame::Kqkp
+        | Endgame::Krkp
+        | Endgame::Kpkp => 36_000,
     }
 }
 
@@ -95,12 +102,18 @@ pub fn evaluation_search(endgame: Endgame, discount: f32, moves_left_head: bool)
 ///   (`results/search-kbnk-seeds-threats-2026-12-03/`).
 /// - KQK, KRK, KBBK: the shipped nets over captures and threats mate in 1.061x,
 ///   1.061x and 1.030x against 1.061x, 1.060x and 1.031x; over checks KQK's 1.072x.
+/// - The pawn endings (not yet measured): KPK as the lone-king mates, the others,
+///   where a capture of the pawn or a fork decides, as KRKB and KRKN.
 pub fn evaluation_forcing(endgame: Endgame) -> (f32, ForcingMoves) {
     match endgame {
         Endgame::Kqkr => (0.5, ForcingMoves::ChecksAndCaptures),
-        Endgame::Krkb | Endgame::Krkn => (0.5, ForcingMoves::All),
+        Endgame::Krkb | Endgame::Krkn | Endgame::Kqkp | Endgame::Krkp | Endgame::Kpkp => {
+            (0.5, ForcingMoves::All)
+        }
         Endgame::Kbnk => (0.5, ForcingMoves::CapturesAndThreats),
-        Endgame::Kqk | Endgame::Krk | Endgame::Kbbk => (0.0, ForcingMoves::ChecksAndCaptures),
+        Endgame::Kqk | Endgame::Krk | Endgame::Kbbk | Endgame::Kpk => {
+            (0.0, ForcingMoves::ChecksAndCaptures)
+        }
     }
 }
 

@@ -20,7 +20,7 @@ use burnmate_agents::search_learner::{
     SelfPlayGame,
 };
 use burnmate_encode::side_to_move::{SideToMoveEncoding, transform_row};
-use burnmate_env::endgame::Endgame;
+use burnmate_env::endgame::{Endgame, random_start};
 use burnmate_env::environment::Encoder as _;
 use burnmate_env::match_game::EndgameMatchGame;
 use burnmate_env::symmetry::{SYMMETRIES, transform_action};
@@ -33,10 +33,10 @@ use serde::{Deserialize, Serialize};
 use crate::run::fault::crash_point;
 use crate::run::files::StreamedFile;
 use crate::run::resume::RngState;
-use crate::studies::scenario::StartSource;
 use crate::studies::scenario::curriculum::{Curriculum, retro_curriculum_start};
 use crate::studies::scenario::frontier::{Frontier, FrontierStart};
 use crate::studies::scenario::retry::RetryArchive;
+use crate::studies::scenario::{ENDGAME_MOVE_CAP, StartSource};
 use crate::studies::search::settings::{
     SEARCH_HIDDEN, SEARCH_MOVES_LEFT_HEAD, search_learner_config,
 };
@@ -92,7 +92,9 @@ struct Progress {
     curriculum: Curriculum,
     #[serde(default)]
     frontier: Frontier,
-    #[serde(default)]
+    /// Left out while empty (every run without `retry_share`), so a resume file
+    /// written before the archive existed reads back to the bytes it was checked over.
+    #[serde(default, skip_serializing_if = "RetryArchive::is_empty")]
     retry: RetryArchive,
     snapshots: Vec<Snapshot>,
     learner: SearchLearnerState,
@@ -100,6 +102,10 @@ struct Progress {
     #[serde(default)]
     metrics_lines: Option<usize>,
 }
+
+/// Plies a self-play game from a uniform start may last: the evaluation's cap of
+/// [`ENDGAME_MOVE_CAP`] white moves.
+pub const UNIFORM_PLY_CAP: u32 = 2 * ENDGAME_MOVE_CAP;
 
 /// The columns of a search run's `metrics.csv`: one row a block of `parallel`
 /// games, with the mean losses of the block's updates (empty before the first).
@@ -114,8 +120,9 @@ pub struct SearchTraining {
     pub seed: u64,
     /// Self-play games.
     pub games: u64,
-    /// [`StartSource::Frontier`] for the frontier's starts, any other for the level
-    /// curriculum's.
+    /// [`StartSource::Frontier`] for the frontier's starts, [`StartSource::Uniform`]
+    /// for the generator's (every legal position, capped at [`UNIFORM_PLY_CAP`]), any
+    /// other for the level curriculum's.
     pub starts: StartSource,
     /// KataGo's playout-cap randomisation of self-play (none: every move searched
     /// alike and recorded).
@@ -318,15 +325,15 @@ pub fn train_search(
                     });
                 let was_retried = retried.is_some();
                 let start = retried.unwrap_or_else(|| {
-                    if use_frontier {
-                        frontier.start(endgame, rng)
-                    } else {
-                        let (position, ply_cap) = retro_curriculum_start(endgame, level, rng);
-                        FrontierStart {
-                            position,
-                            ply_cap,
-                            seeds: false,
-                        }
+                    let (position, ply_cap) = match starts {
+                        StartSource::Frontier => return frontier.start(endgame, rng),
+                        StartSource::Uniform => (random_start(endgame, rng), UNIFORM_PLY_CAP),
+                        _ => retro_curriculum_start(endgame, level, rng),
+                    };
+                    FrontierStart {
+                        position,
+                        ply_cap,
+                        seeds: false,
                     }
                 });
                 let cap = start.ply_cap;
@@ -391,7 +398,7 @@ pub fn train_search(
         learner,
         snapshots,
         mate_rate: wins as f64 / games.max(1) as f64,
-        level: (!use_frontier).then(|| curriculum.level()),
+        level: (!use_frontier && starts != StartSource::Uniform).then(|| curriculum.level()),
         frontier_plies: use_frontier.then(|| frontier.mean_plies()),
         seconds: seconds(&started),
         games,
@@ -459,5 +466,31 @@ mod tests {
         assert_eq!(curriculum.level(), 1);
         let mut rng = ChaCha8Rng::seed_from_u64(0);
         assert_eq!(archive.retry(1.0, &mut rng).map(|(_, cap)| cap), Some(40));
+    }
+
+    #[test]
+    fn a_resume_point_without_retries_is_written_as_before_the_archive_existed() {
+        let mut progress = Progress {
+            played: 0,
+            wins: 0,
+            seconds: 0.0,
+            rng: RngState::of(&ChaCha8Rng::seed_from_u64(0)),
+            curriculum: Curriculum::default(),
+            frontier: Frontier::default(),
+            retry: RetryArchive::default(),
+            snapshots: Vec::new(),
+            learner: SearchLearnerState {
+                layers: Vec::new(),
+                moments: Vec::new(),
+                replay: Vec::new(),
+            },
+            metrics_lines: None,
+        };
+        let written = serde_json::to_value(&progress).unwrap();
+        assert!(written.get("retry").is_none(), "{written}");
+        progress.retry.failed_from(&shakmaty::Chess::default(), 40);
+        let written = serde_json::to_string(&progress).unwrap();
+        let read: Progress = serde_json::from_str(&written).unwrap();
+        assert_eq!(read.retry.len(), 1);
     }
 }

@@ -84,6 +84,11 @@ impl Algorithm {
                  king moves at random (no player to learn) and the knight game has no \
                  opponent",
             ),
+            (Algorithm::Mcts, _) => None,
+            (_, Game::Endgame(endgame)) if endgame.has_pawns() => Some(
+                "the older learners move through one action slot a white piece, which \
+                 a promotion does not keep; the pawn endings are the search learner's",
+            ),
             _ => None,
         }
     }

@@ -138,6 +138,10 @@ pub fn markdown(plan: &MatrixPlan, rows: &[MatrixRow]) -> String {
             "1000 won positions drawn uniformly (fixed seed), after training from starts \
              walked back from the learner's own mates (rules only)"
         }
+        StartSource::Uniform => {
+            "1000 won positions drawn uniformly (fixed seed), after training from every \
+             legal position of the material, won or not (rules only)"
+        }
     };
     let _ = writeln!(
         md,

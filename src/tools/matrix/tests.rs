@@ -152,6 +152,19 @@ fn the_plan_skips_cells_that_do_not_apply_and_refuses_bad_settings() {
         ..plan(&[Game::Endgame(Endgame::Kqk)], &[Algorithm::Mcts])
     };
     assert!(frontier.validate().is_ok());
+    // A pawn ending: the search learner's only, from uniform starts.
+    let kpk = Game::Endgame(Endgame::Kpk);
+    assert_eq!(
+        err(plan(&[kpk], &[Algorithm::Mcts])),
+        "kpk trains from --starts uniform: its mates come after a promotion, and no other source serves it"
+    );
+    let uniform = MatrixPlan {
+        starts: StartSource::Uniform,
+        ..plan(&[kpk], &[Algorithm::Mcts, Algorithm::Tabular])
+    };
+    assert!(uniform.validate().is_ok());
+    assert_eq!(uniform.cells().len(), 2, "mcts only, 2 seeds");
+    assert!(Algorithm::Tabular.not_applicable(kpk).is_some());
     let half = MatrixPlan {
         budget: 0.5,
         ..p.clone()

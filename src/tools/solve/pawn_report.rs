@@ -16,7 +16,7 @@ use shakmaty::{CastlingMode, Chess, Position};
 use super::material_report::{describe, move_rank, print_sides};
 use super::{SolveRequest, cache_path};
 use crate::output::pgn::fen_of;
-use crate::run::tablebases::load_or_build_pawn_tables;
+use crate::run::tablebases::load_or_build_tables;
 
 /// `burnmate solve MATERIAL` for a material with pawns.
 pub(super) fn report(request: &SolveRequest) -> Result<()> {
@@ -32,7 +32,7 @@ pub(super) fn report(request: &SolveRequest) -> Result<()> {
         .fen
         .map(|fen| parse_position(material, fen))
         .transpose()?;
-    let tables = load_or_build_pawn_tables(material, request.cache_dir)?;
+    let tables = load_or_build_tables(material, request.cache_dir)?;
     let table = tables.pawn_tables().get(material).expect("loaded above");
     if request.verify {
         return verify(&tables);

@@ -325,3 +325,40 @@ fn a_defender_with_a_rook_is_solved_played_and_takes_a_hanging_queen() {
         None
     );
 }
+
+/// KPK through the placements' view: the longest win with white to move is the
+/// published 28 moves (55 plies, Nalimov's tables); a promotion is valued through the
+/// table it converts to (a queen's KQK mate, a knight's bare draw); the won starts
+/// drawn are KPK, white to move, every one won.
+#[test]
+fn a_pawn_ending_is_probed_through_its_promotions() {
+    use rand::SeedableRng;
+    let tb = Tablebase::solve(Endgame::Kpk);
+    assert_eq!(longest_white_to_move_mate(&tb), 55);
+    assert!(tb.placement_stats().is_none());
+    let position: Chess = Fen::from_ascii(b"8/4P3/8/8/8/8/k7/4K3 w - - 0 1")
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    assert_eq!(tb.mate_in(&position), Some(7));
+    let moves = tb.move_verdicts(&position);
+    let verdict_of = |san: &str| {
+        moves
+            .iter()
+            .find(|(m, _)| shakmaty::san::San::from_move(&position, *m).to_string() == san)
+            .map(|(_, v)| *v)
+    };
+    assert_eq!(moves[0].1, Verdict::MateInPlies(12));
+    assert_eq!(verdict_of("e8=Q"), Some(Verdict::MateInPlies(12)));
+    assert_eq!(verdict_of("e8=R"), Some(Verdict::MateInPlies(16)));
+    assert_eq!(verdict_of("e8=N"), Some(Verdict::Draw));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    for start in tb.random_won_starts(50, &mut rng) {
+        assert!(burnmate_env::endgame::has_material(
+            Endgame::Kpk,
+            start.board()
+        ));
+        assert_eq!(start.turn(), shakmaty::Color::White);
+        assert!(tb.mate_in(&start).is_some());
+    }
+}
