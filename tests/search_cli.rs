@@ -212,4 +212,29 @@ fn a_pawn_ending_trains_on_the_rules_and_is_evaluated_on_won_starts() {
         "8/8/8/3k4/8/8/2K4Q/8 w - - 0 1",
     ]);
     assert_one_line_error(&out, "is not KPK");
+    // As a UCI engine: after the promotion the position is KQK, which its self-play
+    // reached, so no note says it plays outside what it learned; KRPK gets one.
+    let mut uci = std::process::Command::new(env!("CARGO_BIN_EXE_burnmate"))
+        .args(["uci", run.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    uci.stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"position fen 8/4P3/8/8/8/8/k7/4K3 w - - 0 1 moves e7e8q a2a3\ngo nodes 16\nposition fen 8/8/8/3k4/8/8/2K1P2R/8 w - - 0 1\ngo nodes 16\nquit\n",
+        )
+        .unwrap();
+    let out = uci.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("bestmove").count(), 2, "{text}");
+    assert_eq!(
+        text.matches("the net plays outside what it learned")
+            .count(),
+        1,
+        "only KRPK: {text}"
+    );
 }

@@ -246,6 +246,33 @@ pub fn has_material(endgame: Endgame, board: &Board) -> bool {
     board.material() == want.material()
 }
 
+/// Whether `board`'s material is `endgame`'s or one its captures and promotions
+/// lead to (KPK's KQK, KQKP's KQK and KQKQ, KQKR's KQK ...): what its self-play
+/// reaches.
+pub fn within_reach(endgame: Endgame, board: &Board) -> bool {
+    [Color::White, Color::Black].into_iter().all(|color| {
+        let mut left: Vec<Role> = endgame
+            .other_pieces()
+            .filter(|&(c, _)| c == color)
+            .map(|(_, role)| role)
+            .collect();
+        (board.by_color(color) & !board.kings())
+            .into_iter()
+            .all(|square| {
+                let role = board.role_at(square).expect("an occupied square");
+                let same = left.iter().position(|&r| r == role);
+                let promoted = || {
+                    (role != Role::Pawn)
+                        .then(|| left.iter().position(|&r| r == Role::Pawn))
+                        .flatten()
+                };
+                same.or_else(promoted)
+                    .map(|at| left.swap_remove(at))
+                    .is_some()
+            })
+    })
+}
+
 /// Whether black has taken one of white's pieces (white taking black's goes on).
 pub fn white_lost_a_piece(endgame: Endgame, board: &Board) -> bool {
     let white_pieces = board.by_color(Color::White) & !board.kings();
@@ -336,6 +363,22 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_material_is_within_reach_through_captures_and_promotions() {
+        let board = |fen: &str| crate::fen::position(fen).unwrap().board().clone();
+        let kqk = board("7k/8/8/8/8/8/8/KQ6 w - - 0 1");
+        assert!(within_reach(Endgame::Kpk, &kqk));
+        assert!(within_reach(Endgame::Kqkr, &kqk));
+        assert!(!within_reach(Endgame::Krk, &kqk));
+        let kqkq = board("7k/7q/8/8/8/8/8/KQ6 w - - 0 1");
+        assert!(within_reach(Endgame::Kqkp, &kqkq) && within_reach(Endgame::Kpkp, &kqkq));
+        assert!(!within_reach(Endgame::Kpk, &kqkq));
+        let kpk = board("7k/8/8/8/8/8/P7/K7 w - - 0 1");
+        assert!(within_reach(Endgame::Kpk, &kpk) && !within_reach(Endgame::Kqk, &kpk));
+        let kqqk = board("7k/8/8/8/8/8/Q7/KQ6 w - - 0 1");
+        assert!(!within_reach(Endgame::Kqkp, &kqqk));
     }
 
     #[test]

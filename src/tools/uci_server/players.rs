@@ -18,7 +18,7 @@ use burnmate_engine::search::key_of;
 use burnmate_engine::smp::MAX_THREADS;
 use burnmate_engine::tables::{TableChain, Tables};
 use burnmate_engine::{Evaluator, Features, Limits, Material, NnueEvaluator, ThreadPool};
-use burnmate_env::endgame::{Endgame, has_material};
+use burnmate_env::endgame::{Endgame, has_material, within_reach};
 use burnmate_env::selfplay::FullGame;
 use burnmate_env::two_player::ChessGame;
 use rand::{RngExt, SeedableRng};
@@ -279,10 +279,10 @@ impl UciPlayer for SearchPlayer {
         let endgame = self.net.file.endgame;
         let mut mirrored = position.board().clone();
         mirrored.mirror();
-        let note = (!has_material(endgame, position.board()) && !has_material(endgame, &mirrored))
+        let note = (!within_reach(endgame, position.board()) && !within_reach(endgame, &mirrored))
             .then(|| {
                 format!(
-                    "not a {} position: the net plays outside what it learned",
+                    "not a {} position nor one its captures and promotions lead to: the net plays outside what it learned",
                     endgame.name().to_uppercase()
                 )
             });
