@@ -64,8 +64,9 @@ pub struct MatrixPlan {
     pub budget: f64,
     /// Endgame starts: won (drawn from all won positions), shipped (the study's 10),
     /// retro (training starts grown backwards from mate, rules only; evaluation as
-    /// won) or frontier (mcts only: training starts walked back from its own mates,
-    /// rules only; evaluation as won).
+    /// won), frontier (mcts only: training starts walked back from its own mates,
+    /// rules only; evaluation as won) or uniform (training starts from every legal
+    /// position, rules only; evaluation as won; the pawn endings' only source).
     #[arg(long, value_enum, default_value = "won")]
     pub starts: StartSource,
     /// Burn backend of the neural learners.

@@ -1,5 +1,6 @@
 //! The training of a matrix's search learner, resumable: self-play from starts grown
-//! backwards from mate (rules only, no tablebase), in blocks of `parallel` games.
+//! backwards from mate, or (the pawn endings) from every legal position of the
+//! material (rules only, no tablebase), in blocks of `parallel` games.
 //! Self-play plays by the match's rules ([`EndgameMatchGame`]): black taking a white
 //! piece ends the game drawn, as the evaluation scores it, so in KQKR the search
 //! proves a skewer that wins the queen a draw within a few plies instead of playing
