@@ -426,7 +426,7 @@ fn a_search_answers_isready_and_ends_at_stop_or_quit() {
 
 /// The shipped nets (`assets/nets/`): each file's FNV-1a, a position of its ending
 /// and the move its search plays there with 128 simulations.
-const SHIPPED_NETS: [(&str, u64, &str, &str); 7] = [
+const SHIPPED_NETS: [(&str, u64, &str, &str); 9] = [
     (
         "assets/nets/kqk.bmnet",
         0x540d_4077_925f_478d,
@@ -468,6 +468,18 @@ const SHIPPED_NETS: [(&str, u64, &str, &str); 7] = [
         0xe316_bcd6_3539_7474,
         "8/8/2n5/4k3/8/8/8/KR6 w - - 0 1",
         "b1b6",
+    ),
+    (
+        "assets/nets/kpk.bmnet",
+        0xda5c_4925_0187_cc63,
+        "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1",
+        "e6d6",
+    ),
+    (
+        "assets/nets/kqkp.bmnet",
+        0x69ed_aa95_7845_371f,
+        "8/8/8/8/4k3/8/2p5/KQ6 w - - 0 1",
+        "b1c2",
     ),
 ];
 

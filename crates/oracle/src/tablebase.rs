@@ -163,9 +163,10 @@ impl Tablebase {
         self.probe_family(position)
     }
 
-    /// Mate distance in white moves of a white-to-move position, if white mates.
+    /// Mate distance in white moves of a white-to-move position of this endgame or
+    /// of one its captures and promotions lead to, if white mates.
     pub fn mate_in(&self, position: &Chess) -> Option<u32> {
-        match self.probe_position(position) {
+        match self.probe_family(position) {
             Some(Verdict::MateInPlies(n)) => Some(n.div_ceil(2)),
             _ => None,
         }

@@ -352,6 +352,13 @@ fn a_pawn_ending_is_probed_through_its_promotions() {
     assert_eq!(verdict_of("e8=Q"), Some(Verdict::MateInPlies(12)));
     assert_eq!(verdict_of("e8=R"), Some(Verdict::MateInPlies(16)));
     assert_eq!(verdict_of("e8=N"), Some(Verdict::Draw));
+    // After the rook's promotion and black's reply, white mates in KRK's distance.
+    let after: Chess = Fen::from_ascii(b"4R3/8/8/8/8/k7/8/4K3 w - - 0 1")
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    assert!(tb.probe_position(&after).is_none(), "not KPK");
+    assert_eq!(tb.mate_in(&after), Some(7));
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
     for start in tb.random_won_starts(50, &mut rng) {
         assert!(burnmate_env::endgame::has_material(
