@@ -87,6 +87,17 @@ impl Tables {
         &self.pawns
     }
 
+    /// The value of a shakmaty position (its en passant right included) from the
+    /// solved tables; `None` where its material's table is not here (bare kings
+    /// among them).
+    pub fn probe_position(&self, position: &Chess) -> Option<Dtm> {
+        let material = Material::of(position.board())?;
+        match self.pawns.get(&material) {
+            Some(table) => table.probe_position(position),
+            None => self.pawnless.get(&material)?.probe_position(position),
+        }
+    }
+
     /// The value of `turn` to move on `board` (no en passant right) from the
     /// solved tables; bare kings draw.
     pub fn value(&self, board: &Board, turn: Color) -> Dtm {

@@ -176,15 +176,7 @@ impl Tablebase {
     /// promotions lead to; `None` for any other material (bare kings among them: a
     /// draw).
     fn probe_family(&self, position: &Chess) -> Option<Verdict> {
-        let material = Material::of(position.board())?;
-        let dtm = match self.tables.pawn_table(&material) {
-            Some(table) => table.probe_position(position)?,
-            None => self
-                .tables
-                .pawnless_tables()
-                .get(&material)?
-                .probe_position(position)?,
-        };
+        let dtm = self.tables.probe_position(position)?;
         Some(verdict(position.turn(), dtm))
     }
 
