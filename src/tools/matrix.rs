@@ -271,6 +271,7 @@ pub fn run_cell(
                 updates: None,
                 retry_share: None,
                 lr_end: None,
+                promoted_share: None,
             };
             let metrics = metrics_path(dir, &cell);
             let resume = resume_path(dir, &cell);

@@ -6,7 +6,8 @@
 use rand::{Rng, RngExt};
 use shakmaty::fen::Fen;
 use shakmaty::{
-    Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Piece, Position, Role, Setup, Square,
+    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Piece, Position, Role,
+    Setup, Square,
 };
 use thiserror::Error;
 
@@ -334,6 +335,32 @@ pub fn random_start(endgame: Endgame, rng: &mut (impl Rng + ?Sized)) -> Chess {
     }
 }
 
+/// A start of a material `endgame`'s promotions lead to: a [`random_start`] with one
+/// of its pawns (either colour's, each alike) made a queen or a rook (alike) where it
+/// stands, white to move, redrawn until legal. What a pawn ending's self-play
+/// reaches after a promotion, drawn as often as a learner needs to value both
+/// promotions (KPK's KQK and KRK). Panics for an ending without pawns.
+pub fn promoted_start(endgame: Endgame, rng: &mut (impl Rng + ?Sized)) -> Chess {
+    assert!(endgame.has_pawns(), "{endgame} has no pawn to promote");
+    loop {
+        let start = random_start(endgame, rng);
+        let pawns: Vec<Square> = start.board().pawns().into_iter().collect();
+        let square = pawns[rng.random_range(0..pawns.len())];
+        let role = if rng.random_bool(0.5) {
+            Role::Queen
+        } else {
+            Role::Rook
+        };
+        let mut setup = start.to_setup(EnPassantMode::Legal);
+        let color = setup.board.color_at(square).expect("a pawn stands there");
+        setup.board.set_piece_at(square, Piece { color, role });
+        // A white piece giving check with white to move is refused: drawn again.
+        if let Ok(position) = Chess::from_setup(setup, CastlingMode::Standard) {
+            return position;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,6 +406,31 @@ mod tests {
         assert!(within_reach(Endgame::Kpk, &kpk) && !within_reach(Endgame::Kqk, &kpk));
         let kqqk = board("7k/8/8/8/8/8/Q7/KQ6 w - - 0 1");
         assert!(!within_reach(Endgame::Kqkp, &kqqk));
+    }
+
+    #[test]
+    fn promoted_starts_hold_one_pawn_made_a_queen_or_rook_within_reach() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for endgame in Endgame::WITH_PAWNS {
+            let (mut queens, mut rooks) = (0, 0);
+            for _ in 0..400 {
+                let p = promoted_start(endgame, &mut rng);
+                let board = p.board();
+                assert_eq!(p.turn(), Color::White);
+                assert!(within_reach(endgame, board), "{endgame:?}: {board:?}");
+                let had = |role| endgame.other_pieces().filter(|&(_, r)| r == role).count();
+                assert_eq!(board.pawns().count(), had(Role::Pawn) - 1, "{endgame:?}");
+                assert_eq!(board.occupied().count(), 2 + endgame.other_pieces().count());
+                queens += usize::from(board.queens().count() > had(Role::Queen));
+                rooks += usize::from(board.rooks().count() > had(Role::Rook));
+            }
+            // Each promotion in about half of the starts.
+            assert!(
+                (150..=250).contains(&queens),
+                "{endgame:?}: {queens} queens"
+            );
+            assert_eq!(queens + rooks, 400, "{endgame:?}");
+        }
     }
 
     #[test]

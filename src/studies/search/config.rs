@@ -50,6 +50,11 @@ pub struct SearchStudyConfig {
     /// Adam's learning rate at the last game, reached along a half cosine from the
     /// learner's 1e-3 (bullet's cosine decay); none (the default): 1e-3 throughout.
     pub lr_end: Option<f64>,
+    /// Share of a pawn ending's uniform starts with a pawn promoted where it stands,
+    /// to a queen or a rook alike ([`burnmate_env::endgame::promoted_start`]), so the
+    /// net values both promotions' materials (KPK's KQK and KRK), in [0, 1]; none:
+    /// every start of the ending's own material.
+    pub promoted_share: Option<f64>,
 }
 
 impl Default for SearchStudyConfig {
@@ -66,6 +71,7 @@ impl Default for SearchStudyConfig {
             updates: None,
             retry_share: None,
             lr_end: None,
+            promoted_share: None,
         }
     }
 }
@@ -115,6 +121,17 @@ impl SearchStudyConfig {
                 "retry_share must lie in [0, 1], not {share}"
             );
         }
+        if let Some(share) = self.promoted_share {
+            ensure!(
+                (0.0..=1.0).contains(&share),
+                "promoted_share must lie in [0, 1], not {share}"
+            );
+            ensure!(
+                self.starts() == StartSource::Uniform,
+                "promoted_share needs a pawn ending trained from starts = \"uniform\" ({} is not)",
+                self.endgame
+            );
+        }
         if let Some(lr) = self.lr_end {
             ensure!(
                 lr > 0.0 && lr.is_finite(),
@@ -137,6 +154,7 @@ impl SearchStudyConfig {
             updates: self.updates,
             retry_share: self.retry_share,
             lr_end: self.lr_end,
+            promoted_share: self.promoted_share,
         }
     }
 }
@@ -195,6 +213,14 @@ mod tests {
             eager.check().unwrap_err().to_string(),
             "retry_share must lie in [0, 1], not 1.5"
         );
+        let pawnless: SearchStudyConfig = toml::from_str("promoted_share = 0.25").unwrap();
+        assert_eq!(
+            pawnless.check().unwrap_err().to_string(),
+            "promoted_share needs a pawn ending trained from starts = \"uniform\" (kqk is not)"
+        );
+        let promoted: SearchStudyConfig =
+            toml::from_str("endgame = \"kpk\"\npromoted_share = 0.25").unwrap();
+        assert!(promoted.check().is_ok());
         let frozen: SearchStudyConfig = toml::from_str("lr_end = 0.0").unwrap();
         assert_eq!(
             frozen.check().unwrap_err().to_string(),

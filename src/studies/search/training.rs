@@ -21,13 +21,13 @@ use burnmate_agents::search_learner::{
     SelfPlayGame,
 };
 use burnmate_encode::side_to_move::{SideToMoveEncoding, transform_row};
-use burnmate_env::endgame::{Endgame, random_start};
+use burnmate_env::endgame::{Endgame, promoted_start, random_start};
 use burnmate_env::environment::Encoder as _;
 use burnmate_env::match_game::EndgameMatchGame;
 use burnmate_env::symmetry::{SYMMETRIES, transform_action};
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
 use burnmate_models::LayerWeights;
-use rand::SeedableRng;
+use rand::{RngExt as _, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
@@ -139,6 +139,9 @@ pub struct SearchTraining {
     /// The learning rate at the last game: Adam's rate falls from the learner's
     /// along a half cosine to it ([`cosine_lr`]); none: constant.
     pub lr_end: Option<f64>,
+    /// Share of uniform starts with a pawn promoted where it stands
+    /// ([`promoted_start`]); none: every start of the ending's material.
+    pub promoted_share: Option<f64>,
 }
 
 impl SearchTraining {
@@ -328,7 +331,15 @@ pub fn train_search(
                 let start = retried.unwrap_or_else(|| {
                     let (position, ply_cap) = match starts {
                         StartSource::Frontier => return frontier.start(endgame, rng),
-                        StartSource::Uniform => (random_start(endgame, rng), UNIFORM_PLY_CAP),
+                        StartSource::Uniform => {
+                            let promoted = run.promoted_share.is_some_and(|s| rng.random_bool(s));
+                            let start = if promoted {
+                                promoted_start(endgame, rng)
+                            } else {
+                                random_start(endgame, rng)
+                            };
+                            (start, UNIFORM_PLY_CAP)
+                        }
                         _ => retro_curriculum_start(endgame, level, rng),
                     };
                     FrontierStart {
