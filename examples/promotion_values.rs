@@ -26,13 +26,19 @@ use shakmaty::{Chess, Position, Role};
 fn material(position: &Chess) -> String {
     let board = position.board();
     let side = |color| {
-        [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn]
-            .iter()
-            .flat_map(|&role| {
-                let count = (board.by_color(color) & board.by_role(role)).count();
-                std::iter::repeat_n(role.upper_char(), count)
-            })
-            .collect::<String>()
+        [
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ]
+        .iter()
+        .flat_map(|&role| {
+            let count = (board.by_color(color) & board.by_role(role)).count();
+            std::iter::repeat_n(role.upper_char(), count)
+        })
+        .collect::<String>()
     };
     format!(
         "K{}K{}",

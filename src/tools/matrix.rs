@@ -30,7 +30,7 @@ use crate::run::grid_dir::{
 };
 use crate::run::tablebases::{load_or_build, tablebase_dir};
 use crate::studies::scenario::{self as game, Game, StartSource};
-use crate::studies::search::{evaluation, training};
+use crate::studies::search::{evaluation, settings, training};
 use algorithm::Algorithm;
 use cell::{Cell, CellResult, run_neural, run_tabular};
 
@@ -271,7 +271,7 @@ pub fn run_cell(
                 updates: None,
                 retry_share: None,
                 lr_end: None,
-                promoted_share: None,
+                promoted_share: settings::promoted_share(endgame),
             };
             let metrics = metrics_path(dir, &cell);
             let resume = resume_path(dir, &cell);

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::device::backend::BackendChoice;
 use crate::studies::scenario::{ENDGAME_EVAL_GAMES, StartSource};
-use crate::studies::search::settings::self_play_games;
+use crate::studies::search::settings::{promoted_share, self_play_games};
 use crate::studies::search::training::SearchTraining;
 
 /// A search learner run's config (`study = "search"`).
@@ -53,7 +53,9 @@ pub struct SearchStudyConfig {
     /// Share of a pawn ending's uniform starts with a pawn promoted where it stands,
     /// to a queen or a rook alike ([`burnmate_env::endgame::promoted_start`]), so the
     /// net values both promotions' materials (KPK's KQK and KRK), in [0, 1]; none:
-    /// every start of the ending's own material.
+    /// 0.25 for a pawn ending
+    /// ([`PROMOTED_SHARE`](crate::studies::search::settings::PROMOTED_SHARE)), 0
+    /// (every start of the ending's own material) for the others.
     pub promoted_share: Option<f64>,
 }
 
@@ -84,6 +86,12 @@ impl SearchStudyConfig {
         } else {
             StartSource::Retro
         })
+    }
+
+    /// The run's share of promoted starts (`promoted_share`, or its endgame's
+    /// default).
+    pub fn promoted_share(&self) -> Option<f64> {
+        self.promoted_share.or_else(|| promoted_share(self.endgame))
     }
 
     /// Self-play games of the run.
@@ -127,7 +135,7 @@ impl SearchStudyConfig {
                 "promoted_share must lie in [0, 1], not {share}"
             );
             ensure!(
-                self.starts() == StartSource::Uniform,
+                share == 0.0 || self.starts() == StartSource::Uniform,
                 "promoted_share needs a pawn ending trained from starts = \"uniform\" ({} is not)",
                 self.endgame
             );
@@ -154,7 +162,7 @@ impl SearchStudyConfig {
             updates: self.updates,
             retry_share: self.retry_share,
             lr_end: self.lr_end,
-            promoted_share: self.promoted_share,
+            promoted_share: self.promoted_share(),
         }
     }
 }
@@ -219,8 +227,15 @@ mod tests {
             "promoted_share needs a pawn ending trained from starts = \"uniform\" (kqk is not)"
         );
         let promoted: SearchStudyConfig =
-            toml::from_str("endgame = \"kpk\"\npromoted_share = 0.25").unwrap();
+            toml::from_str("endgame = \"kpk\"\npromoted_share = 0.5").unwrap();
         assert!(promoted.check().is_ok());
+        assert_eq!(promoted.training().promoted_share, Some(0.5));
+        // The default: a quarter for a pawn ending, none for the others; 0 anywhere.
+        let kpk: SearchStudyConfig = toml::from_str("endgame = \"kpk\"").unwrap();
+        assert_eq!(kpk.training().promoted_share, Some(0.25));
+        assert_eq!(SearchStudyConfig::default().training().promoted_share, None);
+        let off: SearchStudyConfig = toml::from_str("promoted_share = 0.0").unwrap();
+        assert!(off.check().is_ok());
         let frozen: SearchStudyConfig = toml::from_str("lr_end = 0.0").unwrap();
         assert_eq!(
             frozen.check().unwrap_err().to_string(),

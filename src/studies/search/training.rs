@@ -332,7 +332,9 @@ pub fn train_search(
                     let (position, ply_cap) = match starts {
                         StartSource::Frontier => return frontier.start(endgame, rng),
                         StartSource::Uniform => {
-                            let promoted = run.promoted_share.is_some_and(|s| rng.random_bool(s));
+                            let promoted = run
+                                .promoted_share
+                                .is_some_and(|s| s > 0.0 && rng.random_bool(s));
                             let start = if promoted {
                                 promoted_start(endgame, rng)
                             } else {
