@@ -471,9 +471,9 @@ const SHIPPED_NETS: [(&str, u64, &str, &str); 9] = [
     ),
     (
         "assets/nets/kpk.bmnet",
-        0xda5c_4925_0187_cc63,
+        0x15b2_49d8_4e46_dc2f,
         "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1",
-        "e6d6",
+        "e6f6",
     ),
     (
         "assets/nets/kqkp.bmnet",
