@@ -7,17 +7,19 @@
 // only: training never reads a tablebase.
 //
 // cargo run --release --example promotion_values NET [POSITIONS]
+// (tests/examples.rs checks that the shipped KPK net values both materials as won)
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use burnmate::device::backend::BackendChoice;
 use burnmate::run::tablebases::{load_or_build, tablebase_dir};
-use burnmate::studies::search::net_file;
+use burnmate::studies::search::net_file::{self, SearchNet};
 use burnmate_encode::side_to_move::SideToMoveEncoding;
 use burnmate_env::endgame::{promoted_start, random_start};
 use burnmate_env::environment::Encoder as _;
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
+use burnmate_oracle::tablebase::Tablebase;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position, Role};
@@ -47,15 +49,15 @@ fn material(position: &Chess) -> String {
     )
 }
 
-fn main() -> anyhow::Result<()> {
-    let mut args = std::env::args().skip(1);
-    let usage = "usage: promotion_values NET [POSITIONS]";
-    let path = PathBuf::from(args.next().expect(usage));
-    let count: usize = args.next().map_or(Ok(2000), |s| s.parse())?;
-    let net = net_file::load(&path, BackendChoice::Flex.device()?.autodiff())?;
+/// The net's value for white (to move) on `count` drawn positions, half of the
+/// ending (`random_start`) and half promoted (`promoted_start`), those the tablebase
+/// says white wins, by material.
+fn material_values(
+    net: &SearchNet,
+    tablebase: &Tablebase,
+    count: usize,
+) -> BTreeMap<String, Vec<f64>> {
     let endgame = net.file.endgame;
-    anyhow::ensure!(endgame.has_pawns(), "{endgame} has no pawn to promote");
-    let tablebase = load_or_build(endgame, &tablebase_dir())?;
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let positions: Vec<Chess> = (0..count)
         .map(|i| {
@@ -89,13 +91,31 @@ fn main() -> anyhow::Result<()> {
             .or_default()
             .push(f64::from(evaluation.value));
     }
+    values
+}
+
+/// The mean of `values`.
+fn mean(values: &[f64]) -> f64 {
+    values.iter().sum::<f64>() / values.len() as f64
+}
+
+#[cfg_attr(test, allow(dead_code))]
+fn main() -> anyhow::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let usage = "usage: promotion_values NET [POSITIONS]";
+    let path = PathBuf::from(args.next().expect(usage));
+    let count: usize = args.next().map_or(Ok(2000), |s| s.parse())?;
+    let net = net_file::load(&path, BackendChoice::Flex.device()?.autodiff())?;
+    let endgame = net.file.endgame;
+    anyhow::ensure!(endgame.has_pawns(), "{endgame} has no pawn to promote");
+    let tablebase = load_or_build(endgame, &tablebase_dir())?;
     println!(
         "{}: the net's value for white (to move) on won positions, 1 a win, 0 a draw",
         path.display()
     );
-    for (material, values) in &values {
+    for (material, values) in &material_values(&net, &tablebase, count) {
+        let mean = mean(values);
         let n = values.len() as f64;
-        let mean = values.iter().sum::<f64>() / n;
         let spread = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n).sqrt();
         let below = values.iter().filter(|&&v| v < 0.5).count();
         println!(

@@ -141,3 +141,25 @@ mod elo_curve {
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
+
+mod promotion_values {
+    include!("../examples/promotion_values.rs");
+
+    use burnmate_env::endgame::Endgame;
+
+    #[test]
+    fn the_shipped_kpk_net_values_both_promotions_materials_as_won() {
+        let net = net_file::load(
+            std::path::Path::new("assets/nets/kpk.bmnet"),
+            BackendChoice::Flex.device().unwrap().autodiff(),
+        )
+        .unwrap();
+        let values = material_values(&net, &Tablebase::solve(Endgame::Kpk), 400);
+        let materials: Vec<&str> = values.keys().map(String::as_str).collect();
+        assert_eq!(materials, ["KPK", "KQK", "KRK"]);
+        // Before promoted starts, the KPK nets held one of them for a draw (~0).
+        for (material, values) in &values {
+            assert!(mean(values) > 0.8, "{material}: {}", mean(values));
+        }
+    }
+}
