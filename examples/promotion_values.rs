@@ -1,6 +1,6 @@
 // What a pawn ending's search net thinks of the materials its promotions lead to:
-// draws positions of the ending and of its promotions (`promoted_start`: a pawn made
-// a queen or a rook where it stands, white to move), keeps those the tablebase says
+// draws positions of the ending and of white's promotions (`promoted_start`: white's
+// pawn made a queen or a rook where it stands, white to move), keeps those the tablebase says
 // white wins, and prints the net's mean value for white on each material with its
 // spread. A net that values one promotion's material as a draw promotes to the other
 // (KPK seed 1 of 2026-12-06 valued KQK at about 0 and promoted to rooks). Analysis
@@ -107,7 +107,10 @@ fn main() -> anyhow::Result<()> {
     let count: usize = args.next().map_or(Ok(2000), |s| s.parse())?;
     let net = net_file::load(&path, BackendChoice::Flex.device()?.autodiff())?;
     let endgame = net.file.endgame;
-    anyhow::ensure!(endgame.has_pawns(), "{endgame} has no pawn to promote");
+    anyhow::ensure!(
+        endgame.white_promotes(),
+        "{endgame}: white has no pawn to promote"
+    );
     let tablebase = load_or_build(endgame, &tablebase_dir())?;
     println!(
         "{}: the net's value for white (to move) on won positions, 1 a win, 0 a draw",

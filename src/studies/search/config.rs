@@ -50,12 +50,12 @@ pub struct SearchStudyConfig {
     /// Adam's learning rate at the last game, reached along a half cosine from the
     /// learner's 1e-3 (bullet's cosine decay); none (the default): 1e-3 throughout.
     pub lr_end: Option<f64>,
-    /// Share of a pawn ending's uniform starts with a pawn promoted where it stands,
-    /// to a queen or a rook alike ([`burnmate_env::endgame::promoted_start`]), so the
-    /// net values both promotions' materials (KPK's KQK and KRK), in [0, 1]; none:
-    /// 0.25 for a pawn ending
-    /// ([`PROMOTED_SHARE`](crate::studies::search::settings::PROMOTED_SHARE)), 0
-    /// (every start of the ending's own material) for the others.
+    /// Share of the uniform starts of a pawn ending where white has a pawn (KPK, KPKP)
+    /// with that pawn promoted where it stands, to a queen or a rook alike
+    /// ([`burnmate_env::endgame::promoted_start`]), so the net values both
+    /// promotions' materials (KPK's KQK and KRK), in [0, 1]; none: 0.25 for those
+    /// endings ([`PROMOTED_SHARE`](crate::studies::search::settings::PROMOTED_SHARE)),
+    /// 0 (every start of the ending's own material) for the others.
     pub promoted_share: Option<f64>,
 }
 
@@ -135,8 +135,9 @@ impl SearchStudyConfig {
                 "promoted_share must lie in [0, 1], not {share}"
             );
             ensure!(
-                share == 0.0 || self.starts() == StartSource::Uniform,
-                "promoted_share needs a pawn ending trained from starts = \"uniform\" ({} is not)",
+                share == 0.0
+                    || (self.endgame.white_promotes() && self.starts() == StartSource::Uniform),
+                "promoted_share needs an ending where white has a pawn, trained from starts = \"uniform\" ({} is not)",
                 self.endgame
             );
         }
@@ -224,15 +225,21 @@ mod tests {
         let pawnless: SearchStudyConfig = toml::from_str("promoted_share = 0.25").unwrap();
         assert_eq!(
             pawnless.check().unwrap_err().to_string(),
-            "promoted_share needs a pawn ending trained from starts = \"uniform\" (kqk is not)"
+            "promoted_share needs an ending where white has a pawn, trained from starts = \"uniform\" (kqk is not)"
         );
         let promoted: SearchStudyConfig =
             toml::from_str("endgame = \"kpk\"\npromoted_share = 0.5").unwrap();
         assert!(promoted.check().is_ok());
         assert_eq!(promoted.training().promoted_share, Some(0.5));
-        // The default: a quarter for a pawn ending, none for the others; 0 anywhere.
+        // The default: a quarter where white has a pawn, none for the others; 0
+        // anywhere.
         let kpk: SearchStudyConfig = toml::from_str("endgame = \"kpk\"").unwrap();
         assert_eq!(kpk.training().promoted_share, Some(0.25));
+        let kqkp: SearchStudyConfig = toml::from_str("endgame = \"kqkp\"").unwrap();
+        assert_eq!(kqkp.training().promoted_share, None);
+        let black_pawn: SearchStudyConfig =
+            toml::from_str("endgame = \"krkp\"\npromoted_share = 0.25").unwrap();
+        assert!(black_pawn.check().is_err());
         assert_eq!(SearchStudyConfig::default().training().promoted_share, None);
         let off: SearchStudyConfig = toml::from_str("promoted_share = 0.0").unwrap();
         assert!(off.check().is_ok());

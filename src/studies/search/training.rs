@@ -139,7 +139,7 @@ pub struct SearchTraining {
     /// The learning rate at the last game: Adam's rate falls from the learner's
     /// along a half cosine to it ([`cosine_lr`]); none: constant.
     pub lr_end: Option<f64>,
-    /// Share of uniform starts with a pawn promoted where it stands
+    /// Share of uniform starts with white's pawn promoted where it stands
     /// ([`promoted_start`]); none: every start of the ending's material.
     pub promoted_share: Option<f64>,
 }
