@@ -1,10 +1,10 @@
-// What a pawn ending's search net thinks of the materials its promotions lead to:
-// draws positions of the ending and of white's promotions (`promoted_start`: white's
-// pawn made a queen or a rook where it stands, white to move), keeps those the tablebase says
-// white wins, and prints the net's mean value for white on each material with its
-// spread. A net that values one promotion's material as a draw promotes to the other
-// (KPK seed 1 of 2026-12-06 valued KQK at about 0 and promoted to rooks). Analysis
-// only: training never reads a tablebase.
+// What a pawn ending's search net thinks of the materials white's promotions lead
+// to: draws positions of the ending and of its promotions (`promoted_start`: white's
+// pawn made a queen or a rook where it stands, white to move), keeps those the
+// tablebase says white wins, and prints the net's mean value for white on each
+// material with its spread. A net that values one promotion's material as a draw
+// promotes to the other (KPK seed 1 of 2026-12-06 valued KQK at about 0 and promoted
+// to rooks). Analysis only: training never reads a tablebase.
 //
 // cargo run --release --example promotion_values NET [POSITIONS]
 // (tests/examples.rs checks that the shipped KPK net values both materials as won)
