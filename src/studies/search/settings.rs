@@ -35,10 +35,11 @@ pub fn self_play_games(endgame: Endgame) -> u64 {
 /// draw, and seed 1 promoted to rooks (72.1 % mated in 2.07x). At 0.25: 98.1 / 99.2 /
 /// 98.8 % mated in 1.062 / 1.049 / 1.036x against 96.4 / 72.1 / 98.7 % in 1.103 /
 /// 2.072 / 1.055x, both materials valued above 0.88 (`examples/promotion_values.rs`;
-/// `results/search-pawn-promotions-2026-12-06/`). Not where only black has a pawn:
-/// KRKP seed 0 with black's pawn promoted in a quarter of its starts (KRKQ, KRKR:
-/// drawn or lost for white) mated 1.9 % of its self-play games from 8,000 to 10,500
-/// games, against 81 % without them (stopped there).
+/// `results/search-pawn-promotions-2026-12-06/`). White's pawn only: the drift is
+/// white's choice between promotions, and black's promoted starts (KRKQ, KRKR) are
+/// drawn or lost for white. Not measured to hurt: KRKP seed 0 with them stalled (1.9
+/// % of its self-play games mated from 8,000 to 10,500 against 81 % without), but KRKP
+/// seed 1 without them stalled as well (~2 % through 20,000 games).
 pub const PROMOTED_SHARE: f64 = 0.25;
 
 /// The share of promoted starts a search learner of `endgame` trains with by
