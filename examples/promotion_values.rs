@@ -14,11 +14,9 @@ use std::path::PathBuf;
 
 use burnmate::device::backend::BackendChoice;
 use burnmate::run::tablebases::{load_or_build, tablebase_dir};
+use burnmate::studies::search::evaluation::evaluate_positions;
 use burnmate::studies::search::net_file::{self, SearchNet};
-use burnmate_encode::side_to_move::SideToMoveEncoding;
 use burnmate_env::endgame::{promoted_start, random_start};
-use burnmate_env::environment::Encoder as _;
-use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
 use burnmate_oracle::tablebase::Tablebase;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -69,21 +67,8 @@ fn material_values(
         })
         .filter(|p| tablebase.mate_in(p).is_some())
         .collect();
-    let width = SideToMoveEncoding.width();
-    let mut rows = vec![0.0; positions.len() * width];
-    let mut actions = Vec::with_capacity(positions.len());
-    for (position, row) in positions.iter().zip(rows.chunks_mut(width)) {
-        SideToMoveEncoding.encode(position, row);
-        let legal = ChessGame.legal_moves(position);
-        actions.push(
-            legal
-                .iter()
-                .map(|&m| ChessGame.action(position, m))
-                .collect::<Vec<_>>(),
-        );
-    }
-    let legal: Vec<&[usize]> = actions.iter().map(Vec::as_slice).collect();
-    let evaluations = net.net.evaluate_rows(rows, &legal);
+    let borrowed: Vec<&Chess> = positions.iter().collect();
+    let (evaluations, _) = evaluate_positions(&net.net, &borrowed);
     let mut values: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for (position, evaluation) in positions.iter().zip(&evaluations) {
         values

@@ -100,9 +100,12 @@ fn evaluate_raw_policy(
     )
 }
 
-/// The most probable legal move of `net` in each of `positions` (either side to
-/// move), all in one forward pass.
-pub fn raw_policy_moves(net: &PolicyValueNet, positions: &[&Chess]) -> Vec<Move> {
+/// The net's evaluation of each of `positions` (either side to move, each with a
+/// legal move), all in one forward pass, with the legal moves its priors follow.
+pub fn evaluate_positions(
+    net: &PolicyValueNet,
+    positions: &[&Chess],
+) -> (Vec<burnmate_agents::search::LeafEvaluation>, Vec<Vec<Move>>) {
     let width = SideToMoveEncoding.width();
     let mut rows = vec![0.0; positions.len() * width];
     let mut moves = Vec::with_capacity(positions.len());
@@ -119,7 +122,14 @@ pub fn raw_policy_moves(net: &PolicyValueNet, positions: &[&Chess]) -> Vec<Move>
         moves.push(legal);
     }
     let legal: Vec<&[usize]> = actions.iter().map(Vec::as_slice).collect();
-    net.evaluate_rows(rows, &legal)
+    (net.evaluate_rows(rows, &legal), moves)
+}
+
+/// The most probable legal move of `net` in each of `positions` (either side to
+/// move), all in one forward pass.
+pub fn raw_policy_moves(net: &PolicyValueNet, positions: &[&Chess]) -> Vec<Move> {
+    let (evaluations, moves) = evaluate_positions(net, positions);
+    evaluations
         .iter()
         .zip(&moves)
         .map(|(evaluation, moves)| {
