@@ -267,11 +267,13 @@ pub fn run_cell(
                 games: episodes,
                 starts: plan.starts,
                 playout_cap: None,
+                attacker_simulations: None,
                 defender_simulations: None,
                 updates: None,
                 retry_share: None,
                 lr_end: None,
                 promoted_share: settings::promoted_share(endgame),
+                captured_share: None,
             };
             let metrics = metrics_path(dir, &cell);
             let resume = resume_path(dir, &cell);

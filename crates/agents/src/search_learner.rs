@@ -22,8 +22,9 @@
 //!                         `full_simulations` with root noise and recorded; the
 //!                         rest at `search.simulations` without noise, played and
 //!                         not recorded (KataGo's playout-cap randomisation)
-//! a deeper opponent:      with `second_player_simulations`, the second player's
-//!                         moves are searched at that many simulations
+//! a deeper side:          with `first_player_simulations` or
+//!                         `second_player_simulations`, that player's moves are
+//!                         searched at that many simulations (at least the learner's)
 //! every ply round:        `updates` Adam steps on minibatches drawn from the replay
 //!                         of the most recent `replay_capacity` positions, each
 //!                         symmetric position under a random board symmetry when the
@@ -74,8 +75,13 @@ pub struct SearchLearnerConfig {
     /// KataGo's playout-cap randomisation; none: every move is searched alike and
     /// recorded.
     pub playout_cap: Option<PlayoutCap>,
+    /// Simulations of the first player's (the endgames' attacker's) searches, when
+    /// more than `search.simulations`: a stronger attacker for the defender to learn
+    /// against, and deeper policy targets for the attack. None: the search's.
+    pub first_player_simulations: Option<u32>,
     /// Simulations of the second player's (the endgames' defender's) searches, when
-    /// more than the first's: a stronger opponent to learn against. None: both alike.
+    /// more than `search.simulations`: a stronger opponent to learn against. None:
+    /// the search's.
     pub second_player_simulations: Option<u32>,
 }
 
@@ -105,10 +111,21 @@ impl SearchLearnerConfig {
                 search.noise = 0.0;
             }
         }
-        if let Some(n) = self.second_player_simulations.filter(|_| second_player) {
+        let deeper = if second_player {
+            self.second_player_simulations
+        } else {
+            self.first_player_simulations
+        };
+        if let Some(n) = deeper {
             search.simulations = search.simulations.max(n);
         }
         search
+    }
+
+    /// Whether one player searches deeper than the other, so a ply's searches split
+    /// by the player to move.
+    fn players_differ(&self) -> bool {
+        self.first_player_simulations.is_some() || self.second_player_simulations.is_some()
     }
 
     /// Checks the settings (the search's too); the error names the setting.
@@ -131,6 +148,9 @@ impl SearchLearnerConfig {
             return setting(format!("lr must be a positive number, not {}", self.lr));
         }
         unit_interval("search_value_weight", self.search_value_weight)?;
+        if self.first_player_simulations == Some(0) {
+            return setting("first_player_simulations must be positive".into());
+        }
         if self.second_player_simulations == Some(0) {
             return setting("second_player_simulations must be positive".into());
         }
@@ -534,8 +554,8 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
     }
 
     /// One batched search over every running game (one for each kind of search:
-    /// full and fast under a playout cap, the second player's when it searches
-    /// more), then one move in each.
+    /// full and fast under a playout cap, each player's when one searches more),
+    /// then one move in each.
     fn play_one_ply(&mut self, running: &mut [Running<G::Position>], rng: &mut impl Rng) {
         let recorded: Vec<bool> = match self.config.playout_cap {
             None => vec![true; running.len()],
@@ -544,10 +564,10 @@ impl<G: TwoPlayerGame, X: Encoder<G::Position>> SearchLearner<G, X> {
                 .map(|_| rng.random::<f32>() < cap.full_share)
                 .collect(),
         };
-        let deeper_second = self.config.second_player_simulations.is_some();
+        let split = self.config.players_differ();
         let second: Vec<bool> = running
             .iter()
-            .map(|g| deeper_second && !self.game.first_to_move(&g.position))
+            .map(|g| split && !self.game.first_to_move(&g.position))
             .collect();
         let mut evaluator = NetEvaluator {
             net: &self.net,
@@ -717,6 +737,7 @@ mod tests {
             lr: 1e-3,
             search_value_weight: 0.5,
             playout_cap: None,
+            first_player_simulations: None,
             second_player_simulations: None,
         };
         let width = SideToMoveEncoding.width();
@@ -771,6 +792,7 @@ mod tests {
             lr: 1e-3,
             search_value_weight: 0.5,
             playout_cap,
+            first_player_simulations: None,
             second_player_simulations: None,
         };
         SearchLearner::new(ChessGame, SideToMoveEncoding, net, config).unwrap()
@@ -865,16 +887,28 @@ mod tests {
         assert_eq!(of(true, true), (16, 0.25));
         assert_eq!(of(false, false), (4, 0.0));
         assert_eq!(of(false, true), (12, 0.0));
-        let error = SearchLearnerConfig {
-            second_player_simulations: Some(0),
+        let deeper_first = SearchLearnerConfig {
+            first_player_simulations: Some(20),
             ..base
+        };
+        assert_eq!(deeper_first.search_of(true, false).simulations, 20);
+        assert_eq!(deeper_first.search_of(true, true), base.search);
+        for (first, second, named) in [
+            (Some(0), None, "first_player_simulations"),
+            (None, Some(0), "second_player_simulations"),
+        ] {
+            let error = SearchLearnerConfig {
+                first_player_simulations: first,
+                second_player_simulations: second,
+                ..base
+            }
+            .check()
+            .unwrap_err();
+            assert_eq!(
+                error,
+                AgentError::Setting(format!("{named} must be positive"))
+            );
         }
-        .check()
-        .unwrap_err();
-        assert_eq!(
-            error,
-            AgentError::Setting("second_player_simulations must be positive".into())
-        );
     }
 
     #[test]

@@ -71,6 +71,11 @@ impl Endgame {
         self.pieces().contains(&Role::Pawn)
     }
 
+    /// Whether black, the defender, has a pawn white can take (KQKP, KRKP, KPKP).
+    pub fn black_has_pawn(self) -> bool {
+        self.defender_pieces().contains(&Role::Pawn)
+    }
+
     /// White's pieces besides the king.
     pub fn pieces(self) -> &'static [Role] {
         match self {
@@ -376,6 +381,19 @@ pub fn promoted_start(endgame: Endgame, rng: &mut (impl Rng + ?Sized)) -> Chess 
     }
 }
 
+/// `start` with black's pawns taken off: the material white reaches by capturing
+/// them (KRKP's KRK, KPKP's KPK), or none where taking them off would leave black's
+/// king in check with white to move (a position no move leads to).
+pub fn without_black_pawns(start: &Chess) -> Option<Chess> {
+    let mut setup = start.to_setup(EnPassantMode::Legal);
+    let black_pawns = setup.board.pawns() & setup.board.black();
+    for square in black_pawns {
+        setup.board.discard_piece_at(square);
+    }
+    setup.ep_square = None;
+    Chess::from_setup(setup, CastlingMode::Standard).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,6 +468,26 @@ mod tests {
         }
         assert!(Endgame::Kpk.white_promotes() && Endgame::Kpkp.white_promotes());
         assert!(!Endgame::Kqkp.white_promotes() && !Endgame::Krkp.white_promotes());
+    }
+
+    #[test]
+    fn taking_black_pawns_off_leaves_the_rest_or_refuses_an_exposed_check() {
+        let fen = |text: &str| {
+            text.parse::<Fen>()
+                .unwrap()
+                .into_position::<Chess>(CastlingMode::Standard)
+                .unwrap()
+        };
+        let krkp = fen("8/8/8/3k4/8/6p1/1R6/K7 w - - 0 1");
+        let krk = without_black_pawns(&krkp).unwrap();
+        assert_eq!(
+            Fen::from_position(&krk, EnPassantMode::Legal).to_string(),
+            "8/8/8/3k4/8/8/1R6/K7 w - - 0 1"
+        );
+        // The pawn on a4 shields black's king from the rook on a1.
+        assert!(without_black_pawns(&fen("k7/8/8/8/p7/8/8/R6K w - - 0 1")).is_none());
+        assert!(Endgame::Krkp.black_has_pawn() && Endgame::Kpkp.black_has_pawn());
+        assert!(!Endgame::Kpk.black_has_pawn() && !Endgame::Kqkr.black_has_pawn());
     }
 
     #[test]

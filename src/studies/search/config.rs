@@ -36,6 +36,10 @@ pub struct SearchStudyConfig {
     /// moves searched at 192 simulations and recorded, the rest at 64 and played
     /// only; none (the default): every move at 64 and recorded.
     pub playout_cap: Option<PlayoutCap>,
+    /// Simulations of white's (the attacker's) self-play searches, more than the
+    /// learner's 64: a stronger attacker for black to defend against; none (the
+    /// default): 64.
+    pub attacker_simulations: Option<u32>,
     /// Simulations of black's (the defender's) self-play searches, more than
     /// white's 64: a stronger opponent to learn against; none (the default): 64.
     pub defender_simulations: Option<u32>,
@@ -57,6 +61,11 @@ pub struct SearchStudyConfig {
     /// endings ([`PROMOTED_SHARE`](crate::studies::search::settings::PROMOTED_SHARE)),
     /// 0 (every start of the ending's own material) for the others.
     pub promoted_share: Option<f64>,
+    /// Share of the uniform starts of a pawn ending where black has a pawn (KQKP,
+    /// KRKP, KPKP) with black's pawn taken off ([`burnmate_env::endgame::without_black_pawns`]):
+    /// the material white's capture leads to (KRKP's KRK, KPKP's KPK), a lone-king
+    /// mate to learn early; in [0, 1]; none (the default): black keeps its pawn.
+    pub captured_share: Option<f64>,
 }
 
 impl Default for SearchStudyConfig {
@@ -69,11 +78,13 @@ impl Default for SearchStudyConfig {
             eval_starts: ENDGAME_EVAL_GAMES,
             backend: BackendChoice::Flex,
             playout_cap: None,
+            attacker_simulations: None,
             defender_simulations: None,
             updates: None,
             retry_share: None,
             lr_end: None,
             promoted_share: None,
+            captured_share: None,
         }
     }
 }
@@ -119,6 +130,10 @@ impl SearchStudyConfig {
             "eval_starts must lie in 1..={ENDGAME_EVAL_GAMES}"
         );
         ensure!(
+            self.attacker_simulations != Some(0),
+            "attacker_simulations must be positive"
+        );
+        ensure!(
             self.defender_simulations != Some(0),
             "defender_simulations must be positive"
         );
@@ -141,6 +156,17 @@ impl SearchStudyConfig {
                 self.endgame
             );
         }
+        if let Some(share) = self.captured_share {
+            ensure!(
+                (0.0..=1.0).contains(&share),
+                "captured_share must lie in [0, 1], not {share}"
+            );
+            ensure!(
+                share == 0.0 || self.endgame.black_has_pawn(),
+                "captured_share needs an ending where black has a pawn (kqkp, krkp, kpkp; {} is not)",
+                self.endgame
+            );
+        }
         if let Some(lr) = self.lr_end {
             ensure!(
                 lr > 0.0 && lr.is_finite(),
@@ -159,11 +185,13 @@ impl SearchStudyConfig {
             games: self.games(),
             starts: self.starts(),
             playout_cap: self.playout_cap,
+            attacker_simulations: self.attacker_simulations,
             defender_simulations: self.defender_simulations,
             updates: self.updates,
             retry_share: self.retry_share,
             lr_end: self.lr_end,
             promoted_share: self.promoted_share(),
+            captured_share: self.captured_share,
         }
     }
 }
@@ -217,6 +245,15 @@ mod tests {
             idle.check().unwrap_err().to_string(),
             "updates must be positive"
         );
+        let idle_attacker: SearchStudyConfig = toml::from_str("attacker_simulations = 0").unwrap();
+        assert_eq!(
+            idle_attacker.check().unwrap_err().to_string(),
+            "attacker_simulations must be positive"
+        );
+        let deep: SearchStudyConfig = toml::from_str("attacker_simulations = 256").unwrap();
+        let learner = deep.training().learner_config();
+        assert_eq!(learner.first_player_simulations, Some(256));
+        assert_eq!(learner.second_player_simulations, None);
         let eager: SearchStudyConfig = toml::from_str("retry_share = 1.5").unwrap();
         assert_eq!(
             eager.check().unwrap_err().to_string(),
@@ -241,6 +278,16 @@ mod tests {
             toml::from_str("endgame = \"krkp\"\npromoted_share = 0.25").unwrap();
         assert!(black_pawn.check().is_err());
         assert_eq!(SearchStudyConfig::default().training().promoted_share, None);
+        let captured: SearchStudyConfig =
+            toml::from_str("endgame = \"krkp\"\ncaptured_share = 0.25").unwrap();
+        assert!(captured.check().is_ok());
+        assert_eq!(captured.training().captured_share, Some(0.25));
+        let nothing_to_take: SearchStudyConfig =
+            toml::from_str("endgame = \"kpk\"\ncaptured_share = 0.25").unwrap();
+        assert_eq!(
+            nothing_to_take.check().unwrap_err().to_string(),
+            "captured_share needs an ending where black has a pawn (kqkp, krkp, kpkp; kpk is not)"
+        );
         let off: SearchStudyConfig = toml::from_str("promoted_share = 0.0").unwrap();
         assert!(off.check().is_ok());
         let frozen: SearchStudyConfig = toml::from_str("lr_end = 0.0").unwrap();

@@ -196,6 +196,7 @@ pub fn search_learner_config() -> SearchLearnerConfig {
         lr: 1e-3,
         search_value_weight: 0.5,
         playout_cap: None,
+        first_player_simulations: None,
         second_player_simulations: None,
     }
 }

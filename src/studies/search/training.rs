@@ -21,15 +21,16 @@ use burnmate_agents::search_learner::{
     SelfPlayGame,
 };
 use burnmate_encode::side_to_move::{SideToMoveEncoding, transform_row};
-use burnmate_env::endgame::{Endgame, promoted_start, random_start};
+use burnmate_env::endgame::{Endgame, promoted_start, random_start, without_black_pawns};
 use burnmate_env::environment::Encoder as _;
 use burnmate_env::match_game::EndgameMatchGame;
 use burnmate_env::symmetry::{SYMMETRIES, transform_action};
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
 use burnmate_models::LayerWeights;
-use rand::{RngExt as _, SeedableRng};
+use rand::{Rng, RngExt as _, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use shakmaty::Chess;
 
 use crate::run::fault::crash_point;
 use crate::run::files::StreamedFile;
@@ -128,8 +129,11 @@ pub struct SearchTraining {
     /// KataGo's playout-cap randomisation of self-play (none: every move searched
     /// alike and recorded).
     pub playout_cap: Option<PlayoutCap>,
+    /// Simulations of the attacker's (white's) self-play searches, when more than
+    /// the learner's.
+    pub attacker_simulations: Option<u32>,
     /// Simulations of the defender's (black's) self-play searches, when more than
-    /// white's.
+    /// the learner's.
     pub defender_simulations: Option<u32>,
     /// Adam steps a ply round (none: the learner's 1).
     pub updates: Option<u32>,
@@ -142,6 +146,9 @@ pub struct SearchTraining {
     /// Share of uniform starts with white's pawn promoted where it stands
     /// ([`promoted_start`]); none: every start of the ending's material.
     pub promoted_share: Option<f64>,
+    /// Share of uniform starts with black's pawns taken off ([`without_black_pawns`]:
+    /// KRKP's KRK, KPKP's KPK); none: black keeps them.
+    pub captured_share: Option<f64>,
 }
 
 impl SearchTraining {
@@ -151,9 +158,32 @@ impl SearchTraining {
         let defaults = search_learner_config();
         SearchLearnerConfig {
             playout_cap: self.playout_cap,
+            first_player_simulations: self.attacker_simulations,
             second_player_simulations: self.defender_simulations,
             updates: self.updates.unwrap_or(defaults.updates),
             ..defaults
+        }
+    }
+}
+
+/// A uniform start of `run`'s ending ([`random_start`]): white's pawn promoted in a
+/// `promoted_share` of them ([`promoted_start`]), black's pawns taken off in a
+/// `captured_share` ([`without_black_pawns`]), independently. A share is drawn only
+/// where it is set, so a run without one draws the starts it drew before.
+fn uniform_start(run: &SearchTraining, rng: &mut (impl Rng + ?Sized)) -> Chess {
+    let mut chosen = |share: Option<f64>| share.is_some_and(|s| s > 0.0 && rng.random_bool(s));
+    let (promoted, captured) = (chosen(run.promoted_share), chosen(run.captured_share));
+    loop {
+        let start = if promoted {
+            promoted_start(run.endgame, rng)
+        } else {
+            random_start(run.endgame, rng)
+        };
+        if !captured {
+            return start;
+        }
+        if let Some(start) = without_black_pawns(&start) {
+            return start;
         }
     }
 }
@@ -331,17 +361,7 @@ pub fn train_search(
                 let start = retried.unwrap_or_else(|| {
                     let (position, ply_cap) = match starts {
                         StartSource::Frontier => return frontier.start(endgame, rng),
-                        StartSource::Uniform => {
-                            let promoted = run
-                                .promoted_share
-                                .is_some_and(|s| s > 0.0 && rng.random_bool(s));
-                            let start = if promoted {
-                                promoted_start(endgame, rng)
-                            } else {
-                                random_start(endgame, rng)
-                            };
-                            (start, UNIFORM_PLY_CAP)
-                        }
+                        StartSource::Uniform => (uniform_start(run, rng), UNIFORM_PLY_CAP),
                         _ => retro_curriculum_start(endgame, level, rng),
                     };
                     FrontierStart {
@@ -422,6 +442,7 @@ pub fn train_search(
 #[cfg(test)]
 mod tests {
     use burnmate_env::endgame::parse_start;
+    use shakmaty::Position as _;
 
     use super::*;
 
@@ -506,5 +527,49 @@ mod tests {
         let written = serde_json::to_string(&progress).unwrap();
         let read: Progress = serde_json::from_str(&written).unwrap();
         assert_eq!(read.retry.len(), 1);
+    }
+
+    #[test]
+    fn uniform_starts_promote_and_capture_by_their_shares_and_draw_as_before_without() {
+        let run = |endgame, promoted_share, captured_share| SearchTraining {
+            endgame,
+            seed: 0,
+            games: 1,
+            starts: StartSource::Uniform,
+            playout_cap: None,
+            attacker_simulations: None,
+            defender_simulations: None,
+            updates: None,
+            retry_share: None,
+            lr_end: None,
+            promoted_share,
+            captured_share,
+        };
+        let (mut ours, mut plain) = (ChaCha8Rng::seed_from_u64(3), ChaCha8Rng::seed_from_u64(3));
+        for _ in 0..50 {
+            let start = uniform_start(&run(Endgame::Krkp, None, None), &mut ours);
+            assert_eq!(start, random_start(Endgame::Krkp, &mut plain));
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for _ in 0..200 {
+            let krk = uniform_start(&run(Endgame::Krkp, None, Some(1.0)), &mut rng);
+            let board = krk.board();
+            assert!(
+                board.pawns().is_empty() && board.rooks().count() == 1,
+                "{board:?}"
+            );
+            // KPKP promoted and captured: white's queen or rook alone.
+            let lone = uniform_start(&run(Endgame::Kpkp, Some(1.0), Some(1.0)), &mut rng);
+            let board = lone.board();
+            assert!(board.pawns().is_empty(), "{board:?}");
+            assert_eq!((board.queens() | board.rooks()).count(), 1, "{board:?}");
+        }
+        let taken = (0..400)
+            .filter(|_| {
+                let start = uniform_start(&run(Endgame::Kqkp, None, Some(0.25)), &mut rng);
+                start.board().pawns().is_empty()
+            })
+            .count();
+        assert!((60..=140).contains(&taken), "{taken} of 400 taken");
     }
 }
