@@ -122,17 +122,33 @@ pub enum StartSource {
     Frontier,
     /// Training starts drawn by the study's generator from every legal position of
     /// the material, won or not (rules only; [`burnmate_env::endgame::random_start`]);
-    /// evaluation as `won`. The pawn endings' source: their mates come after a
+    /// evaluation as `won`. The only source of KPK and KPKP: white mates after a
     /// promotion, so no start grows backwards from a mate of their material.
     Uniform,
 }
 
 impl StartSource {
     /// Whether the search learner's training starts on `endgame` can come from
-    /// here: a pawn ending's only from `uniform` (retro and frontier starts grow
-    /// backwards from a mate of the material, which it does not have).
+    /// here: a pawnless ending's from any; KQKP's and KRKP's from `uniform`, `retro`
+    /// or `frontier` (black is mated with its pawn on the board, which stays where
+    /// the mate put it as the walk goes back); KPK's and KPKP's only from `uniform`
+    /// (white mates after a promotion, so no mate of their material exists).
     pub fn serves(self, endgame: Endgame) -> bool {
-        !endgame.has_pawns() || self == StartSource::Uniform
+        match self {
+            _ if !endgame.has_pawns() => true,
+            StartSource::Uniform => true,
+            StartSource::Retro | StartSource::Frontier => !endgame.white_promotes(),
+            _ => false,
+        }
+    }
+
+    /// The sources that serve `endgame` ([`StartSource::serves`]), for messages.
+    pub fn serving(endgame: Endgame) -> &'static str {
+        match endgame {
+            e if !e.has_pawns() => "any source",
+            e if e.white_promotes() => "uniform starts alone (white mates after a promotion)",
+            _ => "uniform, retro or frontier starts",
+        }
     }
 }
 

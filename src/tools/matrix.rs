@@ -114,11 +114,8 @@ impl MatrixPlan {
             .games
             .iter()
             .find(|g| matches!(g, Game::Endgame(e) if !self.starts.serves(*e)));
-        if let Some(g) = unserved {
-            bail!(
-                "{} trains from --starts uniform: its mates come after a promotion, and no other source serves it",
-                g.name()
-            );
+        if let Some(Game::Endgame(e)) = unserved {
+            bail!("{e} trains from {}", StartSource::serving(*e));
         }
         let not_search = self.algorithms.iter().find(|&&a| a != Algorithm::Mcts);
         if let (StartSource::Frontier, Some(a)) = (self.starts, not_search) {

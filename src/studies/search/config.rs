@@ -122,8 +122,9 @@ impl SearchStudyConfig {
         );
         ensure!(
             self.starts().serves(self.endgame),
-            "{} trains from starts = \"uniform\": its mates come after a promotion, and retro and frontier starts grow backwards from mate",
-            self.endgame
+            "{} trains from {}",
+            self.endgame,
+            StartSource::serving(self.endgame)
         );
         ensure!(
             (1..=ENDGAME_EVAL_GAMES).contains(&self.eval_starts),
@@ -216,11 +217,15 @@ mod tests {
         assert_eq!(kpk.starts(), StartSource::Uniform);
         assert!(kpk.check().is_ok());
         let retro: SearchStudyConfig =
-            toml::from_str("endgame = \"kqkp\"\nstarts = \"retro\"").unwrap();
+            toml::from_str("endgame = \"kpkp\"\nstarts = \"retro\"").unwrap();
         assert_eq!(
             retro.check().unwrap_err().to_string(),
-            "kqkp trains from starts = \"uniform\": its mates come after a promotion, and retro and frontier starts grow backwards from mate"
+            "kpkp trains from uniform starts alone (white mates after a promotion)"
         );
+        // Black is mated with its pawn on the board: KRKP's starts grow back from it.
+        let krkp: SearchStudyConfig =
+            toml::from_str("endgame = \"krkp\"\nstarts = \"retro\"").unwrap();
+        assert!(krkp.check().is_ok());
         assert_eq!(SearchStudyConfig::default().starts(), StartSource::Retro);
     }
 

@@ -156,7 +156,7 @@ fn the_plan_skips_cells_that_do_not_apply_and_refuses_bad_settings() {
     let kpk = Game::Endgame(Endgame::Kpk);
     assert_eq!(
         err(plan(&[kpk], &[Algorithm::Mcts])),
-        "kpk trains from --starts uniform: its mates come after a promotion, and no other source serves it"
+        "kpk trains from uniform starts alone (white mates after a promotion)"
     );
     let uniform = MatrixPlan {
         starts: StartSource::Uniform,
