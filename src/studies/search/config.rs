@@ -163,9 +163,11 @@ impl SearchStudyConfig {
                 "captured_share must lie in [0, 1], not {share}"
             );
             ensure!(
-                share == 0.0 || self.endgame.black_has_pawn(),
-                "captured_share needs an ending where black has a pawn (kqkp, krkp, kpkp; {} is not)",
-                self.endgame
+                share == 0.0
+                    || (self.endgame.black_has_pawn() && self.starts() == StartSource::Uniform),
+                "captured_share needs an ending where black has a pawn (kqkp, krkp, kpkp), trained from starts = \"uniform\" ({} from {} is not)",
+                self.endgame,
+                format!("{:?}", self.starts()).to_lowercase()
             );
         }
         if let Some(lr) = self.lr_end {
@@ -287,11 +289,21 @@ mod tests {
             toml::from_str("endgame = \"krkp\"\ncaptured_share = 0.25").unwrap();
         assert!(captured.check().is_ok());
         assert_eq!(captured.training().captured_share, Some(0.25));
+        let grown_back: SearchStudyConfig =
+            toml::from_str("endgame = \"krkp\"\nstarts = \"retro\"\ncaptured_share = 0.25")
+                .unwrap();
+        assert!(
+            grown_back
+                .check()
+                .unwrap_err()
+                .to_string()
+                .ends_with("(krkp from retro is not)")
+        );
         let nothing_to_take: SearchStudyConfig =
             toml::from_str("endgame = \"kpk\"\ncaptured_share = 0.25").unwrap();
         assert_eq!(
             nothing_to_take.check().unwrap_err().to_string(),
-            "captured_share needs an ending where black has a pawn (kqkp, krkp, kpkp; kpk is not)"
+            "captured_share needs an ending where black has a pawn (kqkp, krkp, kpkp), trained from starts = \"uniform\" (kpk from uniform is not)"
         );
         let off: SearchStudyConfig = toml::from_str("promoted_share = 0.0").unwrap();
         assert!(off.check().is_ok());
