@@ -429,7 +429,7 @@ fn a_search_answers_isready_and_ends_at_stop_or_quit() {
 const SHIPPED_NETS: [(&str, u64, &str, &str); 9] = [
     (
         "assets/nets/kqk.bmnet",
-        0x540d_4077_925f_478d,
+        0x96a3_78d2_fd79_39c3,
         "8/8/8/4k3/8/8/8/KQ6 w - - 0 1",
         "b1g6",
     ),
