@@ -270,7 +270,7 @@ pub fn run_cell(
                 retry_share: None,
                 lr_end: None,
                 promoted_share: settings::promoted_share(endgame),
-                captured_share: None,
+                captured_share: settings::captured_share(endgame),
             };
             let metrics = metrics_path(dir, &cell);
             let resume = resume_path(dir, &cell);

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::device::backend::BackendChoice;
 use crate::studies::scenario::{ENDGAME_EVAL_GAMES, StartSource};
-use crate::studies::search::settings::{promoted_share, self_play_games};
+use crate::studies::search::settings::{captured_share, promoted_share, self_play_games};
 use crate::studies::search::training::SearchTraining;
 
 /// A search learner run's config (`study = "search"`).
@@ -63,8 +63,10 @@ pub struct SearchStudyConfig {
     pub promoted_share: Option<f64>,
     /// Share of the uniform starts of a pawn ending where black has a pawn (KQKP,
     /// KRKP, KPKP) with black's pawn taken off ([`burnmate_env::endgame::without_black_pawns`]):
-    /// the material white's capture leads to (KRKP's KRK, KPKP's KPK), a lone-king
-    /// mate to learn early; in [0, 1]; none (the default): black keeps its pawn.
+    /// the material white's capture leads to (KRKP's KRK, KPKP's KPK), mates to learn
+    /// early; in [0, 1]; none: 0.25 for KPKP
+    /// ([`CAPTURED_SHARE`](crate::studies::search::settings::CAPTURED_SHARE)), 0 (black
+    /// keeps its pawn) for the others.
     pub captured_share: Option<f64>,
 }
 
@@ -103,6 +105,12 @@ impl SearchStudyConfig {
     /// default).
     pub fn promoted_share(&self) -> Option<f64> {
         self.promoted_share.or_else(|| promoted_share(self.endgame))
+    }
+
+    /// The run's share of captured starts (`captured_share`, or its endgame's
+    /// default).
+    pub fn captured_share(&self) -> Option<f64> {
+        self.captured_share.or_else(|| captured_share(self.endgame))
     }
 
     /// Self-play games of the run.
@@ -194,7 +202,7 @@ impl SearchStudyConfig {
             retry_share: self.retry_share,
             lr_end: self.lr_end,
             promoted_share: self.promoted_share(),
-            captured_share: self.captured_share,
+            captured_share: self.captured_share(),
         }
     }
 }
@@ -289,6 +297,10 @@ mod tests {
             toml::from_str("endgame = \"krkp\"\ncaptured_share = 0.25").unwrap();
         assert!(captured.check().is_ok());
         assert_eq!(captured.training().captured_share, Some(0.25));
+        // The default: a quarter for KPKP alone.
+        let kpkp: SearchStudyConfig = toml::from_str("endgame = \"kpkp\"").unwrap();
+        assert_eq!(kpkp.training().captured_share, Some(0.25));
+        assert_eq!(kqkp.training().captured_share, None);
         let grown_back: SearchStudyConfig =
             toml::from_str("endgame = \"krkp\"\nstarts = \"retro\"\ncaptured_share = 0.25")
                 .unwrap();
