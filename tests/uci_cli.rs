@@ -426,7 +426,7 @@ fn a_search_answers_isready_and_ends_at_stop_or_quit() {
 
 /// The shipped nets (`assets/nets/`): each file's FNV-1a, a position of its ending
 /// and the move its search plays there with 128 simulations.
-const SHIPPED_NETS: [(&str, u64, &str, &str); 9] = [
+const SHIPPED_NETS: [(&str, u64, &str, &str); 11] = [
     (
         "assets/nets/kqk.bmnet",
         0x96a3_78d2_fd79_39c3,
@@ -480,6 +480,18 @@ const SHIPPED_NETS: [(&str, u64, &str, &str); 9] = [
         0x69ed_aa95_7845_371f,
         "8/8/8/8/4k3/8/2p5/KQ6 w - - 0 1",
         "b1c2",
+    ),
+    (
+        "assets/nets/krkp.bmnet",
+        0xe5d4_235f_3e90_f398,
+        "8/8/8/4k3/8/8/5p2/KR6 w - - 0 1",
+        "b1f1",
+    ),
+    (
+        "assets/nets/kpkp.bmnet",
+        0xf111_9ff7_c538_5e88,
+        "4k3/7p/4K3/4P3/8/8/8/8 w - - 0 1",
+        "e6f6",
     ),
 ];
 
