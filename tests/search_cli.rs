@@ -164,7 +164,10 @@ fn a_search_config_with_starts_that_read_the_tablebase_is_one_line() {
         "configs/search-kpk.toml",
         &["--set", "starts=retro"],
     );
-    assert_one_line_error(&out, "kpk trains from starts = \"uniform\"");
+    assert_one_line_error(
+        &out,
+        "kpk trains from uniform starts alone (white mates after a promotion)",
+    );
     assert!(!tmp.path().join("run").exists());
 }
 
