@@ -444,6 +444,8 @@ mod tests {
     use burnmate_env::endgame::parse_start;
     use shakmaty::Position as _;
 
+    use crate::studies::search::config::SearchStudyConfig;
+
     use super::*;
 
     #[test]
@@ -533,17 +535,10 @@ mod tests {
     fn uniform_starts_promote_and_capture_by_their_shares_and_draw_as_before_without() {
         let run = |endgame, promoted_share, captured_share| SearchTraining {
             endgame,
-            seed: 0,
-            games: 1,
             starts: StartSource::Uniform,
-            playout_cap: None,
-            attacker_simulations: None,
-            defender_simulations: None,
-            updates: None,
-            retry_share: None,
-            lr_end: None,
             promoted_share,
             captured_share,
+            ..SearchStudyConfig::default().training()
         };
         let (mut ours, mut plain) = (ChaCha8Rng::seed_from_u64(3), ChaCha8Rng::seed_from_u64(3));
         for _ in 0..50 {
