@@ -232,7 +232,7 @@ impl DtmTable {
                 continue;
             }
             let squares = self.indexer.squares(i);
-            let weight = self.indexer.weight(&squares, &mut placements);
+            let weight = self.indexer.weight(&squares);
             for (side, stats) in stats.iter_mut().enumerate() {
                 match Dtm::stored(values[side]) {
                     Dtm::Illegal => continue,

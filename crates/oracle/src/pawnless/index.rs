@@ -51,12 +51,6 @@ fn adjacent_or_equal(a: u8, b: u8) -> bool {
     file(a).abs_diff(file(b)) <= 1 && rank(a).abs_diff(rank(b)) <= 1
 }
 
-/// Whether a white king on `wk` is canonical whatever the black king's square: in
-/// the triangle a1-d1-d4, off its diagonal (no other symmetry keeps it there).
-fn below_diagonal_in_triangle(wk: u8) -> bool {
-    file(wk) <= 3 && rank(wk) < file(wk)
-}
-
 fn canonical_pair(wk: u8, bk: u8) -> bool {
     let in_triangle = file(wk) <= 3 && rank(wk) <= file(wk);
     in_triangle && (rank(wk) != file(wk) || rank(bk) <= file(bk))
@@ -201,8 +195,8 @@ impl Indexer {
 
     /// The index of the position of stored index `i` (whose squares are `squares`)
     /// after the piece in `slot` moves to `to` (kings left apart): a new king pair
-    /// when the white king ends strictly inside its triangle (the stored orientation
-    /// stays), a change of one 6-bit field when a piece moves and nothing can change
+    /// when the kings end canonical and not both on the diagonal (the stored
+    /// orientation stays), a change of one 6-bit field when a piece moves and nothing can change
     /// the orientation or order, else the index computed afresh.
     #[inline]
     pub fn index_after_move(&self, i: usize, squares: &Squares, slot: usize, to: u8) -> usize {
@@ -214,8 +208,9 @@ impl Indexer {
             } else {
                 (squares[0], to)
             };
-            if below_diagonal_in_triangle(wk) {
-                let moved = tables.pair_index[usize::from(wk) * 64 + usize::from(bk)];
+            // A canonical pair off the diagonal has one canonical orientation: this one.
+            let moved = tables.pair_index[usize::from(wk) * 64 + usize::from(bk)];
+            if moved != u16::MAX && !tables.on_diagonal[usize::from(moved)] {
                 return i - pair + usize::from(moved);
             }
         } else if !tables.on_diagonal[pair]
@@ -285,20 +280,39 @@ impl Indexer {
     }
 
     /// How many placements the stored position on `squares` stands for (the length
-    /// of [`Indexer::placements`], which `scratch` holds afterwards only when the
-    /// white king stands on a diagonal). Off the diagonals no symmetry but the
-    /// identity fixes the white king, so its 8 images differ: 8 times the orders of
-    /// the like pieces.
-    pub fn weight(&self, squares: &Squares, scratch: &mut Vec<Squares>) -> u64 {
-        if Indexer::symmetric_about(squares[0]) {
-            self.placements(squares, scratch);
-            return scratch.len() as u64;
-        }
-        self.like
+    /// of [`Indexer::placements`]): the 8 symmetries times the orders of the like
+    /// pieces, over the symmetries that map the position onto itself (each such
+    /// symmetry with one order of the like pieces fixes the placement). Off the
+    /// diagonals no symmetry but the identity fixes the white king.
+    pub fn weight(&self, squares: &Squares) -> u64 {
+        let orders = self
+            .like
             .iter()
             .map(|&(start, end)| (1..=(end - start) as u64).product::<u64>())
-            .product::<u64>()
-            * 8
+            .product::<u64>();
+        if !Indexer::symmetric_about(squares[0]) {
+            return 8 * orders;
+        }
+        let fixing = king_tables()
+            .sym
+            .iter()
+            .filter(|map| self.maps_onto_itself(squares, map))
+            .count() as u64;
+        8 * orders / fixing
+    }
+
+    /// Whether the board map `map` takes the stored position on `squares` (like
+    /// pieces ascending) onto itself: each piece onto its own square, or like pieces
+    /// onto each other's.
+    fn maps_onto_itself(&self, squares: &Squares, map: &[u8; 64]) -> bool {
+        let mut image = [0u8; MAX_PIECES];
+        for k in 0..self.slots {
+            image[k] = map[usize::from(squares[k])];
+        }
+        for &(start, end) in &self.like {
+            image[start..end].sort_unstable();
+        }
+        (0..self.slots).all(|k| image[k] == squares[k])
     }
 
     /// Pushes `image` with the like groups from `group` on in every order.
