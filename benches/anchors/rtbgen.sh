@@ -59,7 +59,8 @@ echo "best: rtbgen ${best_rtbgen} s, burnmate ${best_burnmate} s: burnmate at $(
 best_rtbgenp=999 best_pawns=999
 for run in $(seq "$runs"); do
     read -r r_user r_kb < <(cd "$scratch/syzygy" && timed "$scratch/src/rtbgenp" -t 1 -g KQvKP)
-    read -r b_user b_kb < <(timed "$burnmate" solve kqkp)
+    rm -rf "$scratch/cache"
+    read -r b_user b_kb < <(timed "$burnmate" solve kqkp --cache "$scratch/cache")
     echo "run $run: rtbgenp -t 1 -g KQvKP ${r_user} s (${r_kb} KB); burnmate solve kqkp ${b_user} s (${b_kb} KB)"
     best_rtbgenp=$(echo "$r_user $best_rtbgenp" | awk '{print ($1 < $2) ? $1 : $2}')
     best_pawns=$(echo "$b_user $best_pawns" | awk '{print ($1 < $2) ? $1 : $2}')
