@@ -271,6 +271,7 @@ pub fn run_cell(
                 lr_end: None,
                 promoted_share: settings::promoted_share(endgame),
                 captured_share: settings::captured_share(endgame),
+                near_mate_share: None,
             };
             let metrics = metrics_path(dir, &cell);
             let resume = resume_path(dir, &cell);

@@ -71,6 +71,16 @@ impl Endgame {
         self.pieces().contains(&Role::Pawn)
     }
 
+    /// The ending after white's pawn becomes a queen (KPK's KQK, KPKP's KQKP); none
+    /// where white has no pawn.
+    pub fn promoted(self) -> Option<Endgame> {
+        match self {
+            Endgame::Kpk => Some(Endgame::Kqk),
+            Endgame::Kpkp => Some(Endgame::Kqkp),
+            _ => None,
+        }
+    }
+
     /// Whether black, the defender, has a pawn white can take (KQKP, KRKP, KPKP).
     pub fn black_has_pawn(self) -> bool {
         self.defender_pieces().contains(&Role::Pawn)
@@ -467,6 +477,9 @@ mod tests {
             assert_eq!(queens + rooks, 400, "{endgame:?}");
         }
         assert!(Endgame::Kpk.white_promotes() && Endgame::Kpkp.white_promotes());
+        assert_eq!(Endgame::Kpk.promoted(), Some(Endgame::Kqk));
+        assert_eq!(Endgame::Kpkp.promoted(), Some(Endgame::Kqkp));
+        assert_eq!(Endgame::Krkp.promoted(), None);
         assert!(!Endgame::Kqkp.white_promotes() && !Endgame::Krkp.white_promotes());
     }
 

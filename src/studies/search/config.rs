@@ -71,6 +71,12 @@ pub struct SearchStudyConfig {
     /// ([`CAPTURED_SHARE`](crate::studies::search::settings::CAPTURED_SHARE)), 0 (black
     /// keeps its pawn) for the others.
     pub captured_share: Option<f64>,
+    /// Share of the uniform starts of a pawn ending where white has a pawn (KPK,
+    /// KPKP) drawn instead a few un-moves back from a mate of the ending after the
+    /// promotion to a queen (KPK's KQK, KPKP's KQKP;
+    /// [`NEAR_MATE_PLIES`](crate::studies::search::training::NEAR_MATE_PLIES) at
+    /// most), mates to learn from the first games, in [0, 1]; none (the default): 0.
+    pub near_mate_share: Option<f64>,
 }
 
 impl Default for SearchStudyConfig {
@@ -90,6 +96,7 @@ impl Default for SearchStudyConfig {
             lr_end: None,
             promoted_share: None,
             captured_share: None,
+            near_mate_share: None,
         }
     }
 }
@@ -181,6 +188,18 @@ impl SearchStudyConfig {
                 format!("{:?}", self.starts()).to_lowercase()
             );
         }
+        if let Some(share) = self.near_mate_share {
+            ensure!(
+                (0.0..=1.0).contains(&share),
+                "near_mate_share must lie in [0, 1], not {share}"
+            );
+            ensure!(
+                share == 0.0
+                    || (self.endgame.white_promotes() && self.starts() == StartSource::Uniform),
+                "near_mate_share needs an ending where white has a pawn (kpk, kpkp), trained from starts = \"uniform\" ({} is not)",
+                self.endgame
+            );
+        }
         if let Some(lr) = self.lr_end {
             ensure!(
                 lr > 0.0 && lr.is_finite(),
@@ -206,6 +225,7 @@ impl SearchStudyConfig {
             lr_end: self.lr_end,
             promoted_share: self.promoted_share(),
             captured_share: self.captured_share(),
+            near_mate_share: self.near_mate_share,
         }
     }
 }
@@ -320,6 +340,17 @@ mod tests {
         assert_eq!(
             nothing_to_take.check().unwrap_err().to_string(),
             "captured_share needs an ending where black has a pawn (kqkp, krkp, kpkp), trained from starts = \"uniform\" (kpk from uniform is not)"
+        );
+        let near_mates: SearchStudyConfig =
+            toml::from_str("endgame = \"kpkp\"\nnear_mate_share = 0.25").unwrap();
+        assert_eq!(near_mates.training().near_mate_share, Some(0.25));
+        assert!(near_mates.check().is_ok());
+        let no_promotion: SearchStudyConfig =
+            toml::from_str("endgame = \"krkp\"\nstarts = \"uniform\"\nnear_mate_share = 0.25")
+                .unwrap();
+        assert_eq!(
+            no_promotion.check().unwrap_err().to_string(),
+            "near_mate_share needs an ending where white has a pawn (kpk, kpkp), trained from starts = \"uniform\" (krkp is not)"
         );
         let off: SearchStudyConfig = toml::from_str("promoted_share = 0.0").unwrap();
         assert!(off.check().is_ok());

@@ -24,6 +24,7 @@ use burnmate_encode::side_to_move::{SideToMoveEncoding, transform_row};
 use burnmate_env::endgame::{Endgame, promoted_start, random_start, without_black_pawns};
 use burnmate_env::environment::Encoder as _;
 use burnmate_env::match_game::EndgameMatchGame;
+use burnmate_env::retro::retro_start;
 use burnmate_env::symmetry::{SYMMETRIES, transform_action};
 use burnmate_env::two_player::{ChessGame, TwoPlayerGame as _};
 use burnmate_models::LayerWeights;
@@ -149,6 +150,9 @@ pub struct SearchTraining {
     /// Share of uniform starts with black's pawns taken off ([`without_black_pawns`]:
     /// KRKP's KRK, KPKP's KPK); none: black keeps them.
     pub captured_share: Option<f64>,
+    /// Share of uniform starts grown back from a mate of the promoted ending
+    /// ([`near_mate_start`]); none: no such start.
+    pub near_mate_share: Option<f64>,
 }
 
 impl SearchTraining {
@@ -172,6 +176,9 @@ impl SearchTraining {
 /// where it is set, so a run without one draws the starts it drew before.
 fn uniform_start(run: &SearchTraining, rng: &mut (impl Rng + ?Sized)) -> Chess {
     let mut chosen = |share: Option<f64>| share.is_some_and(|s| s > 0.0 && rng.random_bool(s));
+    if chosen(run.near_mate_share) {
+        return near_mate_start(run.endgame, rng);
+    }
     let (promoted, captured) = (chosen(run.promoted_share), chosen(run.captured_share));
     loop {
         let start = if promoted {
@@ -186,6 +193,21 @@ fn uniform_start(run: &SearchTraining, rng: &mut (impl Rng + ?Sized)) -> Chess {
             return start;
         }
     }
+}
+
+/// Un-moves at most a near-mate start is grown back from its mate.
+pub const NEAR_MATE_PLIES: u32 = 15;
+
+/// A start of `endgame`'s promoted ending ([`Endgame::promoted`]: KPKP's KQKP) an odd
+/// number of un-moves, 1 to [`NEAR_MATE_PLIES`], back from a mate
+/// ([`retro_start`]): white to move, the mate within reach, so that a learner whose
+/// own starts seldom end in mate sees mates from its first games.
+fn near_mate_start(endgame: Endgame, rng: &mut (impl Rng + ?Sized)) -> Chess {
+    let promoted = endgame
+        .promoted()
+        .expect("near-mate starts are checked to need a pawn to promote");
+    let walk = 2 * rng.random_range(0..=NEAR_MATE_PLIES / 2) + 1;
+    retro_start(promoted, walk, rng)
 }
 
 /// The learning rate after `done` of the run (0 to 1) on a half cosine from
@@ -566,5 +588,34 @@ mod tests {
             })
             .count();
         assert!((60..=140).contains(&taken), "{taken} of 400 taken");
+    }
+
+    #[test]
+    fn near_mate_starts_are_the_promoted_endings_a_few_moves_from_mate() {
+        let run = SearchTraining {
+            endgame: Endgame::Kpk,
+            starts: StartSource::Uniform,
+            near_mate_share: Some(1.0),
+            ..SearchStudyConfig::default().training()
+        };
+        let kqk = burnmate_oracle::tablebase::Tablebase::solve(Endgame::Kqk);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut near = 0;
+        for _ in 0..200 {
+            let start = uniform_start(&run, &mut rng);
+            let board = start.board();
+            assert_eq!(start.turn(), shakmaty::Color::White);
+            assert_eq!(
+                (board.queens().count(), board.occupied().count()),
+                (1, 3),
+                "KQK: {board:?}"
+            );
+            // Black's replies need not be the walk's: most, not all, mate that fast.
+            near += usize::from(
+                kqk.mate_in(&start)
+                    .is_some_and(|m| m <= NEAR_MATE_PLIES.div_ceil(2)),
+            );
+        }
+        assert!(near >= 190, "{near} of 200 mated within the walk");
     }
 }
