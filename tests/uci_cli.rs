@@ -429,7 +429,7 @@ fn a_search_answers_isready_and_ends_at_stop_or_quit() {
 const SHIPPED_NETS: [(&str, u64, &str, &str); 11] = [
     (
         "assets/nets/kqk.bmnet",
-        0x96a3_78d2_fd79_39c3,
+        0xf063_5c7d_c2f6_4be2,
         "8/8/8/4k3/8/8/8/KQ6 w - - 0 1",
         "b1g6",
     ),
@@ -489,7 +489,7 @@ const SHIPPED_NETS: [(&str, u64, &str, &str); 11] = [
     ),
     (
         "assets/nets/kpkp.bmnet",
-        0xf111_9ff7_c538_5e88,
+        0xd24a_75b6_0be7_e56e,
         "4k3/7p/4K3/4P3/8/8/8/8 w - - 0 1",
         "e6f6",
     ),

@@ -271,7 +271,7 @@ pub fn run_cell(
                 lr_end: None,
                 promoted_share: settings::promoted_share(endgame),
                 captured_share: settings::captured_share(endgame),
-                near_mate_share: None,
+                near_mate_share: settings::near_mate_share(endgame),
             };
             let metrics = metrics_path(dir, &cell);
             let resume = resume_path(dir, &cell);

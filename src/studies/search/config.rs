@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::device::backend::BackendChoice;
 use crate::studies::scenario::{ENDGAME_EVAL_GAMES, StartSource};
-use crate::studies::search::settings::{captured_share, promoted_share, self_play_games};
+use crate::studies::search::settings::{
+    captured_share, near_mate_share, promoted_share, self_play_games,
+};
 use crate::studies::search::training::SearchTraining;
 
 /// A search learner run's config (`study = "search"`).
@@ -75,7 +77,9 @@ pub struct SearchStudyConfig {
     /// KPKP) drawn instead a few un-moves back from a mate of the ending after the
     /// promotion to a queen (KPK's KQK, KPKP's KQKP;
     /// [`NEAR_MATE_PLIES`](crate::studies::search::training::NEAR_MATE_PLIES) at
-    /// most), mates to learn from the first games, in [0, 1]; none (the default): 0.
+    /// most), mates to learn from the first games, in [0, 1]; none: 0.25 for KPKP
+    /// ([`NEAR_MATE_SHARE`](crate::studies::search::settings::NEAR_MATE_SHARE)), 0 for
+    /// the others.
     pub near_mate_share: Option<f64>,
 }
 
@@ -121,6 +125,13 @@ impl SearchStudyConfig {
     /// default).
     pub fn captured_share(&self) -> Option<f64> {
         self.captured_share.or_else(|| captured_share(self.endgame))
+    }
+
+    /// The run's share of near-mate starts (`near_mate_share`, or its endgame's
+    /// default).
+    pub fn near_mate_share(&self) -> Option<f64> {
+        self.near_mate_share
+            .or_else(|| near_mate_share(self.endgame))
     }
 
     /// Self-play games of the run.
@@ -225,7 +236,7 @@ impl SearchStudyConfig {
             lr_end: self.lr_end,
             promoted_share: self.promoted_share(),
             captured_share: self.captured_share(),
-            near_mate_share: self.near_mate_share,
+            near_mate_share: self.near_mate_share(),
         }
     }
 }
@@ -341,9 +352,14 @@ mod tests {
             nothing_to_take.check().unwrap_err().to_string(),
             "captured_share needs an ending where black has a pawn (kqkp, krkp, kpkp), trained from starts = \"uniform\" (kpk from uniform is not)"
         );
+        // The default: a quarter for KPKP alone.
+        assert_eq!(kpkp.training().near_mate_share, Some(0.25));
+        assert!(kpkp.check().is_ok());
+        let kpk: SearchStudyConfig = toml::from_str("endgame = \"kpk\"").unwrap();
+        assert_eq!(kpk.training().near_mate_share, None);
         let near_mates: SearchStudyConfig =
-            toml::from_str("endgame = \"kpkp\"\nnear_mate_share = 0.25").unwrap();
-        assert_eq!(near_mates.training().near_mate_share, Some(0.25));
+            toml::from_str("endgame = \"kpk\"\nnear_mate_share = 0.5").unwrap();
+        assert_eq!(near_mates.training().near_mate_share, Some(0.5));
         assert!(near_mates.check().is_ok());
         let no_promotion: SearchStudyConfig =
             toml::from_str("endgame = \"krkp\"\nstarts = \"uniform\"\nnear_mate_share = 0.25")
