@@ -168,49 +168,30 @@ impl SearchStudyConfig {
             "defender_simulations must be positive"
         );
         ensure!(self.updates != Some(0), "updates must be positive");
-        if let Some(share) = self.retry_share {
-            ensure!(
-                (0.0..=1.0).contains(&share),
-                "retry_share must lie in [0, 1], not {share}"
-            );
-        }
-        if let Some(share) = self.promoted_share {
-            ensure!(
-                (0.0..=1.0).contains(&share),
-                "promoted_share must lie in [0, 1], not {share}"
-            );
-            ensure!(
-                share == 0.0
-                    || (self.endgame.white_promotes() && self.starts() == StartSource::Uniform),
-                "promoted_share needs an ending where white has a pawn, trained from starts = \"uniform\" ({} is not)",
-                self.endgame
-            );
-        }
-        if let Some(share) = self.captured_share {
-            ensure!(
-                (0.0..=1.0).contains(&share),
-                "captured_share must lie in [0, 1], not {share}"
-            );
-            ensure!(
-                share == 0.0
-                    || (self.endgame.black_has_pawn() && self.starts() == StartSource::Uniform),
-                "captured_share needs an ending where black has a pawn (kqkp, krkp, kpkp), trained from starts = \"uniform\" ({} from {} is not)",
-                self.endgame,
-                format!("{:?}", self.starts()).to_lowercase()
-            );
-        }
-        if let Some(share) = self.near_mate_share {
-            ensure!(
-                (0.0..=1.0).contains(&share),
-                "near_mate_share must lie in [0, 1], not {share}"
-            );
-            ensure!(
-                share == 0.0
-                    || (self.endgame.white_promotes() && self.starts() == StartSource::Uniform),
-                "near_mate_share needs an ending where white has a pawn (kpk, kpkp), trained from starts = \"uniform\" ({} is not)",
-                self.endgame
-            );
-        }
+        let uniform = self.starts() == StartSource::Uniform;
+        let (endgame, starts) = (self.endgame, format!("{:?}", self.starts()).to_lowercase());
+        check_share("retry_share", self.retry_share, true, "", "")?;
+        check_share(
+            "promoted_share",
+            self.promoted_share,
+            endgame.white_promotes() && uniform,
+            "an ending where white has a pawn",
+            &endgame.to_string(),
+        )?;
+        check_share(
+            "captured_share",
+            self.captured_share,
+            endgame.black_has_pawn() && uniform,
+            "an ending where black has a pawn (kqkp, krkp, kpkp)",
+            &format!("{endgame} from {starts}"),
+        )?;
+        check_share(
+            "near_mate_share",
+            self.near_mate_share,
+            endgame.white_promotes() && uniform,
+            "an ending where white has a pawn (kpk, kpkp)",
+            &endgame.to_string(),
+        )?;
         if let Some(lr) = self.lr_end {
             ensure!(
                 lr > 0.0 && lr.is_finite(),
@@ -239,6 +220,30 @@ impl SearchStudyConfig {
             near_mate_share: self.near_mate_share(),
         }
     }
+}
+
+/// Refuses a share of starts `name` outside [0, 1], or a positive one where it does
+/// not `apply`: it `needs` a kind of ending trained from uniform starts, which `run`
+/// (the ending, and its starts where they matter) is not.
+fn check_share(
+    name: &str,
+    share: Option<f64>,
+    applies: bool,
+    needs: &str,
+    run: &str,
+) -> Result<()> {
+    let Some(share) = share else {
+        return Ok(());
+    };
+    ensure!(
+        (0.0..=1.0).contains(&share),
+        "{name} must lie in [0, 1], not {share}"
+    );
+    ensure!(
+        share == 0.0 || applies,
+        "{name} needs {needs}, trained from starts = \"uniform\" ({run} is not)"
+    );
+    Ok(())
 }
 
 #[cfg(test)]

@@ -170,10 +170,12 @@ impl SearchTraining {
     }
 }
 
-/// A uniform start of `run`'s ending ([`random_start`]): white's pawn promoted in a
-/// `promoted_share` of them ([`promoted_start`]), black's pawns taken off in a
-/// `captured_share` ([`without_black_pawns`]), independently. A share is drawn only
-/// where it is set, so a run without one draws the starts it drew before.
+/// A uniform start of `run`'s ending ([`random_start`]), or in a `near_mate_share` of
+/// them a start near a mate of the promoted ending ([`near_mate_start`]); of the
+/// others, white's pawn promoted in a `promoted_share` ([`promoted_start`]), black's
+/// pawns taken off in a `captured_share` ([`without_black_pawns`]), independently. A
+/// share is drawn only where it is set, so a run without one draws the starts it drew
+/// before.
 fn uniform_start(run: &SearchTraining, rng: &mut (impl Rng + ?Sized)) -> Chess {
     let mut chosen = |share: Option<f64>| share.is_some_and(|s| s > 0.0 && rng.random_bool(s));
     if chosen(run.near_mate_share) {
